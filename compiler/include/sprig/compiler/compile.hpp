@@ -1,0 +1,36 @@
+// Kernel IR -> SPIR-V words, and the SPIRV-Tools services around it: validation,
+// optimisation and disassembly.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sprig/dsl/error.hpp"
+#include "sprig/dsl/ir.hpp"
+
+namespace sprig::compiler {
+
+struct CompileOptions {
+  bool validate = true;    // run spirv-val on the result; throws CompileError if it fails
+  bool optimize = false;   // run spirv-opt's performance passes
+  bool debug_info = true;  // OpName / OpLine from the user's source locations
+};
+
+class CompileError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Emit the kernel as a SPIR-V 1.5 module for Vulkan 1.2 (entry point "main").
+std::vector<std::uint32_t> emit(const ir::Kernel& kernel, bool debug_info = true);
+// emit, then validate and optimise as the options say.
+std::vector<std::uint32_t> compile(const ir::Kernel& kernel, const CompileOptions& options = {});
+
+// spirv-val for the Vulkan 1.2 environment; returns the validator's message, empty if valid.
+std::string validation_errors(std::span<const std::uint32_t> words);
+std::vector<std::uint32_t> optimize(std::span<const std::uint32_t> words);
+std::string disassemble(std::span<const std::uint32_t> words);
+
+}  // namespace sprig::compiler

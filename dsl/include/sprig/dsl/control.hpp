@@ -1,0 +1,161 @@
+// Device control flow. Native C++ `if`/`for` in a kernel run at trace time; these calls
+// record device branches and loops:
+//
+//   if_(i < n, [&] { ... }).else_if_(i < m, [&] { ... }).else_([&] { ... });
+//   for_(0u, n, [&](UInt k) { ... });            // k = 0, 1, ..., n-1
+//   for_(0u, n, 4u, [&](UInt k) { ... });        // step 4
+//   while_([&] { return x < 10; }, [&] { ... });
+//   loop_([&] { ... break_(); });
+//   break_(); continue_(); return_();
+//
+// Body lambdas return void: a body that returns a value does not compile, and a body that
+// records nothing (e.g. a native `return;` at its top) is a TraceError naming its line.
+#pragma once
+
+#include <concepts>
+#include <source_location>
+#include <type_traits>
+
+#include "sprig/dsl/operand_type.hpp"
+
+namespace sprig {
+
+namespace detail {
+
+template <class F>
+concept Body = std::invocable<F> && std::is_void_v<std::invoke_result_t<F>>;
+
+// Traces `body` into `block`; throws if it recorded nothing.
+template <class F>
+void trace_body(ir::Builder& b, ir::Block* block, F&& body, const char* what, const SourceLoc& loc) {
+  if (b.trace_into(block, std::forward<F>(body)) == 0)
+    throw TraceError(std::string("the body of this ") + what +
+                         " records nothing (a native `return` in a body lambda ends tracing early; use "
+                         "return_() for a device return)",
+                     loc, b.kernel().name);
+}
+
+ir::NodeRef begin_if(const Operand<bool>& cond, const SourceLoc& loc);
+void jump(ir::Op op, const SourceLoc& loc);
+
+}  // namespace detail
+
+// The result of if_: chain else_if_ / else_ onto it (in the same statement).
+class IfChain {
+ public:
+  explicit IfChain(ir::NodeRef node, ir::NodeRef root = nullptr) : node_(node), root_(root ? root : node) {}
+
+  template <detail::Body F>
+  IfChain else_if_(const Operand<bool>& cond, F&& body, std::source_location l = std::source_location::current()) {
+    ir::Builder& b = ir::Builder::current(l);
+    ir::NodeRef inner = nullptr;
+    b.trace_into(else_block(l), [&] {
+      inner = detail::begin_if(cond, l);
+      detail::trace_body(b, b.new_block(inner), std::forward<F>(body), "else_if_", l);
+      b.new_block(inner);  // its (so far empty) else
+    });
+    return IfChain(inner, root_);
+  }
+
+  template <detail::Body F>
+  void else_(F&& body, std::source_location l = std::source_location::current()) {
+    ir::Builder& b = ir::Builder::current(l);
+    detail::trace_body(b, else_block(l), std::forward<F>(body), "else_", l);
+  }
+
+ private:
+  ir::Block* else_block(const SourceLoc& loc);
+  ir::NodeRef node_;
+  ir::NodeRef root_;  // the first if_ of the chain
+};
+
+template <detail::Body F>
+IfChain if_(const Operand<bool>& cond, F&& then, std::source_location l = std::source_location::current()) {
+  ir::Builder& b = ir::Builder::current(l);
+  ir::NodeRef node = detail::begin_if(cond, l);
+  detail::trace_body(b, b.new_block(node), std::forward<F>(then), "if_", l);
+  b.new_block(node);  // else: filled by else_ / else_if_, empty otherwise
+  return IfChain(node);
+}
+
+namespace detail {
+
+// Loop with condition, body and continuing blocks; each function may be null.
+ir::NodeRef begin_loop(const SourceLoc& loc);
+void set_loop_condition(ir::NodeRef loop, ir::NodeRef cond);
+
+}  // namespace detail
+
+// An infinite loop, left with break_() or return_().
+template <detail::Body F>
+void loop_(F&& body, std::source_location l = std::source_location::current()) {
+  ir::Builder& b = ir::Builder::current(l);
+  ir::NodeRef loop = detail::begin_loop(l);
+  b.new_block(loop);  // no header
+  detail::trace_body(b, b.new_block(loop), std::forward<F>(body), "loop_", l);
+  b.new_block(loop);  // nothing to continue with
+}
+
+// while (cond()) body(); `cond` is evaluated at the top of every iteration.
+template <class C, detail::Body F>
+  requires std::invocable<C>
+void while_(C&& cond, F&& body, std::source_location l = std::source_location::current()) {
+  ir::Builder& b = ir::Builder::current(l);
+  ir::NodeRef loop = detail::begin_loop(l);
+  ir::NodeRef c = nullptr;
+  b.trace_into(b.new_block(loop), [&] { c = Operand<bool>(cond(), l).node; });
+  detail::set_loop_condition(loop, c);
+  detail::trace_body(b, b.new_block(loop), std::forward<F>(body), "while_", l);
+  b.new_block(loop);
+}
+
+// for (k = begin; k < end; k += step) body(k), for an integer k whose type is deduced from
+// the arguments. `end` is evaluated once, before the loop.
+template <class Begin, class End, class Step, class F, class T = deduced_type_t<Begin, End, Step>>
+  requires IntegerValue<T> && std::invocable<F, Expr<T>> && std::is_void_v<std::invoke_result_t<F, Expr<T>>>
+void for_(const Begin& begin, const End& end, const Step& step, F&& body,
+          std::source_location l = std::source_location::current()) {
+  ir::Builder& b = ir::Builder::current(l);
+  Expr<T> first(Operand<T>(begin, l).node), last(Operand<T>(end, l).node), stride(Operand<T>(step, l).node);
+  Var<T> k(first, l);
+  ir::NodeRef loop = detail::begin_loop(l);
+  ir::NodeRef c = nullptr;
+  b.trace_into(b.new_block(loop), [&] { c = (k.load(l) < last).node(); });
+  detail::set_loop_condition(loop, c);
+  detail::trace_body(b, b.new_block(loop), [&] { body(k.load(l)); }, "for_", l);
+  b.trace_into(b.new_block(loop), [&] { k = k.load(l) + stride; });
+}
+
+template <class Begin, class End, class F, class T = deduced_type_t<Begin, End>>
+  requires IntegerValue<T> && std::invocable<F, Expr<T>> && std::is_void_v<std::invoke_result_t<F, Expr<T>>>
+void for_(const Begin& begin, const End& end, F&& body, std::source_location l = std::source_location::current()) {
+  for_(begin, end, T(1), std::forward<F>(body), l);
+}
+
+// Leaves the innermost device loop.
+void break_(std::source_location l = std::source_location::current());
+// Continues with the next iteration of the innermost device loop.
+void continue_(std::source_location l = std::source_location::current());
+// Ends the invocation (in a kernel) or returns from a void callable.
+void return_(std::source_location l = std::source_location::current());
+
+// Returns a value from a callable.
+template <DeviceValue T>
+void return_(const Operand<T>& value) {
+  ir::Builder& b = ir::Builder::current(value.loc);
+  if (!b.in_callable() || b.function().result != device_type<T>())
+    throw TraceError("return_(value) must return the enclosing callable's result type", value.loc, b.kernel().name);
+  b.statement(ir::Op::Return, ir::void_type(), {value.node}, value.loc);
+}
+
+// A value chosen per lane: cond ? a : b (both are evaluated). For vectors, cond may be a
+// bool vector choosing per component.
+template <class Cond, class A, class B, class T = deduced_type_t<A, B>>
+  requires ScalarOrVector<T>
+Expr<T> select(const Cond& cond, const A& a, const B& b, std::source_location l = std::source_location::current()) {
+  using C = std::conditional_t<std::is_same_v<deduced_type_t<Cond>, bool>, bool, with_component_t<T, bool>>;
+  ir::NodeRef c = Operand<C>(cond, l).node, x = Operand<T>(a, l).node, y = Operand<T>(b, l).node;
+  return Expr<T>(detail::pure(ir::Op::Select, device_type<T>(), {c, x, y}, l));
+}
+
+}  // namespace sprig

@@ -1,0 +1,160 @@
+// The one semantics table: what every operation means, bit for bit, on one scalar lane.
+// The simulator evaluates exactly these functions; the SPIR-V emitter emits instruction
+// sequences that compute the same results (compiler/src/emit_*.cpp cite the rule they
+// follow). Differential tests prove the two agree on integers.
+//
+// Rules where SPIR-V leaves a result undefined, and how sprig defines it:
+//   * Shifts: the count is taken modulo the bit width (x << 33 == x << 1 for 32-bit x).
+//     Signed >> is arithmetic, unsigned >> is logical.
+//   * Rotates: the count is taken modulo the bit width.
+//   * Division by zero: x / 0 == all ones (-1 for signed), x % 0 == x (as RISC-V defines).
+//   * Signed overflow of division: MIN / -1 == MIN, MIN % -1 == 0.
+//   * Signed + - * and unary - wrap (two's complement).
+//   * / and % on signed integers truncate toward zero, like C++ (remainder has the sign of
+//     the dividend).
+//   * float -> integer conversion truncates toward zero and saturates: NaN -> 0, values
+//     beyond the target range -> its min or max.
+//   * integer -> float rounds to nearest even; float -> float is exact for f32.
+//   * Bitfield extract/insert: offset and count are taken as they are; offset + count
+//     greater than the bit width is clamped (bits beyond the width read as zero / are not
+//     written). A count of 0 extracts 0 and inserts nothing.
+//   * count_leading_zeros(0) == count_trailing_zeros(0) == bit width.
+//   * Bools in memory are 32-bit 0 or 1.
+#pragma once
+
+#include <bit>
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace sprig::semantics {
+
+template <class T>
+concept Integer = std::same_as<T, std::int32_t> || std::same_as<T, std::uint32_t> ||
+                  std::same_as<T, std::int64_t> || std::same_as<T, std::uint64_t>;
+
+template <Integer T>
+constexpr unsigned bit_width_of = sizeof(T) * 8;
+
+template <Integer T>
+using unsigned_of = std::make_unsigned_t<T>;
+
+template <Integer T>
+constexpr T add(T a, T b) { return T(unsigned_of<T>(a) + unsigned_of<T>(b)); }
+template <Integer T>
+constexpr T sub(T a, T b) { return T(unsigned_of<T>(a) - unsigned_of<T>(b)); }
+template <Integer T>
+constexpr T mul(T a, T b) { return T(unsigned_of<T>(a) * unsigned_of<T>(b)); }
+template <Integer T>
+constexpr T neg(T a) { return T(unsigned_of<T>(0) - unsigned_of<T>(a)); }
+
+template <Integer T>
+constexpr T div(T a, T b) {
+  if (b == 0) return T(~unsigned_of<T>(0));
+  if constexpr (std::is_signed_v<T>) {
+    if (a == std::numeric_limits<T>::min() && b == -1) return a;
+  }
+  return a / b;
+}
+
+template <Integer T>
+constexpr T rem(T a, T b) {
+  if (b == 0) return a;
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return 0;
+  }
+  return a % b;
+}
+
+template <Integer T>
+constexpr unsigned shift_count(std::uint64_t count) { return unsigned(count & (bit_width_of<T> - 1)); }
+
+template <Integer T>
+constexpr T shl(T a, std::uint64_t count) { return T(unsigned_of<T>(a) << shift_count<T>(count)); }
+
+template <Integer T>
+constexpr T shr(T a, std::uint64_t count) { return T(a >> shift_count<T>(count)); }  // arithmetic for signed (C++20)
+
+template <Integer T>
+constexpr T rotl(T a, std::uint64_t count) { return T(std::rotl(unsigned_of<T>(a), int(shift_count<T>(count)))); }
+template <Integer T>
+constexpr T rotr(T a, std::uint64_t count) { return T(std::rotr(unsigned_of<T>(a), int(shift_count<T>(count)))); }
+
+// High half of the double-width product, signed or unsigned by T.
+template <Integer T>
+constexpr T mul_hi(T a, T b) {
+  if constexpr (sizeof(T) == 4) {
+    using Wide = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+    return T(std::uint64_t(Wide(a) * Wide(b)) >> 32);
+  } else {
+    using Wide = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
+    return T((unsigned __int128)(Wide(a) * Wide(b)) >> 64);
+  }
+}
+
+// Carry out of the unsigned addition of the bit patterns: 0 or 1.
+template <Integer T>
+constexpr T add_carry(T a, T b) { return T(unsigned_of<T>(unsigned_of<T>(a) + unsigned_of<T>(b)) < unsigned_of<T>(a)); }
+
+template <Integer T>
+constexpr T popcount(T a) { return T(std::popcount(unsigned_of<T>(a))); }
+template <Integer T>
+constexpr T count_leading_zeros(T a) { return T(std::countl_zero(unsigned_of<T>(a))); }
+template <Integer T>
+constexpr T count_trailing_zeros(T a) { return T(std::countr_zero(unsigned_of<T>(a))); }
+
+template <Integer T>
+constexpr T bit_reverse(T a) {
+  unsigned_of<T> x = unsigned_of<T>(a), r = 0;
+  for (unsigned i = 0; i < bit_width_of<T>; ++i) r |= ((x >> i) & 1u) << (bit_width_of<T> - 1 - i);
+  return T(r);
+}
+
+template <Integer T>
+constexpr T byte_swap(T a) {
+  unsigned_of<T> x = unsigned_of<T>(a), r = 0;
+  for (unsigned i = 0; i < sizeof(T); ++i) r |= ((x >> (8 * i)) & 0xffu) << (8 * (sizeof(T) - 1 - i));
+  return T(r);
+}
+
+// Mask of `count` low bits, count clamped to the width.
+template <Integer T>
+constexpr unsigned_of<T> low_mask(std::uint64_t count) {
+  return count >= bit_width_of<T> ? ~unsigned_of<T>(0) : (unsigned_of<T>(1) << count) - 1;
+}
+
+template <Integer T>
+constexpr T bitfield_extract(T value, std::uint64_t offset, std::uint64_t count) {
+  if (count == 0 || offset >= bit_width_of<T>) return 0;
+  if (count > bit_width_of<T> - offset) count = bit_width_of<T> - offset;
+  unsigned_of<T> bits = (unsigned_of<T>(value) >> offset) & low_mask<T>(count);
+  if constexpr (std::is_signed_v<T>) {
+    if (count < bit_width_of<T> && ((bits >> (count - 1)) & 1u)) bits |= ~low_mask<T>(count);
+  }
+  return T(bits);
+}
+
+template <Integer T>
+constexpr T bitfield_insert(T base, T insert, std::uint64_t offset, std::uint64_t count) {
+  if (count == 0 || offset >= bit_width_of<T>) return base;
+  if (count > bit_width_of<T> - offset) count = bit_width_of<T> - offset;
+  unsigned_of<T> mask = low_mask<T>(count) << offset;
+  return T((unsigned_of<T>(base) & ~mask) | ((unsigned_of<T>(insert) << offset) & mask));
+}
+
+// float -> integer: truncate toward zero, saturate, NaN -> 0.
+template <Integer T>
+constexpr T float_to_int(float f) {
+  if (f != f) return 0;
+  // The bounds are exact powers of two, so these comparisons are exact in float.
+  constexpr float upper = float(sizeof(T) == 4 ? (std::is_signed_v<T> ? 0x1p31 : 0x1p32)
+                                               : (std::is_signed_v<T> ? 0x1p63 : 0x1p64));
+  constexpr float lower = std::is_signed_v<T> ? -upper : 0.0f;
+  if (f >= upper) return std::numeric_limits<T>::max();
+  if (f < lower) return std::numeric_limits<T>::min();
+  if (!std::is_signed_v<T> && f <= -1.0f) return 0;
+  return T(f);
+}
+
+}  // namespace sprig::semantics

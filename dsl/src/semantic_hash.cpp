@@ -1,0 +1,74 @@
+#include "sprig/dsl/semantic_hash.hpp"
+
+#include <string>
+#include <unordered_map>
+
+namespace sprig::ir {
+
+namespace {
+
+// FNV-1a over 64-bit words: simple, deterministic within a process, and enough for a cache
+// key (types are interned, so their addresses identify them).
+class Hasher {
+ public:
+  void add(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h_ ^= (v >> (8 * i)) & 0xff;
+      h_ *= 0x100000001b3ull;
+    }
+  }
+  void add(TypeRef t) { add(std::uint64_t(reinterpret_cast<std::uintptr_t>(t))); }
+  std::uint64_t value() const { return h_; }
+
+ private:
+  std::uint64_t h_ = 0xcbf29ce484222325ull;
+};
+
+void hash_function(Hasher& h, const Function& f) {
+  std::unordered_map<const Block*, std::uint64_t> block_ids;
+  for (std::size_t i = 0; i < f.blocks.size(); ++i) block_ids[f.blocks[i].get()] = i;
+  h.add(f.result);
+  for (TypeRef t : f.param_types) h.add(t);
+  for (const Variable& v : f.vars) h.add(v.type);
+  for (const auto& node : f.nodes) {
+    const Node& n = *node;
+    h.add(std::uint64_t(n.op));
+    h.add(n.type);
+    h.add(std::uint64_t(n.space));
+    h.add(n.a);
+    h.add(n.b);
+    h.add(n.imm.size());
+    for (std::uint64_t v : n.imm) h.add(v);
+    h.add(n.operands.size());
+    for (NodeRef o : n.operands) h.add(o->id);
+    for (const Block* b : n.blocks) h.add(block_ids.at(b));
+    h.add(block_ids.at(n.home));
+  }
+  for (const auto& b : f.blocks) {
+    h.add(b->statements.size());
+    for (NodeRef s : b->statements) h.add(s->id);
+  }
+}
+
+}  // namespace
+
+std::uint64_t semantic_hash(const Kernel& k) {
+  Hasher h;
+  for (std::uint32_t s : k.workgroup_size) h.add(s);
+  h.add(k.push_constant_size);
+  h.add(k.features.required_subgroup_size);
+  for (const Param& p : k.params) {
+    h.add(std::uint64_t(p.kind));
+    h.add(p.type);
+    h.add(std::uint64_t(p.access));
+    h.add(std::uint64_t(p.coherent));
+    h.add(p.binding);
+    h.add(p.push_offset);
+  }
+  for (const SharedVariable& s : k.shared) h.add(s.type);
+  hash_function(h, k.entry);
+  for (const auto& f : k.functions) hash_function(h, *f);
+  return h.value();
+}
+
+}  // namespace sprig::ir

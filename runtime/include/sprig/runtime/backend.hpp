@@ -1,0 +1,63 @@
+// The interface every backend implements (Vulkan, simulator). Users do not call it
+// directly: sprig::Device and sprig::Sequence (device.hpp) wrap it with a typed API.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sprig/runtime/buffer.hpp"
+#include "sprig/runtime/launch.hpp"
+
+namespace sprig {
+
+struct DeviceInfo {
+  std::string name;
+  std::string backend;  // "vulkan" or "simulator"
+  std::string type;     // "discrete", "integrated", "cpu", "virtual", "other", "simulator"
+  std::uint32_t subgroup_size = 32;
+  std::uint32_t min_subgroup_size = 32, max_subgroup_size = 32;
+  std::uint32_t max_shared_memory = 32768;  // bytes per workgroup
+  std::uint32_t max_workgroup_invocations = 1024;
+  std::array<std::uint32_t, 3> max_workgroup_size{1024, 1024, 64};
+  std::array<std::uint32_t, 3> max_workgroup_count{65535, 65535, 65535};
+  std::uint64_t max_buffer_bytes = 1ull << 27;  // per binding (maxStorageBufferRange)
+  ir::Features supported;  // which kernel features the device offers
+  double timestamp_period_ns = 1.0;
+};
+
+// Timing of one launch in a submitted sequence.
+struct LaunchTiming {
+  std::string kernel;
+  double gpu_ms = 0;  // from timestamp queries (simulator: host time of the interpretation)
+};
+
+// A recorded list of commands, submitted at once (one command buffer on Vulkan).
+class SequenceBackend {
+ public:
+  virtual ~SequenceBackend() = default;
+  virtual void launch(Launch launch) = 0;
+  virtual void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst,
+                    std::size_t dst_offset, std::size_t bytes) = 0;
+  virtual void fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word) = 0;
+  virtual void submit() = 0;
+  virtual bool poll() = 0;  // true once the submitted work has finished
+  virtual void wait() = 0;
+  virtual std::vector<LaunchTiming> timings() const = 0;  // after wait()
+};
+
+class DeviceBackend {
+ public:
+  virtual ~DeviceBackend() = default;
+  virtual const DeviceInfo& info() const = 0;
+  virtual RawBuffer allocate(std::size_t bytes, ir::TypeRef element, MemoryKind memory) = 0;
+  virtual void write(const RawBuffer& dst, std::size_t offset, std::span<const std::byte> data) = 0;
+  virtual void read(const RawBuffer& src, std::size_t offset, std::span<std::byte> data) = 0;
+  virtual std::unique_ptr<SequenceBackend> sequence() = 0;
+};
+
+}  // namespace sprig

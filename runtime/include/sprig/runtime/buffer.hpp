@@ -1,0 +1,54 @@
+// Device buffers as the host sees them, independent of the backend that owns the memory.
+// A RawBuffer is a byte range plus the element type it was created for (checked against
+// the kernel's parameter at launch); DeviceBuffer<T> adds the element type statically.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "sprig/dsl/types.hpp"
+
+namespace sprig {
+
+// Backend-specific storage behind a buffer (a Vulkan sub-allocation, simulator bytes).
+class BufferStorage {
+ public:
+  virtual ~BufferStorage() = default;
+};
+
+enum class MemoryKind : unsigned char {
+  DeviceLocal,  // fastest for kernels; host transfers go through staging
+  HostVisible,  // mapped on the host; for data the host touches every launch
+};
+
+class RawBuffer {
+ public:
+  RawBuffer() = default;
+  RawBuffer(std::shared_ptr<BufferStorage> storage, std::size_t bytes, ir::TypeRef element)
+      : storage_(std::move(storage)), bytes_(bytes), element_(element) {}
+
+  std::size_t bytes() const { return bytes_; }
+  ir::TypeRef element_type() const { return element_; }
+  BufferStorage* storage() const { return storage_.get(); }
+  const std::shared_ptr<BufferStorage>& shared_storage() const { return storage_; }
+  explicit operator bool() const { return storage_ != nullptr; }
+
+ private:
+  std::shared_ptr<BufferStorage> storage_;
+  std::size_t bytes_ = 0;
+  ir::TypeRef element_ = nullptr;
+};
+
+// A buffer of `size()` elements of T (std430 array stride).
+template <class T>
+class DeviceBuffer : public RawBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(RawBuffer raw, std::size_t count) : RawBuffer(std::move(raw)), count_(count) {}
+  std::size_t size() const { return count_; }
+
+ private:
+  std::size_t count_ = 0;
+};
+
+}  // namespace sprig

@@ -1,0 +1,39 @@
+// One kernel launch, backend-neutral: the traced kernel, the grid of workgroups and the
+// arguments already marshalled into bindings and push-constant bytes.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "sprig/dsl/ir.hpp"
+#include "sprig/runtime/buffer.hpp"
+
+namespace sprig {
+
+// The number of invocations to launch in each dimension. Workgroups = ceil(n / size).
+struct Grid {
+  std::array<std::uint64_t, 3> invocations{1, 1, 1};
+};
+inline Grid grid(std::uint64_t x, std::uint64_t y = 1, std::uint64_t z = 1) { return Grid{{x, y, z}}; }
+
+// Uniform parameters travel as their std140 bytes; the backend places them in memory.
+using BindingArg = std::variant<RawBuffer, std::vector<std::byte>>;
+
+struct Launch {
+  std::shared_ptr<const ir::Kernel> kernel;
+  std::array<std::uint32_t, 3> workgroups{1, 1, 1};
+  std::vector<BindingArg> bindings;       // indexed by binding number
+  std::vector<std::byte> push_constants;  // kernel->push_constant_size bytes, std430
+  SourceLoc loc;                          // the user's line that launched it
+};
+
+// Workgroup counts for `g` and the kernel's workgroup size; throws if a count exceeds
+// what the device allows (max_count per dimension).
+std::array<std::uint32_t, 3> workgroups_for(const Grid& g, const std::array<std::uint32_t, 3>& size,
+                                            const std::array<std::uint32_t, 3>& max_count);
+
+}  // namespace sprig
