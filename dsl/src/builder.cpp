@@ -119,10 +119,6 @@ std::uint32_t Builder::function_index(const void* key) const {
 
 std::uint32_t Builder::begin_function(const void* key, std::string name, std::vector<TypeRef> params, TypeRef result,
                                       const SourceLoc& loc) {
-  for (const Frame& f : frames_)
-    if (f.function != &kernel_->entry && function_index(key) != ~0u &&
-        kernel_->functions[function_index(key)].get() == f.function)
-      throw TraceError("callable '" + name + "' calls itself; recursion is not possible on GPUs", loc, kernel_->name);
   kernel_->functions.push_back(std::make_unique<Function>());
   Function& f = *kernel_->functions.back();
   f.name = std::move(name);
@@ -137,6 +133,14 @@ std::uint32_t Builder::begin_function(const void* key, std::string name, std::ve
 }
 
 void Builder::end_function() { frames_.pop_back(); }
+
+void Builder::check_not_recursive(std::uint32_t index, const SourceLoc& loc) const {
+  const Function* f = kernel_->functions.at(index).get();
+  for (const Frame& frame : frames_)
+    if (frame.function == f)
+      throw TraceError("callable '" + f->name + "' calls itself; recursion is not possible on GPUs", loc,
+                       kernel_->name);
+}
 
 void Builder::check_visible(NodeRef value, const SourceLoc& use) const {
   const Frame& frame = frames_.back();

@@ -56,6 +56,8 @@ class Builder {
   std::uint32_t begin_function(const void* key, std::string name, std::vector<TypeRef> params, TypeRef result,
                                const SourceLoc& loc);
   void end_function();
+  // Throws if function `index` is being traced (a callable calling itself).
+  void check_not_recursive(std::uint32_t index, const SourceLoc& loc) const;
 
   // Checks that `value` may be used in the current block: it must have been traced in
   // this block or an enclosing one.

@@ -153,7 +153,6 @@ constexpr T float_to_int(float f) {
   constexpr float lower = std::is_signed_v<T> ? -upper : 0.0f;
   if (f >= upper) return std::numeric_limits<T>::max();
   if (f < lower) return std::numeric_limits<T>::min();
-  if (!std::is_signed_v<T> && f <= -1.0f) return 0;
   return T(f);
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <source_location>
 #include <variant>
 #include <vector>
 
@@ -14,11 +15,17 @@
 
 namespace sprig {
 
-// The number of invocations to launch in each dimension. Workgroups = ceil(n / size).
+// The number of invocations to launch in each dimension; workgroups = ceil(n / size), so
+// a kernel launched over n invocations guards its tail itself (if_(i < n, ...)). `loc`
+// is the user's line, for errors.
 struct Grid {
   std::array<std::uint64_t, 3> invocations{1, 1, 1};
+  SourceLoc loc;
 };
-inline Grid grid(std::uint64_t x, std::uint64_t y = 1, std::uint64_t z = 1) { return Grid{{x, y, z}}; }
+inline Grid grid(std::uint64_t x, std::uint64_t y = 1, std::uint64_t z = 1,
+                 std::source_location l = std::source_location::current()) {
+  return Grid{{x, y, z}, l};
+}
 
 // Uniform parameters travel as their std140 bytes; the backend places them in memory.
 using BindingArg = std::variant<RawBuffer, std::vector<std::byte>>;

@@ -1,6 +1,11 @@
-// The Vulkan backend: device discovery and selection, and sprig::vk::Device.
+// The Vulkan backend: device discovery and selection, sprig::vk::Device, and the knobs and
+// statistics specific to Vulkan (validation, SPIR-V source, memory blocks, pipeline times).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,15 +13,47 @@
 
 namespace sprig::vk {
 
+// Turns a kernel into SPIR-V words (entry point "main"). The default is
+// sprig::compiler::compile; tests and tools may substitute their own.
+using SpirvCompiler = std::function<std::vector<std::uint32_t>(const ir::Kernel&)>;
+
 struct Options {
-  // Enable VK_LAYER_KHRONOS_validation and turn every message it reports into a DeviceError.
+  // Enable VK_LAYER_KHRONOS_validation and turn every warning or error it reports into a
+  // DeviceError at the next submit/wait/write/read.
   // Default: on when the environment variable SPRIG_VALIDATION is 1.
   bool validation = false;
   bool validation_from_environment = true;
+  // Where pipelines get their SPIR-V; empty means sprig::compiler::compile.
+  SpirvCompiler spirv_compiler;
+  // Buffers are sub-allocated from blocks of this size; larger buffers get their own block.
+  std::size_t block_bytes = std::size_t(64) << 20;
+  // Host transfers to and from device-local buffers go through a staging buffer this big
+  // (split in two halves, so copying and transferring overlap).
+  std::size_t staging_bytes = std::size_t(16) << 20;
+  // Timestamp queries around each launch (Sequence::timings()). They make each launch
+  // wait for the previous commands, so turn them off to let independent launches overlap.
+  bool timestamps = true;
 };
 
 // Every Vulkan physical device the loader reports, in the loader's order.
 std::vector<DeviceInfo> list_devices(const Options& options = {});
+
+// Time spent turning one kernel into a pipeline (once per kernel and device).
+struct KernelTimes {
+  std::string kernel;
+  std::uint64_t hash = 0;
+  double emit_ms = 0;      // producing SPIR-V (the SpirvCompiler)
+  double pipeline_ms = 0;  // vkCreateShaderModule + vkCreateComputePipelines
+};
+
+// Device memory held by the sub-allocator.
+struct MemoryStats {
+  std::size_t blocks = 0;            // VkDeviceMemory objects, dedicated ones included
+  std::size_t dedicated_blocks = 0;  // blocks holding a single large buffer
+  std::uint64_t reserved_bytes = 0;  // sum of block sizes
+  std::uint64_t used_bytes = 0;      // live sub-allocations, rounded up to the alignment
+  std::size_t allocations = 0;       // live sub-allocations (buffers, uniforms, staging)
+};
 
 class Device : public sprig::Device {
  public:
@@ -26,14 +63,28 @@ class Device : public sprig::Device {
   static Device best(const Options& options = {});
   // Device number `index` of list_devices().
   static Device open(std::size_t index, const Options& options = {});
-  // The first device whose name contains `name_part`.
+  // The first device whose name contains `name_part` (case-insensitive).
   static Device open(const std::string& name_part, const Options& options = {});
 
-  // Validation messages reported so far (and cleared), when validation is on.
+  // Validation messages reported so far (and cleared), when validation is on. Messages
+  // already thrown as a DeviceError are included.
   std::vector<std::string> take_validation_messages();
+
+  // One entry per pipeline built so far on this device, in build order.
+  std::vector<KernelTimes> kernel_times() const;
+  // The entry for the kernel named `kernel_name` (the first one built under that name).
+  std::optional<KernelTimes> kernel_times(const std::string& kernel_name) const;
+  std::optional<KernelTimes> kernel_times(std::uint64_t kernel_hash) const;
+
+  MemoryStats memory_stats() const;
 
  private:
   using sprig::Device::Device;
 };
+
+// How many pipeline barriers the backend put between the commands recorded so far in a
+// Vulkan sequence (not counting the one that closes a submitted sequence). For tests and
+// diagnostics; throws DeviceError if `sequence` is not a Vulkan sequence.
+std::size_t barrier_count(const SequenceBackend& sequence);
 
 }  // namespace sprig::vk

@@ -1,0 +1,83 @@
+// The semantics table itself (semantics.hpp), with the values both backends must produce.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "sprig/dsl/semantics.hpp"
+
+namespace sem = sprig::semantics;
+using i32 = std::int32_t;
+using u32 = std::uint32_t;
+using i64 = std::int64_t;
+using u64 = std::uint64_t;
+
+TEST_CASE("signed division truncates toward zero and the remainder takes the dividend's sign") {
+  CHECK(sem::div<i32>(-7, 2) == -3);
+  CHECK(sem::rem<i32>(-7, 2) == -1);
+  CHECK(sem::rem<i32>(7, -2) == 1);
+  CHECK(sem::div<u32>(0xFFFFFFF0u, 16u) == 268435455u);
+}
+
+TEST_CASE("division by zero gives all ones and the remainder gives the dividend") {
+  CHECK(sem::div<u32>(5u, 0u) == 0xFFFFFFFFu);
+  CHECK(sem::div<i32>(5, 0) == -1);
+  CHECK(sem::rem<u32>(5u, 0u) == 5u);
+  CHECK(sem::rem<i64>(-5, 0) == -5);
+}
+
+TEST_CASE("the most negative value divided by -1 is itself, with remainder 0") {
+  CHECK(sem::div<i32>(std::numeric_limits<i32>::min(), -1) == std::numeric_limits<i32>::min());
+  CHECK(sem::rem<i32>(std::numeric_limits<i32>::min(), -1) == 0);
+}
+
+TEST_CASE("shift counts are taken modulo the width; signed >> is arithmetic") {
+  CHECK(sem::shl<u32>(1u, 33) == 2u);
+  CHECK(sem::shr<u32>(0x80000000u, 31) == 1u);
+  CHECK(sem::shr<i32>(i32(0x80000000u), 31) == -1);
+  CHECK(sem::shl<u64>(1, 64) == 1);
+  i32 a = 5;
+  i32 n = ~a;
+  CHECK(((sem::shl<i32>(n, 3) & sem::shr<i32>(n, 3)) ^ (sem::shl<i32>(n, 3) | sem::shr<i32>(n, 3))) == 47);
+}
+
+TEST_CASE("rotates, multiply-high and carries") {
+  CHECK(sem::rotl<u32>(0x80000001u, 1) == 3u);
+  CHECK(sem::rotr<u32>(3u, 1) == 0x80000001u);
+  CHECK(sem::rotl<u32>(1u, 32) == 1u);
+  CHECK(sem::mul_hi<u32>(0xFFFFFFFFu, 0xFFFFFFFFu) == 0xFFFFFFFEu);
+  CHECK(sem::mul_hi<i32>(-1, 1) == -1);
+  CHECK(sem::mul_hi<u64>(~u64(0), ~u64(0)) == ~u64(0) - 1);
+  CHECK(sem::mul_hi<i64>(std::numeric_limits<i64>::min(), 2) == -1);
+  CHECK(sem::add_carry<u32>(0xFFFFFFFFu, 1u) == 1u);
+  CHECK(sem::add_carry<u32>(1u, 1u) == 0u);
+}
+
+TEST_CASE("bit counting, reversal and byte swaps") {
+  CHECK(sem::popcount<u32>(0xF0F0u) == 8u);
+  CHECK(sem::count_leading_zeros<u32>(0u) == 32u);
+  CHECK(sem::count_trailing_zeros<u64>(0u) == 64u);
+  CHECK(sem::count_leading_zeros<u32>(1u) == 31u);
+  CHECK(sem::bit_reverse<u32>(1u) == 0x80000000u);
+  CHECK(sem::byte_swap<u32>(0x11223344u) == 0x44332211u);
+  CHECK(sem::byte_swap<u64>(0x0102030405060708ull) == 0x0807060504030201ull);
+}
+
+TEST_CASE("bitfield extract sign-extends for signed types and clamps to the width") {
+  CHECK(sem::bitfield_extract<u32>(0xABCD1234u, 16, 8) == 0xCDu);
+  CHECK(sem::bitfield_extract<i32>(i32(0x0000F000), 12, 4) == -1);
+  CHECK(sem::bitfield_extract<u32>(0xFFFFFFFFu, 28, 8) == 0xFu);
+  CHECK(sem::bitfield_extract<u32>(0xFFFFFFFFu, 4, 0) == 0u);
+  CHECK(sem::bitfield_insert<u32>(0u, 0xFFu, 4, 4) == 0xF0u);
+  CHECK(sem::bitfield_insert<u32>(0u, 0xFFu, 30, 8) == 0xC0000000u);
+}
+
+TEST_CASE("float to integer truncates, saturates and maps NaN to zero") {
+  CHECK(sem::float_to_int<i32>(-2.7f) == -2);
+  CHECK(sem::float_to_int<i32>(3e9f) == std::numeric_limits<i32>::max());
+  CHECK(sem::float_to_int<i32>(-3e9f) == std::numeric_limits<i32>::min());
+  CHECK(sem::float_to_int<u32>(-5.0f) == 0u);
+  CHECK(sem::float_to_int<u32>(5e9f) == 0xFFFFFFFFu);
+  CHECK(sem::float_to_int<i32>(std::nanf("")) == 0);
+  CHECK(sem::float_to_int<u64>(1e20f) == ~u64(0));
+}
