@@ -9,3 +9,7 @@
 #include "sprig/dsl/kernel.hpp"
 #include "sprig/dsl/math.hpp"
 #include "sprig/dsl/printer.hpp"
+#include "sprig/dsl/atomics.hpp"
+#include "sprig/dsl/barrier.hpp"
+#include "sprig/dsl/shared.hpp"
+#include "sprig/dsl/subgroup.hpp"

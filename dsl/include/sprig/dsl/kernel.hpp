@@ -51,9 +51,9 @@ template <DeviceValue T>
 struct kernel_param<Expr<T>> {
   static Expr<T> declare(ir::Kernel& k, std::uint32_t index, const SourceLoc& loc);
 };
-template <DeviceValue T, Access A>
-struct kernel_param<BufferParam<T, A>> {
-  static BufferParam<T, A> declare(ir::Kernel& k, std::uint32_t index, const SourceLoc& loc);
+template <DeviceValue T, Access A, bool C>
+struct kernel_param<BufferParam<T, A, C>> {
+  static BufferParam<T, A, C> declare(ir::Kernel& k, std::uint32_t index, const SourceLoc& loc);
 };
 template <ReflectedStruct S>
 struct kernel_param<Uniform<S>> {
@@ -78,11 +78,13 @@ Expr<T> kernel_param<Expr<T>>::declare(ir::Kernel& k, std::uint32_t index, const
   return Expr<T>(param_value(index, device_type<T>(), loc));
 }
 
-template <DeviceValue T, Access A>
-BufferParam<T, A> kernel_param<BufferParam<T, A>>::declare(ir::Kernel& k, std::uint32_t index, const SourceLoc& loc) {
+template <DeviceValue T, Access A, bool C>
+BufferParam<T, A, C> kernel_param<BufferParam<T, A, C>>::declare(ir::Kernel& k, std::uint32_t index,
+                                                                 const SourceLoc& loc) {
   check_param_layout(k, index, host_layout_mismatch<T>(ir::LayoutRule::Std430, true), loc);
   add_param(k, ir::ParamKind::StorageBuffer, device_type<T>(), A, index, loc);
-  return BufferParam<T, A>(index);
+  k.params.back().coherent = C;
+  return BufferParam<T, A, C>(index);
 }
 
 template <ReflectedStruct S>

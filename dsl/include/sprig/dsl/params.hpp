@@ -3,6 +3,7 @@
 //   ReadBuffer<T>   a storage buffer the kernel only reads (writing it does not compile)
 //   WriteBuffer<T>  a storage buffer the kernel only writes (reading it does not compile)
 //   Buffer<T>       a storage buffer read and written
+//   CoherentBuffer<T> a storage buffer other workgroups observe while the kernel runs
 //   Uniform<S>      a uniform struct (std140), read as a value
 //   Expr<T>         a value passed in push constants (std430): Float, UInt, Vec4, structs...
 //
@@ -24,11 +25,12 @@ ir::NodeRef param_value(std::uint32_t param, ir::TypeRef type, const SourceLoc& 
 
 }  // namespace detail
 
-template <DeviceValue T, Access A>
+template <DeviceValue T, Access A, bool Coherent = false>
 class BufferParam {
  public:
   using element_type = T;
   static constexpr Access access = A;
+  static constexpr bool coherent = Coherent;
 
   explicit BufferParam(std::uint32_t param) : param_(param) {}
 
@@ -53,6 +55,11 @@ template <DeviceValue T>
 using WriteBuffer = BufferParam<T, Access::Write>;
 template <DeviceValue T>
 using Buffer = BufferParam<T, Access::ReadWrite>;
+// A read-write buffer whose writes become visible to other workgroups while the kernel
+// runs (through device-scope atomics and barriers): for workgroups that communicate, as
+// in decoupled look-back.
+template <DeviceValue T>
+using CoherentBuffer = BufferParam<T, Access::ReadWrite, true>;
 
 // A uniform buffer holding one S, laid out std140; it reads as a value of S.
 template <ReflectedStruct S>

@@ -50,9 +50,9 @@ struct binder<Expr<T>, Arg> {
 
 // A buffer parameter takes a DeviceBuffer of its element type, or a RawBuffer whose
 // element type is checked at launch.
-template <DeviceValue T, Access A, class Arg>
+template <DeviceValue T, Access A, bool C, class Arg>
   requires std::is_base_of_v<RawBuffer, Arg>
-struct binder<BufferParam<T, A>, Arg> {
+struct binder<BufferParam<T, A, C>, Arg> {
   static constexpr bool accepts = std::is_same_v<Arg, RawBuffer> || std::is_same_v<Arg, DeviceBuffer<T>>;
   static void bind(Launch& l, const ir::Param& p, std::size_t index, const RawBuffer& buffer) {
     if (!buffer) launch_error(*l.kernel, index, "the buffer is empty (default-constructed or moved from)", l.loc);
