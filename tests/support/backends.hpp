@@ -1,0 +1,33 @@
+// Both backends for kernel-level tests. Each test case that runs a kernel does
+//
+//   sprig::Device& dev = test::device(SPRIG_BACKEND);
+//
+// so Catch2 runs it once on Vulkan (lavapipe in CI, validation layer on: any message fails
+// the test) and once on the simulator, and checks the same expected values on both.
+#pragma once
+
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "sprig/sprig.hpp"
+
+namespace sprig::test {
+
+enum class Backend { Vulkan, Simulator };
+
+// The shared device of each backend, opened on first use.
+sprig::Device& device(Backend backend);
+sprig::vk::Device& vulkan();
+sprig::sim::Device& simulator();
+
+}  // namespace sprig::test
+
+namespace Catch {
+template <>
+struct StringMaker<sprig::test::Backend> {
+  static std::string convert(sprig::test::Backend b) { return b == sprig::test::Backend::Vulkan ? "vulkan" : "simulator"; }
+};
+}  // namespace Catch
+
+#define SPRIG_BACKEND GENERATE(::sprig::test::Backend::Vulkan, ::sprig::test::Backend::Simulator)
