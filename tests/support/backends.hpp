@@ -31,3 +31,16 @@ struct StringMaker<sprig::test::Backend> {
 }  // namespace Catch
 
 #define SPRIG_BACKEND GENERATE(::sprig::test::Backend::Vulkan, ::sprig::test::Backend::Simulator)
+
+namespace sprig::test {
+
+// Runs `k` over `g` with `args...` followed by a fresh zero-filled buffer of `count` T,
+// and returns that buffer's contents.
+template <class T, class K, class... Args>
+std::vector<T> outputs(sprig::Device& dev, const K& k, std::size_t count, const Grid& g, Args&&... args) {
+  auto out = dev.upload(std::vector<T>(count));
+  dev.run(k, g, std::forward<Args>(args)..., out);
+  return dev.download(out);
+}
+
+}  // namespace sprig::test

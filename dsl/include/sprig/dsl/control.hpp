@@ -140,12 +140,12 @@ void continue_(std::source_location l = std::source_location::current());
 void return_(std::source_location l = std::source_location::current());
 
 // Returns a value from a callable.
-template <DeviceValue T>
-void return_(const Operand<T>& value) {
-  ir::Builder& b = ir::Builder::current(value.loc);
+template <class V, class T = deduced_type_t<V>>
+void return_(const V& value, std::source_location l = std::source_location::current()) {
+  ir::Builder& b = ir::Builder::current(l);
   if (!b.in_callable() || b.function().result != device_type<T>())
-    throw TraceError("return_(value) must return the enclosing callable's result type", value.loc, b.kernel().name);
-  b.statement(ir::Op::Return, ir::void_type(), {value.node}, value.loc);
+    throw TraceError("return_(value) must return the enclosing callable's result type", l, b.kernel().name);
+  b.statement(ir::Op::Return, ir::void_type(), {Operand<T>(value, l).node}, l);
 }
 
 // A value chosen per lane: cond ? a : b (both are evaluated). For vectors, cond may be a

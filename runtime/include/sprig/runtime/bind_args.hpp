@@ -4,6 +4,7 @@
 // the parameter and the launching line.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <span>
 #include <tuple>
@@ -80,6 +81,8 @@ struct binder<Uniform<S>, Arg> {
       bytes.assign(span.begin(), span.end());
     }
     std::size_t expected = ir::layout_of(p.type, ir::LayoutRule::Std140).size;
+    // std140 rounds a struct's size up to 16 bytes; the host struct may end earlier.
+    if constexpr (std::is_same_v<Arg, S>) bytes.resize(std::max(bytes.size(), expected));
     if (bytes.size() < expected)
       launch_error(*l.kernel, index,
                    "the uniform " + ir::to_string(p.type) + " needs " + std::to_string(expected) + " bytes but got " +
