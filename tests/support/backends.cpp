@@ -1,5 +1,9 @@
 #include "backends.hpp"
 
+#include <map>
+#include <memory>
+#include <mutex>
+
 namespace sprig::test {
 
 vk::Device& vulkan() {
@@ -14,6 +18,19 @@ vk::Device& vulkan() {
 sim::Device& simulator() {
   static sim::Device device;
   return device;
+}
+
+sim::Device& simulator(std::uint32_t subgroup_size) {
+  static std::map<std::uint32_t, std::unique_ptr<sim::Device>> devices;
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  auto& d = devices[subgroup_size];
+  if (!d) {
+    sim::Options options;
+    options.subgroup_size = subgroup_size;
+    d = std::make_unique<sim::Device>(options);
+  }
+  return *d;
 }
 
 sprig::Device& device(Backend backend) {

@@ -1,0 +1,108 @@
+// Listing Vulkan devices and choosing one: by type, index, name or SPRIG_DEVICE.
+#include <catch2/catch.hpp>
+
+#include "sprig/runtime/vulkan.hpp"
+#include "vk_device_select.hpp"
+#include "vk_env_guard.hpp"
+#include "vk_test_support.hpp"
+
+using namespace sprig;
+
+namespace {
+
+DeviceInfo fake(std::string name, std::string type) {
+  DeviceInfo info;
+  info.name = std::move(name);
+  info.type = std::move(type);
+  return info;
+}
+
+}  // namespace
+
+TEST_CASE("list_devices reports each Vulkan device with its limits") {
+  std::vector<DeviceInfo> devices = vk::list_devices(test::test_options());
+  REQUIRE_FALSE(devices.empty());
+  for (const DeviceInfo& info : devices) {
+    CHECK_FALSE(info.name.empty());
+    CHECK(info.backend == "vulkan");
+    CHECK(vk::device_type_rank(info.type) > 0);
+    CHECK(info.min_subgroup_size <= info.subgroup_size);
+    CHECK(info.subgroup_size <= info.max_subgroup_size);
+    CHECK(info.max_shared_memory >= 16384);  // the Vulkan minimum
+    CHECK(info.max_workgroup_invocations >= 128);
+    CHECK(info.max_buffer_bytes >= (1u << 27));
+  }
+}
+
+TEST_CASE("lavapipe reports subgroups of 8, 32 KiB shared memory, int64 and 64-bit atomics") {
+  std::vector<DeviceInfo> devices = vk::list_devices(test::test_options());
+  auto lavapipe = std::find_if(devices.begin(), devices.end(),
+                               [](const DeviceInfo& d) { return d.name.find("llvmpipe") != std::string::npos; });
+  if (lavapipe == devices.end()) return;  // another machine: nothing to compare with
+  CHECK(lavapipe->type == "cpu");
+  CHECK(lavapipe->subgroup_size == 8);
+  CHECK(lavapipe->max_shared_memory == 32768);
+  CHECK(lavapipe->max_buffer_bytes == (1u << 27));
+  CHECK(lavapipe->supported.int64);
+  CHECK(lavapipe->supported.int64_atomics);
+  CHECK(lavapipe->supported.subgroup_arithmetic);
+  CHECK(lavapipe->timestamp_period_ns > 0);
+}
+
+TEST_CASE("the best device is discrete, then integrated, then virtual, then CPU") {
+  std::vector<DeviceInfo> devices = {fake("cpu", "cpu"), fake("virtual", "virtual"), fake("igpu", "integrated"),
+                                     fake("dgpu", "discrete"), fake("dgpu2", "discrete")};
+  std::vector<std::string> usable(devices.size());
+  CHECK(vk::best_device_index(devices, usable) == 3);  // ties go to the first listed
+  devices.erase(devices.begin() + 3, devices.end());
+  CHECK(vk::best_device_index(devices, usable) == 2);
+  devices.pop_back();
+  CHECK(vk::best_device_index(devices, usable) == 1);
+}
+
+TEST_CASE("the best device skips devices sprig cannot use") {
+  std::vector<DeviceInfo> devices = {fake("old gpu", "discrete"), fake("lavapipe", "cpu")};
+  CHECK(vk::best_device_index(devices, {"supports only Vulkan 1.1", ""}) == 1);
+  CHECK_THROWS_WITH(vk::best_device_index(devices, {"supports only Vulkan 1.1", "has no compute queue"}),
+                    Catch::Contains("old gpu: supports only Vulkan 1.1") && Catch::Contains("has no compute queue"));
+  CHECK_THROWS_WITH(vk::best_device_index({}, {}), Catch::Contains("no Vulkan device found"));
+}
+
+TEST_CASE("SPRIG_DEVICE picks a device by index") {
+  std::vector<DeviceInfo> devices = {fake("Alpha GPU", "discrete"), fake("llvmpipe (LLVM 15)", "cpu")};
+  CHECK(vk::device_index_from_override(devices, "1") == 1);
+  CHECK_THROWS_WITH(vk::device_index_from_override(devices, "2"),
+                    Catch::Contains("SPRIG_DEVICE=2") && Catch::Contains("1: llvmpipe (LLVM 15) (cpu)"));
+
+  test::EnvGuard env("SPRIG_DEVICE", "0");
+  vk::Device device = vk::Device::best(test::test_options());
+  CHECK(device.name() == vk::list_devices(test::test_options()).at(0).name);
+  CHECK(device.take_validation_messages().empty());
+}
+
+TEST_CASE("SPRIG_DEVICE picks a device by a name substring, ignoring case") {
+  std::vector<DeviceInfo> devices = {fake("Alpha GPU", "discrete"), fake("llvmpipe (LLVM 15)", "cpu")};
+  CHECK(vk::device_index_from_override(devices, "LLVMPIPE") == 1);
+  CHECK(vk::device_index_from_override(devices, "alpha") == 0);
+  CHECK_THROWS_WITH(vk::device_index_from_override(devices, "beta"),
+                    Catch::Contains("SPRIG_DEVICE=beta") && Catch::Contains("0: Alpha GPU (discrete)"));
+
+  std::string first = vk::list_devices(test::test_options()).at(0).name;
+  test::EnvGuard env("SPRIG_DEVICE", first.substr(0, 4).c_str());
+  CHECK(vk::Device::best(test::test_options()).name().find(first.substr(0, 4)) != std::string::npos);
+}
+
+TEST_CASE("SPRIG_DEVICE naming no device makes best() fail with the list of devices") {
+  test::EnvGuard env("SPRIG_DEVICE", "no-such-device");
+  CHECK_THROWS_WITH(vk::Device::best(test::test_options()),
+                    Catch::Contains("SPRIG_DEVICE=no-such-device") && Catch::Contains("available: 0: "));
+}
+
+TEST_CASE("open() takes an index or a name, and unknown ones are errors") {
+  std::string first = vk::list_devices(test::test_options()).at(0).name;
+  CHECK(vk::Device::open(0, test::test_options()).name() == first);
+  CHECK(vk::Device::open(first, test::test_options()).name() == first);
+  CHECK_THROWS_WITH(vk::Device::open(99, test::test_options()), Catch::Contains("there is no Vulkan device 99"));
+  CHECK_THROWS_WITH(vk::Device::open(std::string("no-such-device"), test::test_options()),
+                    Catch::Contains("no Vulkan device's name contains 'no-such-device'"));
+}
