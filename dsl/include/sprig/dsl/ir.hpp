@@ -227,6 +227,7 @@ struct Kernel {
   Features features;
   SourceLoc loc;             // where the kernel was defined
   std::uint64_t hash = 0;    // semantic hash: excludes names and source locations
+  double trace_ms = 0;       // time spent tracing the lambda
 };
 
 }  // namespace sprig::ir

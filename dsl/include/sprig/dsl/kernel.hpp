@@ -160,7 +160,8 @@ auto kernel(std::string name, F&& fn, KernelOptions options = {},
   detail::trace_with_params(*k, fn, k->loc, static_cast<Args*>(nullptr),
                             std::make_index_sequence<std::tuple_size_v<Args>>{});
   detail::finish_kernel(*k);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  k->trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  double ms = k->trace_ms;
   return typename detail::kernel_of<Args>::type(std::move(k), ms);
 }
 

@@ -27,7 +27,7 @@ struct DeviceInfo {
   std::array<std::uint32_t, 3> max_workgroup_count{65535, 65535, 65535};
   std::uint64_t max_buffer_bytes = 1ull << 27;  // per binding (maxStorageBufferRange)
   ir::Features supported;  // which kernel features the device offers
-  double timestamp_period_ns = 1.0;
+  double timestamp_period_ns = 1.0;  // 0: the device has no timestamps (timings() reports 0)
 };
 
 // Timing of one launch in a submitted sequence.

@@ -60,6 +60,7 @@ class Sequence {
     wait();
   }
   std::vector<LaunchTiming> timings() const { return impl_->timings(); }
+  const SequenceBackend& backend() const { return *impl_; }
 
  private:
   static void check_same_size(const RawBuffer& a, const RawBuffer& b);
@@ -119,6 +120,7 @@ class Device {
 
   Sequence sequence() { return Sequence(backend_->sequence(), &info()); }
   DeviceBackend& backend() { return *backend_; }
+  const DeviceBackend& backend() const { return *backend_; }
 
  protected:
   explicit Device(std::shared_ptr<DeviceBackend> backend) : backend_(std::move(backend)) {}

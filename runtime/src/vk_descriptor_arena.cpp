@@ -1,0 +1,58 @@
+#include "vk_descriptor_arena.hpp"
+
+#include <algorithm>
+
+#include "vk_result.hpp"
+
+namespace sprig::vk {
+
+namespace {
+
+// A pool holds this many sets of typical size; sequences of a few launches use one pool.
+constexpr std::uint32_t kSetsPerPool = 32;
+constexpr std::uint32_t kStoragePerSet = 8;
+constexpr std::uint32_t kUniformPerSet = 2;
+
+}  // namespace
+
+DescriptorArena::~DescriptorArena() {
+  for (Pool& pool : pools_) vk_.vkDestroyDescriptorPool(device_, pool.pool, nullptr);
+}
+
+void DescriptorArena::open_pool(std::uint32_t storage_buffers, std::uint32_t uniform_buffers) {
+  Pool pool;
+  pool.sets_left = kSetsPerPool;
+  pool.storage_left = std::max(kSetsPerPool * kStoragePerSet, storage_buffers);
+  pool.uniform_left = std::max(kSetsPerPool * kUniformPerSet, uniform_buffers);
+  VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, pool.storage_left},
+                                  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, pool.uniform_left}};
+  VkDescriptorPoolCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  info.maxSets = pool.sets_left;
+  info.poolSizeCount = 2;
+  info.pPoolSizes = sizes;
+  check(vk_.vkCreateDescriptorPool(device_, &info, nullptr, &pool.pool), "vkCreateDescriptorPool");
+  pools_.push_back(pool);
+}
+
+VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, std::uint32_t storage_buffers,
+                                          std::uint32_t uniform_buffers) {
+  if (pools_.empty() || pools_.back().sets_left == 0 || pools_.back().storage_left < storage_buffers ||
+      pools_.back().uniform_left < uniform_buffers) {
+    open_pool(storage_buffers, uniform_buffers);
+  }
+  Pool& pool = pools_.back();
+  VkDescriptorSetAllocateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+  info.descriptorPool = pool.pool;
+  info.descriptorSetCount = 1;
+  info.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  check(vk_.vkAllocateDescriptorSets(device_, &info, &set), "vkAllocateDescriptorSets");
+  pool.sets_left -= 1;
+  pool.storage_left -= storage_buffers;
+  pool.uniform_left -= uniform_buffers;
+  return set;
+}
+
+}  // namespace sprig::vk

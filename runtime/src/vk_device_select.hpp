@@ -1,0 +1,30 @@
+// Choosing a Vulkan device: by type (discrete > integrated > virtual > CPU), by index, by
+// name, or by the SPRIG_DEVICE environment variable. Pure functions over DeviceInfo.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sprig/runtime/backend.hpp"
+
+namespace sprig::vk {
+
+// Higher is preferred: discrete 4, integrated 3, virtual 2, cpu 1, anything else 0.
+int device_type_rank(std::string_view type);
+
+// The highest-ranked device whose unusable_reasons entry is empty; the first listed wins
+// ties. Throws DeviceError when there is none, giving the reasons.
+std::size_t best_device_index(const std::vector<DeviceInfo>& devices, const std::vector<std::string>& unusable_reasons);
+
+// The first device whose name contains `name_part`, ignoring case; throws if none does.
+std::size_t device_index_by_name(const std::vector<DeviceInfo>& devices, std::string_view name_part);
+
+// SPRIG_DEVICE: a decimal index into `devices`, or else a name substring.
+std::size_t device_index_from_override(const std::vector<DeviceInfo>& devices, std::string_view value);
+
+// "0: llvmpipe (cpu), 1: ..." for error messages.
+std::string describe_devices(const std::vector<DeviceInfo>& devices);
+
+}  // namespace sprig::vk

@@ -1,0 +1,14 @@
+// Creating the VkDevice with every optional feature a kernel may need that the physical
+// device offers, so pipelines never fail for a feature that exists but is off.
+#pragma once
+
+#include <volk.h>
+
+#include "vk_physical_device.hpp"
+
+namespace sprig::vk {
+
+// One queue of physical.caps.queue_family. Throws DeviceError on failure.
+VkDevice create_logical_device(const PhysicalDevice& physical);
+
+}  // namespace sprig::vk

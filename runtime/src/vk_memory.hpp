@@ -1,0 +1,66 @@
+// The sub-allocator: buffers are ranges of large VkDeviceMemory blocks (one VkBuffer per
+// block), not one vkAllocateMemory each. Free ranges coalesce; every range starts at a
+// multiple of one alignment that satisfies storage, uniform and non-coherent-atom rules.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include <volk.h>
+
+#include "sprig/runtime/vulkan.hpp"
+#include "vk_memory_types.hpp"
+#include "vk_physical_device.hpp"
+
+namespace sprig::vk {
+
+struct MemoryBlock;
+
+// A range of a block. `buffer` is the block's VkBuffer; bind it at `offset`.
+struct Allocation {
+  MemoryBlock* block = nullptr;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize size = 0;        // rounded up to the allocator's alignment
+  std::byte* mapped = nullptr;  // host address of `offset`, null unless host-visible
+};
+
+class MemoryAllocator {
+ public:
+  MemoryAllocator(VkDevice device, const VolkDeviceTable& vk, const PhysicalDevice& physical, VkDeviceSize block_bytes);
+  ~MemoryAllocator();
+  MemoryAllocator(const MemoryAllocator&) = delete;
+  MemoryAllocator& operator=(const MemoryAllocator&) = delete;
+
+  // Thread-safe. Throws DeviceError when memory is exhausted or `bytes` exceeds the
+  // device's maxMemoryAllocationSize.
+  Allocation allocate(VkDeviceSize bytes, MemoryUse use);
+  // Returns the range; frees a dedicated block, keeps one empty shared block per type.
+  void release(const Allocation& allocation) noexcept;
+
+  MemoryStats stats() const;
+  VkDeviceSize alignment() const { return alignment_; }
+
+ private:
+  std::unique_ptr<MemoryBlock> create_block(VkDeviceSize size, std::uint32_t memory_type, bool dedicated, VkResult& result);
+  void destroy_block(MemoryBlock& block) noexcept;
+  bool suballocate(MemoryBlock& block, VkDeviceSize size, Allocation& out);
+  void free_empty_blocks();  // under mutex_; after an allocation failure
+
+  VkDevice device_;
+  const VolkDeviceTable& vk_;
+  VkPhysicalDeviceMemoryProperties properties_{};
+  VkDeviceSize block_bytes_;
+  VkDeviceSize alignment_;
+  VkDeviceSize max_allocation_;
+  std::uint32_t buffer_type_bits_ = 0;  // the same for every buffer with our usage flags
+
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<MemoryBlock>> blocks_;
+};
+
+}  // namespace sprig::vk

@@ -1,0 +1,169 @@
+#include "vk_physical_device.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "vk_result.hpp"
+
+namespace sprig::vk {
+
+namespace {
+
+std::string type_name(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "cpu";
+    default: return "other";
+  }
+}
+
+std::vector<std::string> device_extensions(VkPhysicalDevice handle) {
+  std::uint32_t count = 0;
+  check(vkEnumerateDeviceExtensionProperties(handle, nullptr, &count, nullptr), "vkEnumerateDeviceExtensionProperties");
+  std::vector<VkExtensionProperties> properties(count);
+  check(vkEnumerateDeviceExtensionProperties(handle, nullptr, &count, properties.data()),
+        "vkEnumerateDeviceExtensionProperties");
+  std::vector<std::string> names;
+  for (std::uint32_t i = 0; i < count; ++i) names.emplace_back(properties[i].extensionName);
+  return names;
+}
+
+// A compute-capable queue family, preferring one that can write timestamps.
+void choose_queue_family(VkPhysicalDevice handle, DeviceCapabilities& caps) {
+  std::uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(handle, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(handle, &count, families.data());
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) == 0 || families[i].queueCount == 0) continue;
+    bool better = caps.queue_family == UINT32_MAX ||
+                  (caps.timestamp_valid_bits == 0 && families[i].timestampValidBits > 0);
+    if (better) {
+      caps.queue_family = i;
+      caps.timestamp_valid_bits = families[i].timestampValidBits;
+    }
+  }
+}
+
+}  // namespace
+
+PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t instance_api) {
+  PhysicalDevice device;
+  device.handle = handle;
+  DeviceInfo& info = device.info;
+  DeviceCapabilities& caps = device.caps;
+
+  VkPhysicalDeviceProperties basic{};
+  vkGetPhysicalDeviceProperties(handle, &basic);
+  caps.api_version = std::min(basic.apiVersion, instance_api);
+  info.name = basic.deviceName;
+  info.backend = "vulkan";
+  info.type = type_name(basic.deviceType);
+  if (caps.api_version < VK_API_VERSION_1_2) {
+    device.unusable_reason = "supports only Vulkan " + std::to_string(VK_API_VERSION_MAJOR(basic.apiVersion)) + "." +
+                             std::to_string(VK_API_VERSION_MINOR(basic.apiVersion)) + " (sprig needs 1.2)";
+  }
+
+  std::vector<std::string> extensions = device_extensions(handle);
+  auto has_extension = [&](const char* name) { return std::find(extensions.begin(), extensions.end(), name) != extensions.end(); };
+  caps.portability_subset = has_extension("VK_KHR_portability_subset");
+  bool core13 = caps.api_version >= VK_API_VERSION_1_3;
+  if (core13) {
+    caps.subgroup_size_control = SubgroupSizeControl::Core;
+  } else if (has_extension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
+    caps.subgroup_size_control = SubgroupSizeControl::Extension;
+  }
+
+  // ---- features
+  VkPhysicalDeviceSubgroupSizeControlFeatures size_control_features{};
+  size_control_features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES;
+  VkPhysicalDeviceVulkan12Features features12{};
+  features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  VkPhysicalDeviceFeatures2 features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  if (caps.api_version >= VK_API_VERSION_1_2) features.pNext = &features12;
+  if (caps.subgroup_size_control != SubgroupSizeControl::Unsupported) {
+    // The 1.3 core struct and the EXT struct are the same type with the same sType value.
+    size_control_features.pNext = features.pNext;
+    features.pNext = &size_control_features;
+  }
+  vkGetPhysicalDeviceFeatures2(handle, &features);
+  caps.shader_int64 = features.features.shaderInt64 == VK_TRUE;
+  caps.vulkan_memory_model = features12.vulkanMemoryModel == VK_TRUE;
+  caps.vulkan_memory_model_device_scope = features12.vulkanMemoryModelDeviceScope == VK_TRUE;
+  caps.buffer_int64_atomics = features12.shaderBufferInt64Atomics == VK_TRUE;
+  caps.shared_int64_atomics = features12.shaderSharedInt64Atomics == VK_TRUE;
+  caps.subgroup_broadcast_dynamic_id = features12.subgroupBroadcastDynamicId == VK_TRUE;
+  caps.subgroup_extended_types = features12.shaderSubgroupExtendedTypes == VK_TRUE;
+  if (size_control_features.subgroupSizeControl != VK_TRUE) caps.subgroup_size_control = SubgroupSizeControl::Unsupported;
+  caps.compute_full_subgroups = caps.subgroup_size_control != SubgroupSizeControl::Unsupported &&
+                                size_control_features.computeFullSubgroups == VK_TRUE;
+
+  // ---- properties
+  VkPhysicalDeviceSubgroupSizeControlProperties size_control{};
+  size_control.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES;
+  VkPhysicalDeviceMaintenance3Properties maintenance3{};
+  maintenance3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+  VkPhysicalDeviceSubgroupProperties subgroup{};
+  subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+  subgroup.pNext = &maintenance3;
+  if (caps.subgroup_size_control != SubgroupSizeControl::Unsupported) maintenance3.pNext = &size_control;
+  VkPhysicalDeviceProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  properties.pNext = &subgroup;
+  vkGetPhysicalDeviceProperties2(handle, &properties);
+  const VkPhysicalDeviceLimits& limits = properties.properties.limits;
+
+  info.subgroup_size = subgroup.subgroupSize;
+  info.min_subgroup_size = info.max_subgroup_size = subgroup.subgroupSize;
+  if (caps.subgroup_size_control != SubgroupSizeControl::Unsupported &&
+      (size_control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0) {
+    info.min_subgroup_size = size_control.minSubgroupSize;
+    info.max_subgroup_size = size_control.maxSubgroupSize;
+    caps.max_compute_workgroup_subgroups = size_control.maxComputeWorkgroupSubgroups;
+  } else {
+    // Without control over compute stages only the default size can be relied on.
+    caps.subgroup_size_control = SubgroupSizeControl::Unsupported;
+    caps.compute_full_subgroups = false;
+  }
+  info.max_shared_memory = limits.maxComputeSharedMemorySize;
+  info.max_workgroup_invocations = limits.maxComputeWorkGroupInvocations;
+  for (int i = 0; i < 3; ++i) {
+    info.max_workgroup_size[i] = limits.maxComputeWorkGroupSize[i];
+    info.max_workgroup_count[i] = limits.maxComputeWorkGroupCount[i];
+  }
+  info.max_buffer_bytes = limits.maxStorageBufferRange;
+
+  caps.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
+  caps.min_uniform_buffer_offset_alignment = limits.minUniformBufferOffsetAlignment;
+  caps.non_coherent_atom_size = limits.nonCoherentAtomSize;
+  caps.max_memory_allocation_size = maintenance3.maxMemoryAllocationSize;
+  caps.max_uniform_buffer_range = limits.maxUniformBufferRange;
+  caps.max_push_constants_size = limits.maxPushConstantsSize;
+  caps.max_per_stage_storage_buffers = limits.maxPerStageDescriptorStorageBuffers;
+  caps.max_per_stage_uniform_buffers = limits.maxPerStageDescriptorUniformBuffers;
+
+  ir::Features& supported = info.supported;
+  supported.int64 = caps.shader_int64;
+  supported.int64_atomics = caps.shader_int64 && caps.buffer_int64_atomics && caps.shared_int64_atomics;
+  if ((subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0) {
+    VkSubgroupFeatureFlags ops = subgroup.supportedOperations;
+    supported.subgroup_basic = (ops & VK_SUBGROUP_FEATURE_BASIC_BIT) != 0;
+    supported.subgroup_vote = (ops & VK_SUBGROUP_FEATURE_VOTE_BIT) != 0;
+    supported.subgroup_ballot = (ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) != 0;
+    supported.subgroup_shuffle = (ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) != 0;
+    supported.subgroup_shuffle_relative = (ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) != 0;
+    supported.subgroup_arithmetic = (ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) != 0;
+  }
+
+  choose_queue_family(handle, caps);
+  if (caps.queue_family == UINT32_MAX && device.unusable_reason.empty()) device.unusable_reason = "has no compute queue";
+  // A zero period marks "no timestamps": launch timings then read 0.
+  info.timestamp_period_ns = caps.timestamp_valid_bits > 0 ? limits.timestampPeriod : 0.0;
+  return device;
+}
+
+}  // namespace sprig::vk

@@ -1,0 +1,51 @@
+// What sprig knows about a Vulkan physical device: the backend-neutral DeviceInfo the user
+// sees, plus the limits and optional features the backend needs to create and use it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <volk.h>
+
+#include "sprig/runtime/backend.hpp"
+
+namespace sprig::vk {
+
+enum class SubgroupSizeControl : std::uint8_t { Unsupported, Core, Extension };
+
+struct DeviceCapabilities {
+  std::uint32_t api_version = 0;  // what instance and device both support
+  std::uint32_t queue_family = UINT32_MAX;
+  std::uint32_t timestamp_valid_bits = 0;  // of queue_family; 0 means no timestamps
+
+  VkDeviceSize min_storage_buffer_offset_alignment = 1;
+  VkDeviceSize min_uniform_buffer_offset_alignment = 1;
+  VkDeviceSize non_coherent_atom_size = 1;
+  VkDeviceSize max_memory_allocation_size = 0;
+  std::uint32_t max_uniform_buffer_range = 0;
+  std::uint32_t max_push_constants_size = 0;
+  std::uint32_t max_per_stage_storage_buffers = 0;
+  std::uint32_t max_per_stage_uniform_buffers = 0;
+  std::uint32_t max_compute_workgroup_subgroups = 0;  // 0 when subgroup size control is absent
+
+  // Optional features, enabled at device creation when present.
+  bool shader_int64 = false;
+  bool vulkan_memory_model = false, vulkan_memory_model_device_scope = false;
+  bool buffer_int64_atomics = false, shared_int64_atomics = false;
+  bool subgroup_broadcast_dynamic_id = false, subgroup_extended_types = false;
+  SubgroupSizeControl subgroup_size_control = SubgroupSizeControl::Unsupported;
+  bool compute_full_subgroups = false;
+  bool portability_subset = false;  // the device requires VK_KHR_portability_subset enabled
+};
+
+struct PhysicalDevice {
+  VkPhysicalDevice handle = VK_NULL_HANDLE;
+  DeviceInfo info;
+  DeviceCapabilities caps;
+  std::string unusable_reason;  // empty when sprig can run kernels on it
+};
+
+// Queries properties, limits and features. `instance_api` caps the usable API version.
+PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t instance_api);
+
+}  // namespace sprig::vk

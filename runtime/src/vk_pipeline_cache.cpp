@@ -1,0 +1,53 @@
+#include "vk_pipeline_cache.hpp"
+
+#include "vk_context.hpp"
+
+namespace sprig::vk {
+
+std::shared_ptr<const Pipeline> PipelineCache::get(const ir::Kernel& kernel) {
+  if (kernel.hash == 0) {
+    std::shared_ptr<const Pipeline> pipeline = build_pipeline(context_, kernel);
+    std::lock_guard lock(mutex_);
+    times_.push_back(pipeline->times);
+    return pipeline;
+  }
+
+  std::promise<std::shared_ptr<const Pipeline>> promise;
+  Future existing;
+  {
+    std::lock_guard lock(mutex_);
+    auto [entry, inserted] = pipelines_.try_emplace(kernel.hash);
+    if (inserted) {
+      entry->second = promise.get_future().share();
+    } else {
+      existing = entry->second;
+    }
+  }
+  // Another thread builds (or built) it; waiting must not hold the cache's lock.
+  if (existing.valid()) return existing.get();
+
+  // Built outside the lock: compiling one kernel does not hold up the others.
+  try {
+    std::shared_ptr<const Pipeline> pipeline = build_pipeline(context_, kernel);
+    {
+      std::lock_guard lock(mutex_);
+      times_.push_back(pipeline->times);
+    }
+    promise.set_value(pipeline);
+    return pipeline;
+  } catch (...) {
+    {
+      std::lock_guard lock(mutex_);
+      pipelines_.erase(kernel.hash);
+    }
+    promise.set_exception(std::current_exception());
+    throw;
+  }
+}
+
+std::vector<KernelTimes> PipelineCache::times() const {
+  std::lock_guard lock(mutex_);
+  return times_;
+}
+
+}  // namespace sprig::vk

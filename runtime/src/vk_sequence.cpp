@@ -1,0 +1,301 @@
+#include "vk_sequence.hpp"
+
+#include <cstring>
+
+#include "sprig/dsl/error.hpp"
+#include "vk_buffer.hpp"
+#include "vk_context.hpp"
+#include "vk_launch_check.hpp"
+#include "vk_pipeline_cache.hpp"
+#include "vk_result.hpp"
+
+namespace sprig::vk {
+
+namespace {
+
+VkPipelineStageFlags vulkan_stages(unsigned stages) {
+  VkPipelineStageFlags flags = 0;
+  if (stages & ComputeStage) flags |= VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  if (stages & TransferStage) flags |= VK_PIPELINE_STAGE_TRANSFER_BIT;
+  return flags;
+}
+
+VkAccessFlags vulkan_writes(unsigned stages) {
+  VkAccessFlags flags = 0;
+  if (stages & ComputeStage) flags |= VK_ACCESS_SHADER_WRITE_BIT;
+  if (stages & TransferStage) flags |= VK_ACCESS_TRANSFER_WRITE_BIT;
+  return flags;
+}
+
+// Checks [offset, offset + bytes) lies inside `buffer`, without overflowing.
+void check_range(const char* what, const RawBuffer& buffer, std::size_t offset, std::size_t bytes) {
+  if (offset > buffer.bytes() || bytes > buffer.bytes() - offset) {
+    throw DeviceError(std::string(what) + ": bytes [" + std::to_string(offset) + ", " + std::to_string(offset) + " + " +
+                      std::to_string(bytes) + ") are outside the buffer of " + std::to_string(buffer.bytes()) +
+                      " bytes");
+  }
+}
+
+}  // namespace
+
+VulkanSequence::VulkanSequence(std::shared_ptr<DeviceContext> context)
+    : context_(std::move(context)),
+      descriptors_(context_->device(), context_->vk()),
+      timestamps_(context_->device(), context_->vk(), context_->options().timestamps,
+                  context_->caps().timestamp_valid_bits, context_->info().timestamp_period_ns) {
+  const VolkDeviceTable& vk = context_->vk();
+  try {
+    VkCommandPoolCreateInfo pool{};
+    pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool.queueFamilyIndex = context_->caps().queue_family;
+    check(vk.vkCreateCommandPool(context_->device(), &pool, nullptr, &pool_), "vkCreateCommandPool (sequence)");
+    VkCommandBufferAllocateInfo allocate{};
+    allocate.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    allocate.commandPool = pool_;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    check(vk.vkAllocateCommandBuffers(context_->device(), &allocate, &commands_), "vkAllocateCommandBuffers (sequence)");
+    VkFenceCreateInfo fence{};
+    fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    check(vk.vkCreateFence(context_->device(), &fence, nullptr, &fence_), "vkCreateFence (sequence)");
+    VkCommandBufferBeginInfo begin{};
+    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(vk.vkBeginCommandBuffer(commands_, &begin), "vkBeginCommandBuffer (sequence)");
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+VulkanSequence::~VulkanSequence() {
+  if (state_ == State::Submitted) {
+    // The GPU may still read the command buffer and buffers; the result cannot be reported.
+    context_->vk().vkWaitForFences(context_->device(), 1, &fence_, VK_TRUE, UINT64_MAX);
+  }
+  release();
+}
+
+void VulkanSequence::release() noexcept {
+  const VolkDeviceTable& vk = context_->vk();
+  if (fence_ != VK_NULL_HANDLE) vk.vkDestroyFence(context_->device(), fence_, nullptr);
+  if (pool_ != VK_NULL_HANDLE) vk.vkDestroyCommandPool(context_->device(), pool_, nullptr);  // frees commands_
+  fence_ = VK_NULL_HANDLE;
+  pool_ = VK_NULL_HANDLE;
+  commands_ = VK_NULL_HANDLE;
+}
+
+void VulkanSequence::expect_recording(const char* operation) const {
+  switch (state_) {
+    case State::Recording: return;
+    case State::Failed: throw DeviceError(std::string(operation) + ": the sequence failed earlier and cannot be used");
+    default: throw DeviceError(std::string(operation) + ": the sequence was already submitted; record a new one");
+  }
+}
+
+void VulkanSequence::record_barrier(const Dependency& before, VkPipelineStageFlags dst_stages, VkAccessFlags dst_access) {
+  // One global memory barrier: cheaper than per-buffer barriers on current drivers, and
+  // the tracker has already decided that one is needed here.
+  VkMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  barrier.srcAccessMask = vulkan_writes(before.writing_stages);
+  barrier.dstAccessMask = dst_access;
+  context_->vk().vkCmdPipelineBarrier(commands_, vulkan_stages(before.stages), dst_stages, 0, 1, &barrier, 0, nullptr, 0,
+                                      nullptr);
+}
+
+void VulkanSequence::barrier_before(unsigned stage, std::span<const BufferAccess> accesses) {
+  std::optional<Dependency> dependency = hazards_.add_command(stage, accesses);
+  if (!dependency) return;
+  // Covers every later command, because the tracker forgets the work it waits for.
+  record_barrier(*dependency, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                     VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+VkDescriptorSet VulkanSequence::bind_arguments(const Pipeline& pipeline, const CheckedLaunch& checked) {
+  std::size_t count = checked.buffers.size() + checked.uniforms.size();
+  std::vector<VkDescriptorBufferInfo> infos;
+  infos.reserve(count);  // the writes point into it
+  std::vector<VkWriteDescriptorSet> writes;
+  VkDescriptorSet set = descriptors_.allocate(pipeline.set_layout, pipeline.storage_buffers, pipeline.uniform_buffers);
+  auto add = [&](std::uint32_t binding, VkDescriptorType type, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
+    // A zero range is invalid; one byte still gives the kernel an array length of 0.
+    infos.push_back({buffer, offset, range > 0 ? range : 1});
+    VkWriteDescriptorSet write{};
+    write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    write.dstSet = set;
+    write.dstBinding = binding;
+    write.descriptorCount = 1;
+    write.descriptorType = type;
+    write.pBufferInfo = &infos.back();
+    writes.push_back(write);
+  };
+  for (const BoundBuffer& bound : checked.buffers) {
+    add(bound.param->binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, bound.storage->handle(), bound.storage->offset(),
+        bound.bytes);
+  }
+  for (const BoundUniform& bound : checked.uniforms) {
+    // Host-visible and private to this sequence: written now, alive until it is destroyed.
+    RawBuffer copy = allocate_buffer(context_, bound.bytes->size(), nullptr, MemoryKind::HostVisible);
+    auto& storage = static_cast<VulkanBuffer&>(*copy.storage());
+    std::memcpy(storage.mapped(), bound.bytes->data(), bound.bytes->size());
+    keep_alive(copy);
+    add(bound.param->binding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, storage.handle(), storage.offset(), bound.bytes->size());
+  }
+  context_->vk().vkUpdateDescriptorSets(context_->device(), static_cast<std::uint32_t>(writes.size()), writes.data(), 0,
+                                        nullptr);
+  return set;
+}
+
+void VulkanSequence::record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set) {
+  const VolkDeviceTable& vk = context_->vk();
+  std::optional<TimestampQueries::Mark> begin = timestamps_.write(commands_);
+  vk.vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+  vk.vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
+  if (pipeline.push_constant_bytes > 0) {
+    std::vector<std::byte> words(pipeline.push_constant_bytes);  // padded to whole words
+    std::memcpy(words.data(), launch.push_constants.data(), launch.push_constants.size());
+    vk.vkCmdPushConstants(commands_, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pipeline.push_constant_bytes,
+                          words.data());
+  }
+  vk.vkCmdDispatch(commands_, launch.workgroups[0], launch.workgroups[1], launch.workgroups[2]);
+  std::optional<TimestampQueries::Mark> end = timestamps_.write(commands_);
+  launches_.push_back({launch.kernel->name, begin, end});
+}
+
+void VulkanSequence::launch(Launch launch) {
+  expect_recording("launch");
+  // Everything that can fail for a reason of the user's happens before recording.
+  CheckedLaunch checked = check_launch(launch, *context_);
+  std::shared_ptr<const Pipeline> pipeline = context_->pipelines().get(*launch.kernel);
+  try {
+    VkDescriptorSet set = bind_arguments(*pipeline, checked);
+    std::vector<BufferAccess> accesses;
+    for (const BoundBuffer& bound : checked.buffers) {
+      auto used = bound.param->used;
+      accesses.push_back({bound.storage, (used & std::uint8_t(ir::Access::Read)) != 0,
+                          (used & std::uint8_t(ir::Access::Write)) != 0});
+      keep_alive(std::get<RawBuffer>(launch.bindings[bound.param->binding]));
+    }
+    barrier_before(ComputeStage, accesses);
+    record_dispatch(launch, *pipeline, set);
+    pipelines_.push_back(std::move(pipeline));
+  } catch (const DeviceError& e) {
+    state_ = State::Failed;
+    throw DeviceError(launch_message(launch, e.what()));
+  } catch (...) {
+    state_ = State::Failed;
+    throw;
+  }
+}
+
+void VulkanSequence::copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
+                          std::size_t bytes) {
+  expect_recording("copy");
+  VulkanBuffer& from = vulkan_buffer(src, *context_, "copy source");
+  VulkanBuffer& to = vulkan_buffer(dst, *context_, "copy destination");
+  check_range("copy source", src, src_offset, bytes);
+  check_range("copy destination", dst, dst_offset, bytes);
+  if (&from == &to && src_offset < dst_offset + bytes && dst_offset < src_offset + bytes) {
+    throw DeviceError("copy: source and destination ranges overlap within one buffer");
+  }
+  if (bytes == 0) return;
+  BufferAccess accesses[] = {{&from, true, false}, {&to, false, true}};
+  barrier_before(TransferStage, accesses);
+  VkBufferCopy region{from.offset() + src_offset, to.offset() + dst_offset, bytes};
+  context_->vk().vkCmdCopyBuffer(commands_, from.handle(), to.handle(), 1, &region);
+  keep_alive(src);
+  keep_alive(dst);
+}
+
+void VulkanSequence::fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word) {
+  expect_recording("fill");
+  VulkanBuffer& to = vulkan_buffer(dst, *context_, "fill");
+  check_range("fill", dst, offset, bytes);
+  if (offset % 4 != 0) throw DeviceError("fill: the offset " + std::to_string(offset) + " is not a multiple of 4");
+  VkDeviceSize size = bytes;
+  if (size % 4 != 0) {
+    // A fill to the end of an odd-sized buffer may spill into the allocation's padding.
+    if (offset + bytes != dst.bytes()) {
+      throw DeviceError("fill: " + std::to_string(bytes) + " bytes is not a multiple of 4");
+    }
+    size = (size + 3) / 4 * 4;
+  }
+  if (size == 0) return;
+  BufferAccess access{&to, false, true};
+  barrier_before(TransferStage, std::span(&access, 1));
+  context_->vk().vkCmdFillBuffer(commands_, to.handle(), to.offset() + offset, size, word);
+  keep_alive(dst);
+}
+
+void VulkanSequence::submit() {
+  expect_recording("submit");
+  state_ = State::Failed;  // until the submission has succeeded
+  Dependency everything = hazards_.whole_sequence();
+  if (everything.stages != 0) {
+    // Makes the results visible to the host after the fence and to later work on the
+    // queue (other sequences, transfers), and orders that work after this sequence.
+    // sprig's queue only ever runs compute and transfer commands, so those stages are all.
+    record_barrier(everything,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                       VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
+  }
+  check(context_->vk().vkEndCommandBuffer(commands_), "vkEndCommandBuffer (sequence)");
+  // Never submit commands the validation layer has complained about.
+  context_->throw_if_validation_messages("submit");
+  context_->submit(commands_, fence_, "sequence");
+  state_ = State::Submitted;
+}
+
+bool VulkanSequence::poll() {
+  switch (state_) {
+    case State::Recording: throw DeviceError("poll() before submit()");
+    case State::Failed: throw DeviceError("poll(): the sequence failed earlier");
+    case State::Finished: return true;
+    case State::Submitted: break;
+  }
+  VkResult status = context_->vk().vkGetFenceStatus(context_->device(), fence_);
+  if (status == VK_NOT_READY) return false;
+  if (status != VK_SUCCESS) {
+    state_ = State::Failed;
+    check(status, "vkGetFenceStatus (sequence)");
+  }
+  finish();
+  return true;
+}
+
+void VulkanSequence::wait() {
+  switch (state_) {
+    case State::Recording: throw DeviceError("wait() before submit()");
+    case State::Failed: throw DeviceError("wait(): the sequence failed earlier");
+    case State::Finished: break;
+    case State::Submitted: {
+      VkResult result = context_->vk().vkWaitForFences(context_->device(), 1, &fence_, VK_TRUE, UINT64_MAX);
+      if (result != VK_SUCCESS) {
+        state_ = State::Failed;
+        check(result, "vkWaitForFences (sequence)");
+      }
+      finish();
+    }
+  }
+  context_->throw_if_validation_messages("wait");
+}
+
+void VulkanSequence::finish() {
+  state_ = State::Finished;
+  timestamps_.fetch();
+  timings_.clear();
+  for (const TimedLaunch& launch : launches_) {
+    timings_.push_back({launch.kernel, timestamps_.elapsed_ms(launch.begin, launch.end)});
+  }
+}
+
+std::vector<LaunchTiming> VulkanSequence::timings() const {
+  if (state_ != State::Finished) throw DeviceError("timings() are known once the sequence has finished (after wait())");
+  return timings_;
+}
+
+}  // namespace sprig::vk

@@ -1,0 +1,82 @@
+// A Vulkan sequence: launches, copies and fills recorded into one command buffer with the
+// barriers their read/write sets require, submitted at once and waited for with a fence.
+// One sequence is used by one thread at a time; many sequences may be recorded and
+// submitted from different threads at once (each owns its command and descriptor pools).
+// A submitted sequence ends with a barrier that makes its writes visible to the host and
+// to everything submitted after it, so sequences on the device's queue run one after the
+// other, in submission order; their commands overlap only within a sequence.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <volk.h>
+
+#include "sprig/runtime/backend.hpp"
+#include "vk_descriptor_arena.hpp"
+#include "vk_hazards.hpp"
+#include "vk_timestamps.hpp"
+
+namespace sprig::vk {
+
+class DeviceContext;
+struct Pipeline;
+struct CheckedLaunch;
+
+class VulkanSequence final : public SequenceBackend {
+ public:
+  explicit VulkanSequence(std::shared_ptr<DeviceContext> context);
+  // Waits for submitted work; never throws.
+  ~VulkanSequence() override;
+  VulkanSequence(const VulkanSequence&) = delete;
+  VulkanSequence& operator=(const VulkanSequence&) = delete;
+
+  void launch(Launch launch) override;
+  void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
+            std::size_t bytes) override;
+  void fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word) override;
+  void submit() override;
+  bool poll() override;
+  void wait() override;
+  std::vector<LaunchTiming> timings() const override;
+
+  // Barriers placed between commands so far (the closing barrier is not counted).
+  std::size_t barrier_count() const { return hazards_.barriers(); }
+
+ private:
+  enum class State { Recording, Submitted, Finished, Failed };
+  struct TimedLaunch {
+    std::string kernel;
+    std::optional<TimestampQueries::Mark> begin, end;
+  };
+
+  void expect_recording(const char* operation) const;
+  void barrier_before(unsigned stage, std::span<const BufferAccess> accesses);
+  void record_barrier(const Dependency& before, VkPipelineStageFlags dst_stages, VkAccessFlags dst_access);
+  VkDescriptorSet bind_arguments(const Pipeline& pipeline, const CheckedLaunch& checked);
+  void record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set);
+  void keep_alive(const RawBuffer& buffer) { used_buffers_.insert(buffer.shared_storage()); }
+  void finish();
+  void release() noexcept;
+
+  std::shared_ptr<DeviceContext> context_;  // first member: destroyed last
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer commands_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  DescriptorArena descriptors_;
+  TimestampQueries timestamps_;
+  HazardTracker hazards_;
+  // Buffers (and uniform copies) the commands use: their memory may not be reused
+  // before the sequence has finished, even if the user drops every RawBuffer.
+  std::set<std::shared_ptr<BufferStorage>> used_buffers_;
+  std::vector<std::shared_ptr<const Pipeline>> pipelines_;
+  std::vector<TimedLaunch> launches_;
+  std::vector<LaunchTiming> timings_;
+  State state_ = State::Recording;
+};
+
+}  // namespace sprig::vk
