@@ -3,7 +3,6 @@
 
 using namespace sprig;
 using test::outputs;
-using Catch::Approx;
 
 TEST_CASE("vector algebra: component-wise ops, scalar broadcast, swizzles, dot and cross") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
@@ -67,7 +66,7 @@ TEST_CASE("GLSL.std.450 math on scalars") {
     out[18] = atan(x);
     out[19] = atan2(x, -1.0f);
     out[20] = clamp(x, 0.0f, 1.0f);
-    out[21] = mix(0.0f, 10.0f, 0.25f);
+    out[21] = mix(Float(0.0f), 10.0f, 0.25f);
     out[22] = step(2.0f, x);
     out[23] = smoothstep(0.0f, 5.0f, x);
     out[24] = fma(x, 2.0f, 1.0f);
@@ -79,9 +78,12 @@ TEST_CASE("GLSL.std.450 math on scalars") {
                               std::exp2(x), std::log(x), std::log2(x), x * x, std::sin(x), std::cos(x), std::tan(x),
                               std::asin(x / 4), std::acos(x / 4), std::atan(x), std::atan2(x, -1.0f), 1.0f, 2.5f,
                               1.0f, 0.5f, 6.0f, 3.5f};
+  // Vulkan lets inverse trigonometric functions derive from atan2 with a loose bound
+  // (lavapipe is off by ~3e-4 relative); everything else is within 1e-5.
   for (std::size_t i = 0; i < expected.size(); ++i) {
     INFO("out[" << i << "]");
-    CHECK(got[i] == Approx(expected[i]).epsilon(1e-5).margin(1e-6));
+    double tolerance = (i == 16 || i == 17) ? 1e-3 : 1e-5;
+    CHECK(got[i] == Approx(expected[i]).epsilon(tolerance).margin(1e-6));
   }
 }
 

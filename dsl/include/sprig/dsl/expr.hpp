@@ -135,16 +135,16 @@ struct Operand {
   ir::NodeRef node;
   SourceLoc loc;
 
-  Operand(const Expr<T>& e, std::source_location l = std::source_location::current());  // NOLINT
+  Operand(const Expr<T>& e, SourceLoc l = std::source_location::current());  // NOLINT
   template <Access A>
     requires(readable(A))
-  Operand(const Place<T, A>& p, std::source_location l = std::source_location::current());  // NOLINT
+  Operand(const Place<T, A>& p, SourceLoc l = std::source_location::current());  // NOLINT
   template <class L>
     requires LiteralFor<L, T>
-  Operand(L literal, std::source_location l = std::source_location::current())  // NOLINT
+  Operand(L literal, SourceLoc l = std::source_location::current())  // NOLINT
       : node(detail::splat_constant<T>(literal, l)), loc(l) {}
   // A scalar broadcast to a vector operand.
-  Operand(const Expr<component_t<T>>& scalar, std::source_location l = std::source_location::current())  // NOLINT
+  Operand(const Expr<component_t<T>>& scalar, SourceLoc l = std::source_location::current())  // NOLINT
     requires VectorValue<T>;
 };
 
@@ -243,15 +243,15 @@ class Expr : public DeviceOps<T> {
 };
 
 template <DeviceValue T>
-Operand<T>::Operand(const Expr<T>& e, std::source_location l) : node(e.node()), loc(l) {}
+Operand<T>::Operand(const Expr<T>& e, SourceLoc l) : node(e.node()), loc(l) {}
 
 template <DeviceValue T>
 template <Access A>
   requires(readable(A))
-Operand<T>::Operand(const Place<T, A>& p, std::source_location l) : node(detail::load(p.pointer(), l)), loc(l) {}
+Operand<T>::Operand(const Place<T, A>& p, SourceLoc l) : node(detail::load(p.pointer(), l)), loc(l) {}
 
 template <DeviceValue T>
-Operand<T>::Operand(const Expr<component_t<T>>& scalar, std::source_location l)
+Operand<T>::Operand(const Expr<component_t<T>>& scalar, SourceLoc l)
   requires VectorValue<T>
     : node(detail::splat(device_type<T>(), scalar.node(), l)), loc(l) {}
 
