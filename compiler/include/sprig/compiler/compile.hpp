@@ -30,7 +30,11 @@ std::vector<std::uint32_t> compile(const ir::Kernel& kernel, const CompileOption
 
 // spirv-val for the Vulkan 1.2 environment; returns the validator's message, empty if valid.
 std::string validation_errors(std::span<const std::uint32_t> words);
+// spirv-opt's performance passes; throws CompileError if the optimiser rejects the module.
 std::vector<std::uint32_t> optimize(std::span<const std::uint32_t> words);
+// Text with friendly names (%main, %param1, ...); throws CompileError if `words` is no module.
 std::string disassemble(std::span<const std::uint32_t> words);
+// The kernel's emitted module as text: the SPIR-V counterpart of ir::print.
+std::string disassemble(const ir::Kernel& kernel, bool debug_info = true);
 
 }  // namespace sprig::compiler

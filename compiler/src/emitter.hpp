@@ -1,0 +1,235 @@
+// The IR -> SPIR-V emitter. One object emits one kernel; its member functions are defined
+// in the emit_*.cpp files named after what they emit (emit_arithmetic.cpp holds OpIAdd,
+// emit_control_flow.cpp OpLoopMerge, ...). This header is private to the compiler.
+//
+// Memory model: GLSL450 (not Vulkan). It is what glslang emits for ordinary compute
+// shaders, needs no optional device feature (vulkanMemoryModel, ...DeviceScope), and gives
+// device-scope atomics and barriers their usual meaning. Buffers that other workgroups
+// observe while the kernel runs (Param::coherent) are decorated Coherent; atomics and
+// barriers carry acquire/release semantics plus the storage-class bits they order.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include "sprig/dsl/ir.hpp"
+#include "sprig/dsl/layout.hpp"
+#include "spirv_builder.hpp"
+
+namespace sprig::compiler {
+
+// How a type is laid out where it lives. Logical: values and Function/Workgroup memory (no
+// explicit layout; bools are OpTypeBool). Std430/Std140: storage buffers and push constants
+// / uniform buffers (Offset and ArrayStride decorations; bools are stored as uint32 0/1).
+// A struct or array gets one SPIR-V type per layout it is used in.
+enum class Layout : std::uint8_t { Logical, Std430, Std140 };
+
+// Where a pointer node points: an OpVariable and the access-chain indices below it. The
+// OpAccessChain itself is emitted where the pointer is used (see emit_memory.cpp).
+struct Pointer {
+  Id base = 0;
+  spv::StorageClass storage = spv::StorageClass::Function;
+  Layout layout = Layout::Logical;
+  ir::TypeRef pointee = nullptr;
+  std::vector<Id> indices;
+};
+
+class Emitter {
+ public:
+  Emitter(const ir::Kernel& kernel, bool debug_info);
+  Words run();
+
+ private:
+  // The innermost loop's branch targets, for Break and Continue.
+  struct LoopTargets {
+    Id merge = 0, continue_target = 0;
+    bool merge_reached = false, continue_reached = false;
+  };
+
+  // State of the function being emitted.
+  struct FunctionState {
+    const ir::Function* ir = nullptr;
+    bool is_entry = false;
+    Id result_type = 0;
+    std::vector<Id> values;         // by node id: the SPIR-V value of each emitted node
+    std::vector<Pointer> pointers;  // by node id: pointer nodes
+    std::vector<Id> params;         // OpFunctionParameter ids (callables)
+    std::vector<Id> vars;           // OpVariable ids of Function::vars
+    Words head;                     // OpFunction, parameters, first label, variables
+    Words body;
+    bool open = false;              // whether a block is open (no terminator yet)
+    Id label = 0;                   // the open block
+    std::vector<LoopTargets> loops;
+    std::unordered_map<std::uint64_t, Id> chains;  // (node id, block label) -> OpAccessChain
+    // Debug lines: the location the next instruction comes from, and the last OpLine.
+    SourceLoc pending;
+    Id line_file = 0;
+    std::uint32_t line = 0, column = 0;
+  };
+
+  // ---- instructions (emitter.cpp)
+  Id op(spv::Op opcode, Id result_type, std::initializer_list<Id> operands, std::span<const Id> tail = {});
+  void op_void(spv::Op opcode, std::initializer_list<Id> operands, std::span<const Id> tail = {});
+  Id glsl(GLSLstd450 fn, Id result_type, std::initializer_list<Id> operands);
+  void label(Id id);
+  void terminate(spv::Op opcode, std::initializer_list<Id> operands = {});
+  Id value(ir::NodeRef n) const;
+  [[noreturn]] void fail(const std::string& message, const ir::Node* where = nullptr) const;
+
+  // ---- types (emit_types.cpp)
+  Id type(ir::TypeRef t, Layout layout = Layout::Logical);
+  Id void_type();
+  Id bool_type();
+  Id uint_type(unsigned bits = 32);
+  Id pointer_type(spv::StorageClass storage, Id pointee);
+  Id function_type(Id result, std::span<const Id> params);
+  Id struct_type(ir::TypeRef t, Layout layout);
+  Id array_type(ir::TypeRef t, Layout layout);
+  Id runtime_array_type(ir::TypeRef element);
+  void name_struct(Id id, ir::TypeRef t);
+
+  // ---- constants (emit_constants.cpp)
+  Id constant(const ir::Node& n);
+  // A constant of `shape` (scalar or vector) with every component holding `bits`.
+  Id splat(ir::TypeRef shape, std::uint64_t bits);
+  Id u32(std::uint32_t v) { return splat(ir::scalar_type(ir::ScalarKind::U32), v); }
+  Id null(Id type_id);
+  // Whether `n` is a Constant whose components all equal one value; that value.
+  static bool uniform_constant(ir::NodeRef n, std::uint64_t& bits);
+
+  // ---- interface variables (emit_interface.cpp)
+  Id global_variable(Id pointee, spv::StorageClass storage, const std::string& name);
+  Id buffer_variable(std::uint32_t param);
+  Id uniform_variable(std::uint32_t param);
+  Id push_constant_variable();
+  Id builtin_value(const ir::Node& n);
+  Id shared_variable(std::uint32_t index);
+  std::uint32_t push_member(std::uint32_t param) const;
+
+  // ---- dispatch and blocks (emit_nodes.cpp)
+  void emit_block(const ir::Block& block);
+  void emit_node(const ir::Node& n);
+
+  // ---- arithmetic, comparisons, logic (emit_arithmetic.cpp)
+  Id emit_arithmetic(const ir::Node& n);
+  Id emit_division(const ir::Node& n);
+  Id emit_remainder(const ir::Node& n);
+  Id emit_comparison(const ir::Node& n);
+  Id emit_logic(const ir::Node& n);
+  Id emit_select(const ir::Node& n);
+
+  // ---- bits: and/or/xor/not, shifts, rotates (emit_bits.cpp); popcount, clz, ctz
+  // (emit_bit_counts.cpp); bit reverse, byte swap (emit_bit_reversal.cpp); bitfields
+  // (emit_bitfields.cpp); mul-hi, add-carry (emit_wide_arithmetic.cpp)
+  Id emit_bitwise(const ir::Node& n);
+  Id emit_shift(const ir::Node& n);
+  Id emit_rotate(const ir::Node& n);
+  Id shift_count(ir::NodeRef count, ir::TypeRef value_type);
+  Id emit_bit_count(const ir::Node& n);
+  Id emit_bit_reverse(const ir::Node& n);
+  Id emit_byte_swap(const ir::Node& n);
+  Id emit_bitfield_extract(const ir::Node& n);
+  Id emit_bitfield_insert(const ir::Node& n);
+  // {offset, count} clamped so that offset + count <= width (semantics.hpp), as u32 ids.
+  std::pair<Id, Id> clamped_field(ir::NodeRef offset, ir::NodeRef count, std::uint32_t width);
+  Id emit_mul_hi(const ir::Node& n);
+  Id emit_add_carry(const ir::Node& n);
+  // 32-bit building blocks on unsigned scalars or vectors of `shape` (Vulkan allows
+  // OpBitCount, OpBitReverse, OpBitField* and FindUMsb/FindILsb on 32-bit operands only).
+  Id count_leading_zeros32(Id x, ir::TypeRef shape);
+  Id count_trailing_zeros32(Id x, ir::TypeRef shape);
+  Id byte_swap32(Id x, ir::TypeRef shape);
+  // A 64-bit scalar as {low, high} 32-bit halves, and back (as uint64).
+  std::pair<Id, Id> split64(Id x);
+  Id join64(Id low, Id high);
+  // The components of a scalar or vector value, and a value of type `t` made of them.
+  std::vector<Id> components(Id x, ir::TypeRef t);
+  Id compose(ir::TypeRef t, const std::vector<Id>& parts);
+  // Reinterprets a value of integer type `t` as its unsigned counterpart and back.
+  Id to_unsigned(Id x, ir::TypeRef t);
+  Id from_unsigned(Id x, ir::TypeRef t);
+  static ir::TypeRef unsigned_of(ir::TypeRef t);
+
+  // ---- conversions (emit_conversions.cpp)
+  Id emit_convert(const ir::Node& n);
+  Id emit_bitcast(const ir::Node& n);
+  Id float_to_int(Id x, ir::TypeRef from, ir::TypeRef to);
+
+  // ---- math (emit_math.cpp)
+  Id emit_math(const ir::Node& n);
+
+  // ---- composites (emit_composites.cpp)
+  Id emit_construct(const ir::Node& n);
+  Id emit_extract(const ir::Node& n);
+  Id emit_insert(const ir::Node& n);
+  Id emit_dynamic_extract(const ir::Node& n);
+  Id emit_shuffle(const ir::Node& n);
+
+  // ---- memory (emit_memory.cpp, emit_layout_conversion.cpp)
+  void emit_pointer(const ir::Node& n);
+  Id pointer_id(ir::NodeRef n);
+  const Pointer& pointer(ir::NodeRef n) const;
+  Id load(const Pointer& p, Id pointer);
+  void store(const Pointer& p, Id pointer, Id value);
+  Id emit_param(const ir::Node& n);
+  void emit_declare_var(const ir::Node& n);
+  Id emit_load(const ir::Node& n);
+  void emit_store(const ir::Node& n);
+  Id emit_array_length(const ir::Node& n);
+  Id to_logical(Id v, ir::TypeRef t, Layout from);
+  Id to_memory(Id v, ir::TypeRef t, Layout to);
+
+  // ---- control flow (emit_control_flow.cpp)
+  void emit_if(const ir::Node& n);
+  void emit_loop(const ir::Node& n);
+  void emit_break(const ir::Node& n);
+  void emit_continue(const ir::Node& n);
+  void emit_return(const ir::Node& n);
+
+  // ---- functions (emit_functions.cpp)
+  void emit_function(const ir::Function& f, Id id, bool is_entry);
+  Id emit_call(const ir::Node& n);
+
+  // ---- workgroup operations (emit_atomics.cpp, emit_barriers.cpp, emit_subgroup.cpp)
+  Id emit_atomic(const ir::Node& n);
+  void emit_barrier(const ir::Node& n);
+  Id emit_subgroup(const ir::Node& n);
+  Id scope(ir::Scope s);
+  Id memory_semantics(ir::MemoryOrder order, std::uint32_t storage_bits);
+
+  // ---- debug info (emit_debug.cpp)
+  void name(Id id, const std::string& text);
+  void member_name(Id id, std::uint32_t member, const std::string& text);
+  void source_line();
+  Id file_string(const char* path);
+
+  // ---- the kernel (emit_kernel.cpp)
+  void emit_header();
+  void emit_entry_point();
+
+  const ir::Kernel& kernel_;
+  const bool debug_;
+  ModuleBuilder m_;
+  FunctionState f_;
+
+  Id main_ = 0;
+  std::vector<Id> function_ids_;  // callables, by index
+  std::vector<Id> interface_;     // global variables the entry point uses
+  std::map<std::pair<ir::TypeRef, Layout>, Id> types_;
+  std::map<ir::TypeRef, Id> runtime_arrays_;
+  std::vector<Id> param_variables_;  // by parameter index (buffers, uniforms)
+  Id push_constants_ = 0;
+  std::map<ir::Builtin, Id> builtins_;
+  std::vector<Id> shared_variables_;
+  std::map<std::string, Id> files_;
+};
+
+}  // namespace sprig::compiler

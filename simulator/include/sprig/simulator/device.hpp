@@ -1,0 +1,50 @@
+// The simulator backend: sprig::sim::Device runs kernels on the CPU with a SIMT
+// interpreter (subgroups of lanes in lockstep under an active mask), with the same host API
+// as vk::Device, and reports what it saw: out-of-bounds accesses, barrier divergence,
+// deadlocks, SIMT efficiency, each attributed to the user's source line.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/simulator/observer.hpp"
+#include "sprig/simulator/report.hpp"
+
+namespace sprig::sim {
+
+struct Options {
+  std::uint32_t subgroup_size = 32;         // lanes in lockstep: 8, 16, 32 or 64
+  std::uint32_t max_shared_memory = 49152;  // bytes of shared memory per workgroup
+  std::uint32_t error_limit = 100;          // errors in one launch before it is stopped
+  // Workgroups in flight at once when one spin-waits on another (others start only as
+  // earlier ones finish or wait); like a GPU's resident workgroups.
+  std::uint32_t max_resident_workgroups = 64;
+  // Waiting loop iterations (atomic or coherent reads, no writes) with no memory changing
+  // anywhere before the waiting is reported as a deadlock.
+  std::uint64_t spin_limit = std::uint64_t(1) << 18;
+  // Loop iterations one subgroup may run in a launch before the loop is reported as
+  // runaway and the launch stopped: the simulator never hangs.
+  std::uint64_t loop_iteration_limit = std::uint64_t(1) << 27;
+  std::uint64_t max_buffer_bytes = std::uint64_t(1) << 32;
+};
+
+class Backend;
+
+class Device : public sprig::Device {
+ public:
+  explicit Device(Options options = {});
+
+  const Options& options() const;
+  // Everything found since the device was created or the report last cleared.
+  Report report() const;
+  void clear_report();
+  // Attaches an analysis; it sees every launch from now on (launches are serialised).
+  void add_observer(std::shared_ptr<Observer> observer);
+
+ private:
+  explicit Device(std::shared_ptr<Backend> backend);
+  std::shared_ptr<Backend> sim_;
+};
+
+}  // namespace sprig::sim

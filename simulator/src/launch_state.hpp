@@ -1,0 +1,58 @@
+// What all subgroups of one launch share: the bound memory, the grid, the diagnostics and
+// the counter that tells spinning workgroups whether anything changed.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "context.hpp"
+#include "diagnostics.hpp"
+#include "sprig/simulator/device.hpp"
+
+namespace sprig::sim {
+
+struct BoundBuffer {
+  std::byte* data = nullptr;
+  std::uint64_t size = 0;
+  bool coherent = false;
+};
+
+struct LaunchState {
+  const Program* program = nullptr;
+  const ir::Kernel* kernel = nullptr;
+  const Options* options = nullptr;
+  std::vector<BoundBuffer> buffers;                   // by kernel parameter index
+  std::vector<std::span<const std::byte>> uniforms;   // by kernel parameter index
+  std::span<const std::byte> push_constants;
+  std::array<std::uint32_t, 3> workgroups{1, 1, 1};
+  std::uint32_t width = 32;
+  DiagnosticLog* log = nullptr;
+  Observer* observer = nullptr;
+  std::uint64_t memory_epoch = 0;  // bumped by every write to buffer or shared memory
+  std::uint64_t spin_iterations = 0;  // waiting iterations since memory last changed
+  bool aborted = false;
+};
+
+struct WorkgroupState {
+  std::array<std::uint32_t, 3> id{};
+  std::vector<std::byte> shared;
+  std::vector<Context> subgroups;
+};
+
+}  // namespace sprig::sim
+
+namespace sprig::sim {
+
+// Records a problem that `lane` ran into at `site`; stops the launch at the error limit.
+template <class F>
+void report_problem(Context& c, Problem problem, const ir::Node* site, std::uint32_t lane, F&& message,
+                    bool is_error = true) {
+  if (!c.launch->log->add(problem, is_error, site->loc, c.invocation(lane), std::forward<F>(message))) {
+    c.launch->aborted = true;
+    c.state = RunState::Aborted;
+  }
+}
+
+}  // namespace sprig::sim

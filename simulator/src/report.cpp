@@ -1,0 +1,72 @@
+// Printing the report: kernels with their statistics, then errors and warnings with the
+// user's line, the kernel, an example invocation and how often it happened.
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+#include "sprig/simulator/report.hpp"
+
+namespace sprig::sim {
+
+const char* problem_name(Problem p) {
+  switch (p) {
+    case Problem::OutOfBounds: return "out of bounds";
+    case Problem::BarrierDivergence: return "barrier divergence";
+    case Problem::Deadlock: return "deadlock";
+    case Problem::InactiveLane: return "inactive lane read";
+    case Problem::RunawayLoop: return "runaway loop";
+    case Problem::ErrorLimit: return "error limit";
+  }
+  return "problem";
+}
+
+double KernelStats::simt_efficiency() const {
+  return issued == 0 || subgroup_size == 0 ? 1.0 : double(lane_operations) / (double(issued) * subgroup_size);
+}
+
+const Diagnostic* Report::find(Problem problem) const {
+  for (const auto* list : {&errors, &warnings})
+    for (const Diagnostic& d : *list)
+      if (d.problem == problem) return &d;
+  return nullptr;
+}
+
+namespace {
+
+void print_diagnostics(std::ostream& out, const char* title, const std::vector<Diagnostic>& list) {
+  if (list.empty()) return;
+  out << title << " (" << list.size() << "):\n";
+  for (const Diagnostic& d : list) {
+    out << "  " << (d.loc.known() ? d.loc.str() : std::string("<unknown line>")) << ": " << d.message << "\n"
+        << "      [" << problem_name(d.problem) << "; kernel '" << d.kernel << "'; first at invocation (" << d.invocation[0]
+        << ", " << d.invocation[1] << ", " << d.invocation[2] << ")";
+    if (d.occurrences > 1) out << "; " << d.occurrences << " times";
+    out << "]\n";
+  }
+}
+
+}  // namespace
+
+std::ostream& operator<<(std::ostream& out, const Report& r) {
+  out << "sprig simulator: " << r.launches << " launch" << (r.launches == 1 ? "" : "es") << ", " << r.lane_operations
+      << " lane-operations, " << r.errors.size() << " error" << (r.errors.size() == 1 ? "" : "s") << ", "
+      << r.warnings.size() << " warning" << (r.warnings.size() == 1 ? "" : "s") << "\n";
+  if (!r.kernels.empty()) {
+    std::size_t width = 6;
+    for (const KernelStats& k : r.kernels) width = std::max(width, k.name.size());
+    out << "kernels:\n";
+    for (const KernelStats& k : r.kernels) {
+      char line[256];
+      std::snprintf(line, sizeof line, "  %-*s %6llu launches %12llu invocations %14llu lane-ops  SIMT efficiency %5.1f%%  %9.2f ms\n",
+                    int(width), k.name.c_str(), static_cast<unsigned long long>(k.launches),
+                    static_cast<unsigned long long>(k.invocations), static_cast<unsigned long long>(k.lane_operations),
+                    100.0 * k.simt_efficiency(), k.host_ms);
+      out << line;
+    }
+  }
+  print_diagnostics(out, "errors", r.errors);
+  print_diagnostics(out, "warnings", r.warnings);
+  return out;
+}
+
+}  // namespace sprig::sim

@@ -1,0 +1,51 @@
+// The simulator as a DeviceBackend: buffers in host memory, launches interpreted on the
+// calling thread. One mutex serialises launches and transfers, so several host threads
+// may share a device.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "program_cache.hpp"
+#include "report_accumulator.hpp"
+#include "sprig/runtime/backend.hpp"
+#include "sprig/simulator/device.hpp"
+
+namespace sprig::sim {
+
+class Backend final : public DeviceBackend, public std::enable_shared_from_this<Backend> {
+ public:
+  explicit Backend(Options options);
+
+  const DeviceInfo& info() const override { return info_; }
+  RawBuffer allocate(std::size_t bytes, ir::TypeRef element, MemoryKind memory) override;
+  void write(const RawBuffer& dst, std::size_t offset, std::span<const std::byte> data) override;
+  void read(const RawBuffer& src, std::size_t offset, std::span<std::byte> data) override;
+  std::unique_ptr<SequenceBackend> sequence() override;
+
+  const Options& options() const { return options_; }
+  std::uint64_t id() const { return id_; }
+  Report report() const;
+  void clear_report();
+  void add_observer(std::shared_ptr<Observer> observer);
+
+  // ---- what a submitted sequence does, in order
+  void check(const Launch& launch) const;
+  double execute(const Launch& launch);  // returns the host milliseconds it took
+  void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset, std::size_t bytes);
+  void fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word);
+
+ private:
+  Options options_;
+  DeviceInfo info_;
+  std::uint64_t id_;
+  mutable std::mutex mutex_;
+  ProgramCache programs_;
+  ReportAccumulator report_;
+  std::vector<std::shared_ptr<Observer>> observers_;
+  std::unique_ptr<Observer> fanout_;  // when several observers are attached
+};
+
+}  // namespace sprig::sim

@@ -1,0 +1,31 @@
+// Simulator buffers: host bytes, zero-filled at allocation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sprig/runtime/buffer.hpp"
+
+namespace sprig::sim {
+
+class SimBuffer final : public BufferStorage {
+ public:
+  SimBuffer(std::size_t bytes, std::uint64_t device_id)
+      : bytes_(std::make_unique<std::byte[]>(bytes)), size_(bytes), device_id_(device_id) {}
+  std::byte* data() { return bytes_.get(); }
+  std::size_t size() const { return size_; }
+  std::uint64_t device_id() const { return device_id_; }
+
+ private:
+  std::unique_ptr<std::byte[]> bytes_;
+  std::size_t size_;
+  std::uint64_t device_id_;
+};
+
+// The simulator storage behind `b`; throws DeviceError (naming `what`) if `b` is empty or
+// belongs to another device.
+SimBuffer& sim_buffer(const RawBuffer& b, std::uint64_t device_id, const std::string& what);
+
+}  // namespace sprig::sim

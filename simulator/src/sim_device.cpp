@@ -1,0 +1,16 @@
+// sprig::sim::Device: the typed host API over the simulator backend.
+#include "sim_backend.hpp"
+#include "sprig/simulator/device.hpp"
+
+namespace sprig::sim {
+
+Device::Device(Options options) : Device(std::make_shared<Backend>(options)) {}
+
+Device::Device(std::shared_ptr<Backend> backend) : sprig::Device(backend), sim_(std::move(backend)) {}
+
+const Options& Device::options() const { return sim_->options(); }
+Report Device::report() const { return sim_->report(); }
+void Device::clear_report() { sim_->clear_report(); }
+void Device::add_observer(std::shared_ptr<Observer> observer) { sim_->add_observer(std::move(observer)); }
+
+}  // namespace sprig::sim

@@ -1,0 +1,54 @@
+// A recorded sequence of launches, copies and fills; submit() runs them in order on the
+// calling thread (the simulator has no queue to overlap with), so poll() is true and
+// wait() returns at once after it.
+#pragma once
+
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "sprig/runtime/backend.hpp"
+
+namespace sprig::sim {
+
+class Backend;
+
+class SimSequence final : public SequenceBackend {
+ public:
+  explicit SimSequence(std::shared_ptr<Backend> device) : device_(std::move(device)) {}
+
+  void launch(Launch launch) override;
+  void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
+            std::size_t bytes) override;
+  void fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word) override;
+  void submit() override;
+  bool poll() override;
+  void wait() override;
+  std::vector<LaunchTiming> timings() const override { return timings_; }
+
+ private:
+  struct Copy {
+    RawBuffer src;
+    std::size_t src_offset;
+    RawBuffer dst;
+    std::size_t dst_offset;
+    std::size_t bytes;
+  };
+  struct Fill {
+    RawBuffer dst;
+    std::size_t offset;
+    std::size_t bytes;
+    std::uint32_t word;
+  };
+  using Command = std::variant<Launch, Copy, Fill>;
+  enum class State { Recording, Finished, Failed };
+
+  void expect_recording(const char* operation) const;
+
+  std::shared_ptr<Backend> device_;
+  std::vector<Command> commands_;
+  std::vector<LaunchTiming> timings_;
+  State state_ = State::Recording;
+};
+
+}  // namespace sprig::sim

@@ -1,0 +1,203 @@
+// Stream compaction, stable: copy_if keeps the elements a DSL predicate accepts, in
+// order, and returns how many; partition puts the accepted ones first and the rejected
+// ones after them, both in their original order (std::stable_partition). Both also move
+// a payload buffer along with the keys.
+//
+//   std::size_t kept = sprig::copy_if(device, in, out, [](Expr<std::uint32_t> x) { return (x & 1u) == 0u; });
+//   std::size_t front = sprig::partition(device, in, out, pred);
+//
+// One pass (plus a counting pass for partition, whose rejected elements start where the
+// accepted ones end): each subgroup ranks its kept elements with ballots, the workgroup
+// scans the subgroup counts, and tiles chain their counts with a decoupled look-back.
+// Writes go straight from registers; a subgroup's kept elements land contiguously.
+#pragma once
+
+#include <stdexcept>
+#include <type_traits>
+#include <typeinfo>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/decoupled_lookback.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/scan.hpp"
+
+namespace sprig {
+
+namespace detail {
+
+enum class CompactKind { CopyIf, Partition };
+
+template <DeviceValue T>
+TileShape compact_shape() {
+  return TileShape{256, std::clamp<std::uint32_t>(32 / std::uint32_t(sizeof(T)), 1, 8)};
+}
+
+// Counts the elements `pred` accepts into counter[0] (atomically: the sum is exact in any order).
+template <DeviceValue T, class Pred>
+auto count_if_kernel(Pred pred) {
+  TileShape shape = compact_shape<T>();
+  std::string name = "count_if<" + type_name<T>() + ">";
+  auto trace = [=] {
+    return kernel(name, [=](ReadBuffer<T> in, Buffer<std::uint32_t> counter, Expr<std::uint32_t> count) {
+      auto op = plus<std::uint32_t>();
+      SubgroupScan<std::uint32_t, decltype(op)> lanes(op, shape.invocations);
+      Expr<std::uint32_t> tile = linear_workgroup_id();
+      if_(tile >= tiles_covering(count, shape), [] { return_(); });
+      TileBounds bounds = tile_bounds(tile, count, shape);
+      std::vector<Var<T>> items = load_items(in, bounds, count, shape, Expr<T>(in[0u]));
+      Expr<std::uint32_t> mine = 0u;
+      for (std::uint32_t j = 0; j < shape.items; ++j) {
+        Expr<bool> valid = striped_index(bounds.first, shape.items, j) < count;
+        mine = mine + select(valid && pred(items[j].load()), 1u, 0u);
+      }
+      Expr<std::uint32_t> in_subgroup = subgroup_add(mine);
+      if_(lanes.lane() == 0u, [&] { atomic_add(counter[0], in_subgroup); });
+    }, workgroup(shape.invocations));
+  };
+  return cached_kernel<decltype(trace())>(name + typeid(Pred).name(), trace);
+}
+
+// The compaction pass. `kept[0]` receives the number kept (CopyIf) or holds it already
+// (Partition). Payloads of type V move with the keys when `with_values`.
+template <DeviceValue T, DeviceValue V, class Pred>
+auto compact_kernel(Pred pred, CompactKind kind, bool with_values) {
+  TileShape shape = compact_shape<T>();
+  std::string name = std::string(kind == CompactKind::CopyIf ? "copy_if<" : "partition<") + type_name<T>() +
+                     (with_values ? "," + type_name<V>() : std::string()) + ">";
+  auto trace = [=] {
+    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, ReadBuffer<V> in_values, WriteBuffer<V> out_values,
+                            CoherentBuffer<std::uint64_t> status, Buffer<std::uint32_t> kept,
+                            Expr<std::uint32_t> count) {
+      auto op = plus<std::uint32_t>();
+      using Op = decltype(op);
+      SubgroupScan<std::uint32_t, Op> lanes(op, shape.invocations);
+      SubgroupTotalsScan<std::uint32_t, Op> totals(lanes, shape.invocations);
+      DecoupledLookBack<std::uint32_t, Op> lookback(lanes, status);
+      auto tile_prefix = shared<std::uint32_t>("tile_prefix");
+      Expr<std::uint32_t> tile = acquire_tile(status);
+      Expr<std::uint32_t> tiles = tiles_covering(count, shape);
+      if_(tile >= tiles, [] { return_(); });
+      TileBounds bounds = tile_bounds(tile, count, shape);
+      std::vector<Var<T>> items = load_items(in, bounds, count, shape, Expr<T>(in[0u]));
+
+      std::vector<Expr<std::uint32_t>> index, rank_in_run;
+      std::vector<Expr<bool>> valid, keep;
+      std::vector<Expr<std::uint32_t>> before;  // kept in this subgroup's earlier runs
+      Expr<std::uint32_t> running = 0u;
+      for (std::uint32_t j = 0; j < shape.items; ++j) {
+        index.push_back(striped_index(bounds.first, shape.items, j));
+        valid.push_back(index[j] < count);
+        keep.push_back(valid[j] && pred(items[j].load()));
+        Expr<uvec4> ballot = subgroup_ballot(keep[j]);
+        rank_in_run.push_back(ballot_exclusive_bit_count(ballot));
+        before.push_back(running);
+        running = running + ballot_bit_count(ballot);
+      }
+      totals.scan(running, [&](const Expr<std::uint32_t>& aggregate) {
+        Expr<std::uint32_t> p = lookback.exclusive_prefix(tile, aggregate);
+        if_(lanes.lane() == 0u, [&] {
+          tile_prefix = p;
+          if (kind == CompactKind::CopyIf) if_(tile == tiles - 1u, [&] { kept[0] = p + aggregate; });
+        });
+      });
+      Expr<std::uint32_t> base = tile_prefix.load() + totals.exclusive_prefix();
+      Expr<std::uint32_t> accepted_total = kind == CompactKind::Partition ? Expr<std::uint32_t>(kept[0]) : base;
+      for (std::uint32_t j = 0; j < shape.items; ++j) {
+        Expr<std::uint32_t> kept_before = base + before[j] + rank_in_run[j];
+        auto move_to = [&](const Expr<std::uint32_t>& destination) {
+          out[destination] = items[j].load();
+          if (with_values) out_values[destination] = Expr<V>(in_values[index[j]]);
+        };
+        if (kind == CompactKind::CopyIf) {
+          if_(keep[j], [&] { move_to(kept_before); });
+        } else {
+          if_(keep[j], [&] { move_to(kept_before); })
+              .else_if_(valid[j], [&] { move_to(accepted_total + (index[j] - kept_before)); });
+        }
+      }
+    }, workgroup(shape.invocations));
+  };
+  return cached_kernel<decltype(trace())>(name + typeid(Pred).name(), trace);
+}
+
+template <DeviceValue T, DeviceValue V, class Pred>
+void record_compaction(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out,
+                       const DeviceBuffer<V>* in_values, const DeviceBuffer<V>* out_values,
+                       const DeviceBuffer<std::uint32_t>& kept, Pred pred, CompactKind kind) {
+  static_assert(std::is_empty_v<Pred>, "a predicate lambda must capture nothing (kernels using it are cached)");
+  const char* what = kind == CompactKind::CopyIf ? "copy_if" : "partition";
+  check_scan_sizes(in.size(), out.size(), what);
+  if (in_values && (in_values->size() < in.size() || out_values->size() < in.size()))
+    throw std::invalid_argument(std::string(what) + ": the value buffers are smaller than the keys");
+  sequence.fill(kept, 0);
+  if (in.size() == 0) return;
+  TileShape shape = compact_shape<T>();
+  std::size_t tiles = shape.tiles_for(in.size());
+  auto count = std::uint32_t(in.size());
+  auto status = device.alloc<std::uint64_t>(tile_status_words(tiles));
+  sequence.fill(status, 0);
+  if (kind == CompactKind::Partition) sequence.run(count_if_kernel<T>(pred), tile_grid(tiles, shape), in, kept, count);
+  bool with_values = in_values != nullptr;
+  DeviceBuffer<V> dummy;
+  if (!with_values) dummy = device.alloc<V>(1);
+  sequence.run(compact_kernel<T, V>(pred, kind, with_values), tile_grid(tiles, shape), in, out,
+               with_values ? *in_values : dummy, with_values ? *out_values : dummy, status, kept, count);
+}
+
+template <class F>
+std::size_t run_counting(Device& device, F&& record) {
+  auto kept = device.alloc<std::uint32_t>(1);
+  auto sequence = device.sequence();
+  record(sequence, kept);
+  sequence.run_and_wait();
+  return device.download(kept)[0];
+}
+
+}  // namespace detail
+
+// Records copy_if; kept[0] receives the number of elements kept.
+template <DeviceValue T, class Pred>
+void copy_if(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out,
+             const DeviceBuffer<std::uint32_t>& kept, Pred pred) {
+  detail::record_compaction<T, std::uint32_t>(device, sequence, in, out, nullptr, nullptr, kept, pred,
+                                              detail::CompactKind::CopyIf);
+}
+template <DeviceValue T, class Pred>
+std::size_t copy_if(Device& device, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out, Pred pred) {
+  return detail::run_counting(device, [&](Sequence& s, const DeviceBuffer<std::uint32_t>& kept) {
+    copy_if(device, s, in, out, kept, pred);
+  });
+}
+// Keys and their payloads, selected by the key.
+template <DeviceValue T, DeviceValue V, class Pred>
+std::size_t copy_if(Device& device, const DeviceBuffer<T>& keys, const DeviceBuffer<V>& values,
+                    const DeviceBuffer<T>& out_keys, const DeviceBuffer<V>& out_values, Pred pred) {
+  return detail::run_counting(device, [&](Sequence& s, const DeviceBuffer<std::uint32_t>& kept) {
+    detail::record_compaction<T, V>(device, s, keys, out_keys, &values, &out_values, kept, pred,
+                                    detail::CompactKind::CopyIf);
+  });
+}
+
+// Records a stable partition; kept[0] receives the number of accepted elements.
+template <DeviceValue T, class Pred>
+void partition(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out,
+               const DeviceBuffer<std::uint32_t>& kept, Pred pred) {
+  detail::record_compaction<T, std::uint32_t>(device, sequence, in, out, nullptr, nullptr, kept, pred,
+                                              detail::CompactKind::Partition);
+}
+template <DeviceValue T, class Pred>
+std::size_t partition(Device& device, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out, Pred pred) {
+  return detail::run_counting(device, [&](Sequence& s, const DeviceBuffer<std::uint32_t>& kept) {
+    partition(device, s, in, out, kept, pred);
+  });
+}
+template <DeviceValue T, DeviceValue V, class Pred>
+std::size_t partition(Device& device, const DeviceBuffer<T>& keys, const DeviceBuffer<V>& values,
+                      const DeviceBuffer<T>& out_keys, const DeviceBuffer<V>& out_values, Pred pred) {
+  return detail::run_counting(device, [&](Sequence& s, const DeviceBuffer<std::uint32_t>& kept) {
+    detail::record_compaction<T, V>(device, s, keys, out_keys, &values, &out_values, kept, pred,
+                                    detail::CompactKind::Partition);
+  });
+}
+
+}  // namespace sprig

@@ -1,0 +1,131 @@
+// Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with
+// Decoupled Look-back", 2016): each tile publishes its own aggregate as soon as it has
+// it, then finds its exclusive prefix by walking back over its predecessors' published
+// states — summing aggregates until it meets a tile that already published its inclusive
+// prefix — and publishes its own inclusive prefix.
+//
+// Status words live in a CoherentBuffer<uint64_t>: word 0 is the tile counter, word 1 + t
+// is tile t's state in the high half. Values of 4-byte scalar types are packed into the
+// low half, so one atomic load gives state and value together; other types keep their
+// aggregate and inclusive prefix in a separate CoherentBuffer<T> (2 slots per tile),
+// published before the state with release order and read after it with acquire order.
+//
+// Vulkan promises no forward progress between workgroups: a tile may only wait for
+// tiles that are certain to be running. Tiles therefore take their index from the
+// counter (acquire_tile) when they start, so a tile only ever waits for tiles whose
+// workgroups started before it — never for one that might not be scheduled yet.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "sprig/stdlib/subgroup_scan.hpp"
+
+namespace sprig::detail {
+
+enum TileState : std::uint64_t { Pending = 0, AggregateReady = 1, PrefixReady = 2 };
+
+// Status words for `tiles` tiles (the counter included).
+inline std::size_t tile_status_words(std::size_t tiles) { return tiles + 1; }
+
+template <DeviceValue T>
+constexpr bool packs_into_status = ScalarValue<T> && sizeof(T) == 4;
+
+// Slots of T the value buffer needs (one dummy slot when values are packed).
+template <DeviceValue T>
+std::size_t tile_value_slots(std::size_t tiles) {
+  return packs_into_status<T> ? 1 : 2 * tiles;
+}
+
+// Takes the next tile index from the counter in status word 0. Call in uniform control
+// flow of the whole workgroup; every invocation gets the same index.
+inline Expr<std::uint32_t> acquire_tile(const CoherentBuffer<std::uint64_t>& status) {
+  auto index = shared<std::uint32_t>("tile_index");
+  if_(local_index() == 0u, [&] { index = cast<std::uint32_t>(atomic_add(status[0], 1ull)); });
+  barrier();
+  return index.load();
+}
+
+template <DeviceValue T, AssociativeOperator Op>
+class DecoupledLookBack {
+ public:
+  // `values` is needed unless T packs into the status words.
+  DecoupledLookBack(const SubgroupScan<T, Op>& lanes, CoherentBuffer<std::uint64_t> status,
+                    std::optional<CoherentBuffer<T>> values = {})
+      : lanes_(lanes), status_(status), values_(values) {
+    if (!packed && !values_) throw TraceError("internal: the look-back of this type needs a value buffer", SourceLoc{});
+  }
+
+  // Run by all lanes of one subgroup of tile `tile` once the tile's aggregate is known.
+  // Publishes the aggregate, looks back, publishes the inclusive prefix and returns the
+  // tile's exclusive prefix (in every lane).
+  Expr<T> exclusive_prefix(const Expr<std::uint32_t>& tile, const Expr<T>& aggregate) const {
+    const Op& op = lanes_.op();
+    Expr<std::uint32_t> lane = lanes_.lane(), width = lanes_.size();
+    Var<T> prefix = lanes_.identity();
+    if_(tile == 0u, [&] {
+      if_(lane == 0u, [&] { publish(tile, PrefixReady, aggregate); });
+    }).else_([&] {
+      if_(lane == 0u, [&] { publish(tile, AggregateReady, aggregate); });
+      // Lane k inspects tile window_end - 1 - k; lanes past the first tile see a virtual
+      // tile whose inclusive prefix is the identity, which ends the walk.
+      Var<std::uint32_t> window_end = tile;
+      Var<std::uint64_t> word;
+      loop_([&] {
+        Expr<bool> real = window_end.load() > lane;
+        Expr<std::uint32_t> predecessor = window_end.load() - 1u - lane;
+        word = Expr<std::uint64_t>(std::uint64_t(PrefixReady) << 32) | identity_bits();
+        loop_([&] {
+          if_(real, [&] { word = atomic_load(status_[predecessor + 1u], MemoryOrder::Acquire); });
+          if_(subgroup_all(state_of(word) != std::uint64_t(Pending)), [&] { break_(); });
+        });
+        Expr<bool> has_prefix = state_of(word) == std::uint64_t(PrefixReady);
+        Expr<uvec4> prefixes = subgroup_ballot(has_prefix);
+        Expr<bool> found = ballot_bit_count(prefixes) > 0u;
+        // Lanes up to the nearest tile with a prefix contribute; farther ones are covered by it.
+        Expr<std::uint32_t> last_needed = select(found, ballot_find_lsb(prefixes), width - 1u);
+        Var<T> value = lanes_.identity();
+        if_(real && lane <= last_needed, [&] { value = value_of(word.load(), predecessor, has_prefix); });
+        prefix = op(lanes_.fold_descending(value.load()), prefix.load());
+        if_(found, [&] { break_(); });
+        window_end = window_end.load() - width;
+      });
+      if_(lane == 0u, [&] { publish(tile, PrefixReady, op(prefix.load(), aggregate)); });
+    });
+    return prefix.load();
+  }
+
+ private:
+  static constexpr bool packed = packs_into_status<T>;
+
+  Expr<std::uint64_t> identity_bits() const {
+    if constexpr (packed) return cast<std::uint64_t>(bitcast<std::uint32_t>(lanes_.identity()));
+    else return Expr<std::uint64_t>(std::uint64_t(0));
+  }
+  static Expr<std::uint64_t> state_of(const Expr<std::uint64_t>& word) { return word >> 32ull; }
+
+  Expr<T> value_of(const Expr<std::uint64_t>& word, const Expr<std::uint32_t>& predecessor,
+                   const Expr<bool>& has_prefix) const {
+    if constexpr (packed) {
+      return bitcast<T>(cast<std::uint32_t>(word));
+    } else {
+      return (*values_)[predecessor * 2u + select(has_prefix, 1u, 0u)];
+    }
+  }
+
+  void publish(const Expr<std::uint32_t>& tile, TileState state, const Expr<T>& value) const {
+    Expr<std::uint64_t> word = Expr<std::uint64_t>(std::uint64_t(state) << 32);
+    if constexpr (packed) {
+      word = word | cast<std::uint64_t>(bitcast<std::uint32_t>(value));
+    } else {
+      (*values_)[tile * 2u + (state == PrefixReady ? 1u : 0u)] = value;
+    }
+    atomic_store(status_[tile + 1u], word, MemoryOrder::Release);
+  }
+
+  const SubgroupScan<T, Op>& lanes_;
+  CoherentBuffer<std::uint64_t> status_;
+  std::optional<CoherentBuffer<T>> values_;
+};
+
+}  // namespace sprig::detail

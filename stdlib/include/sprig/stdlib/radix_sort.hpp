@@ -1,0 +1,368 @@
+// Stable LSD radix sort of uint32 or uint64 keys, optionally carrying uint32 payloads,
+// over an optional bit range [begin_bit, end_bit):
+//
+//   sprig::radix_sort(device, keys);                      // in place
+//   sprig::radix_sort(device, keys, values, {0, 24});     // pairs, low 24 bits only
+//
+// Onesweep (Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
+// for GPUs", 2022): one histogram pass counts every digit of every pass at once; then each
+// 8-bit digit takes a single pass over the keys in which a tile
+//   1. ranks its keys per digit, stably (subgroup ballots match equal digits),
+//   2. publishes its per-digit counts and looks back over earlier tiles' counts
+//      (decoupled look-back, one invocation per digit),
+//   3. reorders the tile by digit in shared memory and writes it out, so that runs of
+//      equal digits go to consecutive addresses.
+#pragma once
+
+#include <stdexcept>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/scan.hpp"
+
+namespace sprig {
+
+struct SortOptions {
+  std::uint32_t begin_bit = 0;
+  std::uint32_t end_bit = ~0u;  // the key's width
+};
+
+namespace detail {
+
+constexpr std::uint32_t radix_bits = 8;
+constexpr std::uint32_t radix = 1u << radix_bits;
+// Look-back words of the sort: state in the top two bits, a digit count below. Counts are
+// below 2^30, which bounds the sort to 2^30 keys.
+constexpr std::uint32_t sort_count_mask = (1u << 30) - 1;
+constexpr std::uint32_t sort_aggregate_ready = 1u << 30, sort_prefix_ready = 2u << 30;
+
+template <class K>
+concept RadixKey = std::same_as<K, std::uint32_t> || std::same_as<K, std::uint64_t>;
+
+template <RadixKey K>
+constexpr std::uint32_t max_passes() {
+  return (sizeof(K) * 8 + radix_bits - 1) / radix_bits;
+}
+
+struct SortShape {
+  TileShape tile;
+  std::uint32_t max_subgroups;  // invocations / the device's smallest subgroup
+  std::uint32_t key_words, value_words;
+  // 32-bit words of the shared scratch: per-subgroup digit counts (two 16-bit counts a
+  // word) while ranking, the reordered tile afterwards.
+  std::uint32_t scratch_words() const {
+    return std::max(max_subgroups * radix / 2, tile.elements() * (key_words + value_words));
+  }
+  std::string key() const {
+    return std::to_string(tile.items) + "x" + std::to_string(max_subgroups) + "v" + std::to_string(value_words);
+  }
+};
+
+template <RadixKey K>
+SortShape sort_shape(const DeviceInfo& device, bool with_values) {
+  SortShape s{{radix, 16}, radix / std::max(1u, device.min_subgroup_size), std::uint32_t(sizeof(K) / 4),
+              with_values ? 1u : 0u};
+  // Leave room beside the scratch for the per-digit tables and the subgroup totals (4 x 256
+  // words) and a few words more.
+  while (s.tile.items > 2 && (s.scratch_words() + 5 * radix) * 4 > device.max_shared_memory) s.tile.items /= 2;
+  return s;
+}
+
+template <RadixKey K>
+Expr<std::uint32_t> digit_of(const Expr<K>& key, const Expr<std::uint32_t>& shift, const Expr<std::uint32_t>& mask) {
+  if constexpr (std::same_as<K, std::uint32_t>) return (key >> shift) & mask;
+  else return cast<std::uint32_t>(key >> cast<std::uint64_t>(shift)) & mask;
+}
+
+// Counts the digits of all passes: histograms[pass * 256 + digit].
+template <RadixKey K>
+auto digit_histogram_kernel() {
+  constexpr std::uint32_t passes = max_passes<K>(), invocations = 256, items = 16;
+  std::string name = "radix_histogram<" + type_name<K>() + ">";
+  auto trace = [=] {
+    return kernel(name, [=](ReadBuffer<K> keys, Buffer<std::uint32_t> histograms, Expr<std::uint32_t> count,
+                            Expr<std::uint32_t> begin_bit, Expr<std::uint32_t> end_bit,
+                            Expr<std::uint32_t> tiles_per_workgroup) {
+      auto local = shared_array<std::uint32_t>(passes * radix, "digit_counts");
+      Expr<std::uint32_t> l = local_index();
+      for (std::uint32_t p = 0; p < passes; ++p) local[l + p * radix] = 0u;
+      barrier();
+      TileShape shape{invocations, items};
+      Expr<std::uint32_t> first_tile = linear_workgroup_id() * tiles_per_workgroup;
+      Expr<std::uint32_t> end_tile = min(first_tile + tiles_per_workgroup, tiles_covering(count, shape));
+      for_(first_tile, end_tile, [&](Expr<std::uint32_t> tile) {
+        for (std::uint32_t j = 0; j < items; ++j) {
+          Expr<std::uint32_t> i = tile * shape.elements() + l + j * invocations;
+          if_(i < count, [&] {
+            Expr<K> key = keys[i];
+            for (std::uint32_t p = 0; p < passes; ++p) {
+              Expr<std::uint32_t> shift = begin_bit + p * radix_bits;
+              if_(shift < end_bit, [&] {
+                Expr<std::uint32_t> mask = (1u << min(end_bit - shift, radix_bits)) - 1u;
+                atomic_add(local[digit_of<K>(key, shift, mask) + p * radix], 1u);
+              });
+            }
+          });
+        }
+      });
+      barrier();
+      for (std::uint32_t p = 0; p < passes; ++p) {
+        Expr<std::uint32_t> c = local[l + p * radix];
+        if_(c != 0u, [&] { atomic_add(histograms[l + p * radix], c); });
+      }
+    }, workgroup(invocations));
+  };
+  return cached_kernel<decltype(trace())>(name, trace);
+}
+
+// Turns each pass's digit counts into the digits' first output positions (exclusive scan
+// of 256 counts); workgroup p scans pass p.
+inline auto digit_offsets_kernel() {
+  std::string name = "radix_digit_offsets";
+  auto trace = [=] {
+    return kernel(name, [=](Buffer<std::uint32_t> histograms) {
+      auto op = plus<std::uint32_t>();
+      SubgroupScan<std::uint32_t, decltype(op)> lanes(op, radix);
+      SubgroupTotalsScan<std::uint32_t, decltype(op)> totals(lanes, radix);
+      Expr<std::uint32_t> i = workgroup_id().x() * radix + subgroup_id() * subgroup_size() + subgroup_invocation_id();
+      Expr<std::uint32_t> c = histograms[i];
+      Expr<std::uint32_t> s = lanes.inclusive(c);
+      totals.scan(lanes.last(s));
+      histograms[i] = totals.exclusive_prefix() + s - c;
+    }, workgroup(radix));
+  };
+  return cached_kernel<decltype(trace())>(name, trace);
+}
+
+// One digit pass (see the top of the file). The pass's status words start at
+// status_base: the first counts tiles, 1 + tile * 256 + digit is that tile's look-back
+// word for the digit. digit_offsets[pass * 256 + digit] is where the digit's keys start.
+template <RadixKey K>
+auto onesweep_kernel(const SortShape& shape) {
+  const bool with_values = shape.value_words != 0;
+  std::string name = "radix_onesweep<" + type_name<K>() + (with_values ? ",uint" : "") + ">";
+  auto trace = [=] {
+    return kernel(name, [=](ReadBuffer<K> keys_in, WriteBuffer<K> keys_out, ReadBuffer<std::uint32_t> values_in,
+                            WriteBuffer<std::uint32_t> values_out, ReadBuffer<std::uint32_t> digit_offsets,
+                            CoherentBuffer<std::uint32_t> status, Expr<std::uint32_t> count,
+                            Expr<std::uint32_t> shift, Expr<std::uint32_t> mask, Expr<std::uint32_t> pass,
+                            Expr<std::uint32_t> status_base) {
+      const TileShape& tile_shape = shape.tile;
+      const std::uint32_t items = tile_shape.items, tile_elements = tile_shape.elements();
+      auto op = plus<std::uint32_t>();
+      using Op = decltype(op);
+      SubgroupScan<std::uint32_t, Op> lanes(op, radix);
+      SubgroupTotalsScan<std::uint32_t, Op> totals(lanes, radix);
+      auto scratch = shared_array<std::uint32_t>(shape.scratch_words(), "sort_scratch");
+      auto digit_count = shared_array<std::uint32_t>(radix, "digit_count");
+      auto digit_start = shared_array<std::uint32_t>(radix, "digit_start");   // in the sorted tile
+      auto destination = shared_array<std::uint32_t>(radix, "digit_destination");  // minus digit_start
+      auto tile_index = shared<std::uint32_t>("tile_index");
+      Expr<std::uint32_t> l = local_index(), subgroup = subgroup_id();
+
+      if_(l == 0u, [&] { tile_index = atomic_add(status[status_base], 1u); });
+      for_(l, std::uint32_t(shape.max_subgroups * radix / 2), radix, [&](Expr<std::uint32_t> w) { scratch[w] = 0u; });
+      barrier();
+      Expr<std::uint32_t> tile = tile_index.load();
+      if_(tile >= tiles_covering(count, tile_shape), [] { return_(); });
+      TileBounds bounds = tile_bounds(tile, count, tile_shape);
+
+      // 1. Rank: for each run of subgroup_size keys, lanes whose digits are equal find
+      // each other with 8 ballots; the lowest of them adds the group's size to the
+      // subgroup's count of that digit.
+      std::vector<Var<K>> keys = load_items(keys_in, bounds, count, tile_shape, Expr<K>(K(0)));
+      std::vector<Expr<std::uint32_t>> digit, rank;
+      std::vector<Expr<bool>> valid;
+      for (std::uint32_t j = 0; j < items; ++j) {
+        valid.push_back(striped_index(bounds.first, items, j) < count);
+        digit.push_back(digit_of<K>(keys[j].load(), shift, mask));
+        Expr<uvec4> peers = subgroup_ballot(valid[j]);
+        for (std::uint32_t b = 0; b < radix_bits; ++b) {
+          Expr<bool> set = ((digit[j] >> b) & 1u) == 1u;
+          Expr<uvec4> with_bit = subgroup_ballot(set);
+          peers = peers & select(set, with_bit, ~with_bit);
+        }
+        Expr<std::uint32_t> before = ballot_exclusive_bit_count(peers);
+        Expr<std::uint32_t> word = subgroup * (radix / 2) + (digit[j] >> 1u), half = (digit[j] & 1u) * 16u;
+        Expr<std::uint32_t> earlier_runs = (Expr<std::uint32_t>(scratch[word]) >> half) & 0xFFFFu;
+        rank.push_back(earlier_runs + before);
+        subgroup_barrier(Orders::Shared);  // everyone has read before the counts move on
+        if_(valid[j] && before == 0u,
+            [&] { atomic_add(scratch[word], ballot_bit_count(peers) << half, MemoryOrder::Relaxed, Scope::Workgroup); });
+        subgroup_barrier(Orders::Shared);
+      }
+      barrier();
+
+      // 2. Per digit, the subgroups' counts become exclusive prefixes over subgroups (two
+      // digits per invocation: they share a word) and the tile's count of each digit.
+      if_(l < radix / 2, [&] {
+        Var<std::uint32_t> low = 0u, high = 0u;
+        for_(0u, num_subgroups(), [&](Expr<std::uint32_t> s) {
+          Expr<std::uint32_t> w = scratch[s * (radix / 2) + l];
+          scratch[s * (radix / 2) + l] = low.load() | (high.load() << 16u);
+          low = low.load() + (w & 0xFFFFu);
+          high = high.load() + (w >> 16u);
+        });
+        digit_count[2u * l] = low.load();
+        digit_count[2u * l + 1u] = high.load();
+      });
+      barrier();
+
+      // 3. Publish this tile's digit counts, look back for the earlier tiles' counts
+      // (invocation d owns digit d; d counts in subgroup order, as
+      // the scan over digits does), and place the tile's digits in sorted order.
+      Expr<std::uint32_t> d = subgroup * subgroup_size() + subgroup_invocation_id();
+      Expr<std::uint32_t> mine = digit_count[d];
+      Expr<std::uint32_t> my_word = status_base + tile * radix + d + 1u;
+      Var<std::uint32_t> earlier = 0u;
+      if_(tile == 0u, [&] {
+        atomic_store(status[my_word], sort_prefix_ready | mine, MemoryOrder::Release);
+      }).else_([&] {
+        atomic_store(status[my_word], sort_aggregate_ready | mine, MemoryOrder::Release);
+        Var<std::uint32_t> look = my_word - radix;
+        loop_([&] {
+          Expr<std::uint32_t> w = atomic_load(status[look.load()], MemoryOrder::Acquire);
+          if_(w != 0u, [&] {
+            earlier = earlier.load() + (w & sort_count_mask);
+            if_(w >= sort_prefix_ready, [&] { break_(); });
+            look = look.load() - radix;
+          });
+        });
+        atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + mine), MemoryOrder::Release);
+      });
+      Expr<std::uint32_t> s = lanes.inclusive(mine);
+      totals.scan(lanes.last(s));
+      Expr<std::uint32_t> start = totals.exclusive_prefix() + s - mine;
+      digit_start[d] = start;
+      destination[d] = Expr<std::uint32_t>(digit_offsets[pass * radix + d]) + earlier.load() - start;
+      barrier();
+
+      // 4. Reorder the tile in shared memory.
+      std::vector<Expr<std::uint32_t>> position;
+      for (std::uint32_t j = 0; j < items; ++j) {
+        Expr<std::uint32_t> word = subgroup * (radix / 2) + (digit[j] >> 1u), half = (digit[j] & 1u) * 16u;
+        Expr<std::uint32_t> subgroups_before = (Expr<std::uint32_t>(scratch[word]) >> half) & 0xFFFFu;
+        position.push_back(Expr<std::uint32_t>(digit_start[digit[j]]) + subgroups_before + rank[j]);
+      }
+      std::vector<Var<std::uint32_t>> payload;
+      payload.reserve(items);
+      if (with_values) {
+        for (std::uint32_t j = 0; j < items; ++j) payload.emplace_back(0u);
+        if_(bounds.full, [&] {
+          for (std::uint32_t j = 0; j < items; ++j)
+            payload[j] = Expr<std::uint32_t>(values_in[striped_index(bounds.first, items, j)]);
+        }).else_([&] {
+          for (std::uint32_t j = 0; j < items; ++j)
+            if_(valid[j], [&] { payload[j] = Expr<std::uint32_t>(values_in[striped_index(bounds.first, items, j)]); });
+        });
+      }
+      barrier();  // the counts in scratch have been read
+      for (std::uint32_t j = 0; j < items; ++j) {
+        if_(valid[j], [&] {
+          Expr<K> key = keys[j].load();
+          if constexpr (std::same_as<K, std::uint32_t>) {
+            scratch[position[j]] = key;
+          } else {
+            scratch[position[j]] = cast<std::uint32_t>(key);
+            scratch[position[j] + tile_elements] = cast<std::uint32_t>(key >> 32ull);
+          }
+          if (with_values) scratch[position[j] + tile_elements * shape.key_words] = payload[j].load();
+        });
+      }
+      barrier();
+
+      // 5. Write out: consecutive invocations take consecutive sorted keys.
+      Expr<std::uint32_t> in_tile = min(count - bounds.first, tile_elements);
+      for (std::uint32_t j = 0; j < items; ++j) {
+        Expr<std::uint32_t> i = l + j * radix;
+        if_(i < in_tile, [&] {
+          Expr<K> key = [&] {
+            if constexpr (std::same_as<K, std::uint32_t>) return Expr<K>(scratch[i]);
+            else return cast<K>(Expr<std::uint32_t>(scratch[i])) | (cast<K>(Expr<std::uint32_t>(scratch[i + tile_elements])) << 32ull);
+          }();
+          Expr<std::uint32_t> at = Expr<std::uint32_t>(destination[digit_of<K>(key, shift, mask)]) + i;
+          keys_out[at] = key;
+          if (with_values) values_out[at] = Expr<std::uint32_t>(scratch[i + tile_elements * shape.key_words]);
+        });
+      }
+    }, workgroup(radix));
+  };
+  return cached_kernel<decltype(trace())>(name + shape.key(), trace);
+}
+
+template <RadixKey K>
+void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys,
+                       const DeviceBuffer<std::uint32_t>* values, SortOptions options) {
+  std::size_t n = keys.size();
+  std::uint32_t width = sizeof(K) * 8;
+  std::uint32_t begin = options.begin_bit, end = std::min(options.end_bit, width);
+  if (values && values->size() < n) throw std::invalid_argument("radix_sort: fewer values than keys");
+  if (n >= (std::size_t(1) << 30)) throw std::invalid_argument("radix_sort: at most 2^30 - 1 keys");
+  if (n <= 1 || begin >= end) return;
+  std::uint32_t passes = (end - begin + radix_bits - 1) / radix_bits;
+  SortShape shape = sort_shape<K>(device.info(), values != nullptr);
+  std::size_t tiles = shape.tile.tiles_for(n);
+
+  // Digit counts of all passes, then their offsets.
+  auto histograms = device.alloc<std::uint32_t>(max_passes<K>() * radix);
+  sequence.fill(histograms, 0);
+  TileShape histogram_tile{256, 16};
+  std::size_t histogram_tiles = histogram_tile.tiles_for(n);
+  std::size_t per_group = (histogram_tiles + 1023) / 1024;
+  std::size_t groups = (histogram_tiles + per_group - 1) / per_group;
+  sequence.run(digit_histogram_kernel<K>(), tile_grid(groups, histogram_tile), keys, histograms, std::uint32_t(n),
+               begin, end, std::uint32_t(per_group));
+  sequence.run(digit_offsets_kernel(), grid(std::uint64_t(max_passes<K>()) * radix), histograms);
+
+  std::size_t status_words = 1 + tiles * radix;
+  auto status = device.alloc<std::uint32_t>(status_words * passes);
+  sequence.fill(status, 0);
+  auto other_keys = device.alloc<K>(n);
+  DeviceBuffer<std::uint32_t> other_values = device.alloc<std::uint32_t>(values ? n : 1);
+  DeviceBuffer<std::uint32_t> no_values = other_values;
+  const auto& sweep = onesweep_kernel<K>(shape);
+  for (std::uint32_t p = 0; p < passes; ++p) {
+    std::uint32_t shift = begin + p * radix_bits, bits = std::min(radix_bits, end - shift);
+    bool forward = p % 2 == 0;
+    const DeviceBuffer<K>& from = forward ? keys : other_keys;
+    const DeviceBuffer<K>& to = forward ? other_keys : keys;
+    const DeviceBuffer<std::uint32_t>& values_from = values ? (forward ? *values : other_values) : no_values;
+    const DeviceBuffer<std::uint32_t>& values_to = values ? (forward ? other_values : *values) : no_values;
+    sequence.run(sweep, tile_grid(tiles, shape.tile), from, to, values_from, values_to, histograms, status,
+                 std::uint32_t(n), shift, (1u << bits) - 1u, p, std::uint32_t(p * status_words));
+  }
+  if (passes % 2 == 1) {
+    sequence.copy(other_keys, keys);
+    if (values) sequence.copy(other_values, 0, *values, 0, n * sizeof(std::uint32_t));
+  }
+}
+
+}  // namespace detail
+
+// Sorts `keys` in place, stably, by the bits [begin_bit, end_bit) (recorded).
+template <detail::RadixKey K>
+void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, SortOptions options = {}) {
+  detail::record_radix_sort<K>(device, sequence, keys, nullptr, options);
+}
+// Sorts `keys` in place and moves values[i] along with keys[i] (recorded).
+template <detail::RadixKey K>
+void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
+                SortOptions options = {}) {
+  detail::record_radix_sort<K>(device, sequence, keys, &values, options);
+}
+
+template <detail::RadixKey K>
+void radix_sort(Device& device, const DeviceBuffer<K>& keys, SortOptions options = {}) {
+  auto sequence = device.sequence();
+  radix_sort(device, sequence, keys, options);
+  sequence.run_and_wait();
+}
+template <detail::RadixKey K>
+void radix_sort(Device& device, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
+                SortOptions options = {}) {
+  auto sequence = device.sequence();
+  radix_sort(device, sequence, keys, values, options);
+  sequence.run_and_wait();
+}
+
+}  // namespace sprig

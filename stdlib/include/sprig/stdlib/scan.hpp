@@ -1,0 +1,199 @@
+// Inclusive and exclusive scans (prefix folds) over a device buffer, for any associative
+// operator:
+//
+//   sprig::inclusive_scan(device, in, out);                          // sums
+//   sprig::exclusive_scan(device, in, out, sprig::maximum<float>());
+//   sprig::inclusive_scan(device, sequence, in, out, op);           // recorded, not run
+//
+// Two strategies, both reading the input once per pass:
+//   * DecoupledLookBack: one pass; tiles chain their prefixes through device memory
+//     (decoupled_lookback.hpp). Moves 2n elements.
+//   * ReduceThenScan: a pass of tile totals, a scan of those by one workgroup, a pass that
+//     scans each tile from its prefix. Moves 3n elements; no workgroup ever waits for
+//     another.
+// Auto takes the look-back where the device has 64-bit atomics (its status words), and
+// reduce-then-scan otherwise.
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/decoupled_lookback.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/scan_tile.hpp"
+
+namespace sprig {
+
+enum class ScanMode { Auto, DecoupledLookBack, ReduceThenScan };
+
+struct ScanOptions {
+  ScanMode mode = ScanMode::Auto;
+};
+
+namespace detail {
+
+ScanMode resolve_scan_mode(ScanMode requested, const DeviceInfo& device);
+
+// Items per invocation: enough bytes in flight per invocation to saturate memory, few
+// enough registers to keep several workgroups resident.
+template <DeviceValue T>
+TileShape scan_shape() {
+  constexpr std::uint32_t bytes = sizeof(T);
+  return TileShape{256, std::clamp<std::uint32_t>(64 / bytes, 1, 16)};
+}
+
+template <DeviceValue T>
+std::string type_name() {
+  return ir::to_string(device_type<T>());
+}
+
+template <DeviceValue T, AssociativeOperator Op>
+auto lookback_scan_kernel(const Op& op, ScanKind kind) {
+  TileShape shape = scan_shape<T>();
+  std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_lookback<" +
+                     type_name<T>() + "," + op.name + ">";
+  auto trace = [=] {
+    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, CoherentBuffer<std::uint64_t> status,
+                            CoherentBuffer<T> values, Expr<std::uint32_t> count) {
+      SubgroupScan<T, Op> lanes(op, shape.invocations);
+      SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
+      DecoupledLookBack<T, Op> lookback(lanes, status, values);
+      Expr<std::uint32_t> tile = acquire_tile(status);
+      if_(tile >= tiles_covering(count, shape), [] { return_(); });
+      scan_tile<T>(op, shape, kind, in, out, count, tile, lanes, totals,
+                   [&](const Expr<T>& aggregate) { return lookback.exclusive_prefix(tile, aggregate); });
+    }, workgroup(shape.invocations));
+  };
+  return cached_kernel<decltype(trace())>(name + op.cache_key(), trace);
+}
+
+template <DeviceValue T, AssociativeOperator Op>
+auto tile_totals_kernel(const Op& op) {
+  TileShape shape = scan_shape<T>();
+  std::string name = "scan_tile_totals<" + type_name<T>() + "," + op.name + ">";
+  auto trace = [=] {
+    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> totals_out, Expr<std::uint32_t> count) {
+      SubgroupScan<T, Op> lanes(op, shape.invocations);
+      SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
+      Expr<std::uint32_t> tile = linear_workgroup_id();
+      if_(tile >= tiles_covering(count, shape), [] { return_(); });
+      reduce_tile<T>(op, shape, in, count, tile, lanes, totals, [&](const Expr<T>& total) {
+        if_(lanes.lane() == 0u, [&] { totals_out[tile] = total; });
+      });
+    }, workgroup(shape.invocations));
+  };
+  return cached_kernel<decltype(trace())>(name + op.cache_key(), trace);
+}
+
+// One workgroup replaces `values[0, count)` by its exclusive scan, a chunk at a time.
+template <DeviceValue T, AssociativeOperator Op>
+auto single_workgroup_exclusive_scan_kernel(const Op& op) {
+  constexpr std::uint32_t invocations = 256;
+  std::string name = "exclusive_scan_one_workgroup<" + type_name<T>() + "," + op.name + ">";
+  auto trace = [=] {
+    return kernel(name, [=](Buffer<T> values, Expr<std::uint32_t> count) {
+      SubgroupScan<T, Op> lanes(op, invocations);
+      SubgroupTotalsScan<T, Op> totals(lanes, invocations);
+      Var<T> carry = lanes.identity();
+      for_(0u, count, invocations, [&](Expr<std::uint32_t> base) {
+        Expr<std::uint32_t> i = base + subgroup_id() * subgroup_size() + subgroup_invocation_id();
+        Var<T> x = lanes.identity();
+        if_(i < count, [&] { x = Expr<T>(values[i]); });
+        Expr<T> s = lanes.inclusive(x.load());
+        Expr<T> e = lanes.exclusive(x.load(), s);
+        totals.scan(lanes.last(s));
+        Expr<T> result = op(carry.load(), op(totals.exclusive_prefix(), e));
+        if_(i < count, [&] { values[i] = result; });
+        carry = op(carry.load(), totals.workgroup_total());
+        barrier();  // the totals are rewritten by the next chunk
+      });
+    }, workgroup(invocations));
+  };
+  return cached_kernel<decltype(trace())>(name + op.cache_key(), trace);
+}
+
+template <DeviceValue T, AssociativeOperator Op>
+auto prefixed_scan_kernel(const Op& op, ScanKind kind) {
+  TileShape shape = scan_shape<T>();
+  std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_prefixed<" +
+                     type_name<T>() + "," + op.name + ">";
+  auto trace = [=] {
+    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, ReadBuffer<T> tile_prefixes,
+                            Expr<std::uint32_t> count) {
+      SubgroupScan<T, Op> lanes(op, shape.invocations);
+      SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
+      Expr<std::uint32_t> tile = linear_workgroup_id();
+      if_(tile >= tiles_covering(count, shape), [] { return_(); });
+      scan_tile<T>(op, shape, kind, in, out, count, tile, lanes, totals,
+                   [&](const Expr<T>&) { return Expr<T>(tile_prefixes[tile]); });
+    }, workgroup(shape.invocations));
+  };
+  return cached_kernel<decltype(trace())>(name + op.cache_key(), trace);
+}
+
+void check_scan_sizes(std::size_t in, std::size_t out, const char* what);
+
+template <DeviceValue T, AssociativeOperator Op>
+void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out,
+                 const Op& op, ScanKind kind, ScanOptions options) {
+  check_scan_sizes(in.size(), out.size(), kind == ScanKind::Inclusive ? "inclusive_scan" : "exclusive_scan");
+  std::size_t n = in.size();
+  if (n == 0) return;
+  TileShape shape = scan_shape<T>();
+  std::size_t tiles = shape.tiles_for(n);
+  auto count = std::uint32_t(n);
+  if (resolve_scan_mode(options.mode, device.info()) == ScanMode::DecoupledLookBack) {
+    auto status = device.alloc<std::uint64_t>(tile_status_words(tiles));
+    auto values = device.alloc<T>(tile_value_slots<T>(tiles));
+    sequence.fill(status, 0);
+    sequence.run(lookback_scan_kernel<T>(op, kind), tile_grid(tiles, shape), in, out, status, values, count);
+  } else {
+    auto prefixes = device.alloc<T>(tiles);
+    sequence.run(tile_totals_kernel<T>(op), tile_grid(tiles, shape), in, prefixes, count);
+    sequence.run(single_workgroup_exclusive_scan_kernel<T>(op), grid(256), prefixes, std::uint32_t(tiles));
+    sequence.run(prefixed_scan_kernel<T>(op, kind), tile_grid(tiles, shape), in, out, prefixes, count);
+  }
+}
+
+}  // namespace detail
+
+// out[i] = in[0] op in[1] op ... op in[i]. `out` may be larger than `in`; the rest is left as is.
+template <DeviceValue T, AssociativeOperator Op>
+void inclusive_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out,
+                    const Op& op, ScanOptions options = {}) {
+  detail::record_scan(device, sequence, in, out, op, detail::ScanKind::Inclusive, options);
+}
+// out[i] = identity op in[0] op ... op in[i - 1].
+template <DeviceValue T, AssociativeOperator Op>
+void exclusive_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out,
+                    const Op& op, ScanOptions options = {}) {
+  detail::record_scan(device, sequence, in, out, op, detail::ScanKind::Exclusive, options);
+}
+
+template <DeviceValue T, AssociativeOperator Op>
+void inclusive_scan(Device& device, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out, const Op& op,
+                    ScanOptions options = {}) {
+  auto sequence = device.sequence();
+  inclusive_scan(device, sequence, in, out, op, options);
+  sequence.run_and_wait();
+}
+template <DeviceValue T, AssociativeOperator Op>
+void exclusive_scan(Device& device, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out, const Op& op,
+                    ScanOptions options = {}) {
+  auto sequence = device.sequence();
+  exclusive_scan(device, sequence, in, out, op, options);
+  sequence.run_and_wait();
+}
+
+// Sums.
+template <detail::ScalarNumber T>
+void inclusive_scan(Device& device, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out) {
+  inclusive_scan(device, in, out, plus<T>());
+}
+template <detail::ScalarNumber T>
+void exclusive_scan(Device& device, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out) {
+  exclusive_scan(device, in, out, plus<T>());
+}
+
+}  // namespace sprig

@@ -1,0 +1,9 @@
+// The standard library's parallel primitives, written in the DSL and run on any backend:
+// reduce, inclusive/exclusive scan, stream compaction (copy_if, partition), radix sort.
+#pragma once
+
+#include "sprig/stdlib/compact.hpp"
+#include "sprig/stdlib/operators.hpp"
+#include "sprig/stdlib/radix_sort.hpp"
+#include "sprig/stdlib/reduce.hpp"
+#include "sprig/stdlib/scan.hpp"

@@ -1,0 +1,44 @@
+// How the algorithms cut their input into tiles: a workgroup of `invocations` processes a
+// tile of invocations * items consecutive elements. Each subgroup owns a contiguous run of
+// subgroup_size * items elements and reads it "striped" — item j of lane l is element
+// j * subgroup_size + l of the run — so every load instruction of a subgroup touches
+// consecutive addresses, whatever the subgroup size.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "sprig/dsl.hpp"
+#include "sprig/runtime/launch.hpp"
+
+namespace sprig::detail {
+
+struct TileShape {
+  std::uint32_t invocations = 256;  // per workgroup
+  std::uint32_t items = 16;         // per invocation
+  std::uint32_t elements() const { return invocations * items; }
+  std::size_t tiles_for(std::size_t n) const { return (n + elements() - 1) / elements(); }
+};
+
+// Workgroups are laid out in two dimensions so that more than 65535 tiles can launch.
+constexpr std::uint32_t max_workgroups_per_row = 32768;
+
+inline Grid tile_grid(std::size_t tiles, const TileShape& shape) {
+  std::size_t per_row = std::min<std::size_t>(std::max<std::size_t>(tiles, 1), max_workgroups_per_row);
+  std::size_t rows = (std::max<std::size_t>(tiles, 1) + per_row - 1) / per_row;
+  return grid(std::uint64_t(per_row) * shape.invocations, rows);
+}
+
+// This workgroup's index in row-major order over the 2D launch.
+inline Expr<std::uint32_t> linear_workgroup_id() {
+  return workgroup_id().x() + workgroup_id().y() * num_workgroups().x();
+}
+
+// Index of item `item` of this invocation in a tile starting at `tile_first`.
+inline Expr<std::uint32_t> striped_index(const Expr<std::uint32_t>& tile_first, std::uint32_t items,
+                                         std::uint32_t item) {
+  Expr<std::uint32_t> width = subgroup_size();
+  return tile_first + subgroup_id() * width * items + width * item + subgroup_invocation_id();
+}
+
+}  // namespace sprig::detail

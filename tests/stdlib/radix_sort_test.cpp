@@ -1,0 +1,107 @@
+// Radix sort against std::stable_sort: uint32 and uint64 keys, key-value pairs (stability
+// shows in the payloads), bit ranges, and distributions that stress ranking: all keys
+// equal, sorted, reverse-sorted, few distinct digits, random.
+#include <algorithm>
+#include <numeric>
+
+#include "stdlib_targets.hpp"
+
+using namespace sprig;
+using stdlib_test::random_values;
+using stdlib_test::sizes_for;
+
+namespace radix_sort_test {
+
+enum class Distribution { Random, AllEqual, Sorted, Reversed, FewDistinct };
+
+template <class K>
+std::vector<K> keys_for(std::size_t n, Distribution d, std::uint32_t seed) {
+  std::vector<K> keys = random_values<K>(n, seed);
+  switch (d) {
+    case Distribution::Random: break;
+    case Distribution::AllEqual: std::fill(keys.begin(), keys.end(), K(0x12345678)); break;
+    case Distribution::Sorted: std::sort(keys.begin(), keys.end()); break;
+    case Distribution::Reversed: std::sort(keys.rbegin(), keys.rend()); break;
+    case Distribution::FewDistinct:
+      for (auto& k : keys) k = (k % 3) << (sizeof(K) * 8 - 9);
+      break;
+  }
+  return keys;
+}
+
+// Sorts pairs on the device and compares with std::stable_sort of (key, index) on the
+// key's bits [begin, end).
+template <class K>
+void check_pairs(sprig::Device& dev, const std::vector<K>& keys, SortOptions options = {}) {
+  std::size_t n = keys.size();
+  std::vector<std::uint32_t> index(n);
+  std::iota(index.begin(), index.end(), 0u);
+  auto k = dev.upload(keys);
+  auto v = dev.upload(index);
+  radix_sort(dev, k, v, options);
+  std::uint32_t end = std::min<std::uint32_t>(options.end_bit, sizeof(K) * 8);
+  auto bits = [&](K key) {
+    K shifted = key >> options.begin_bit;
+    std::uint32_t width = end - options.begin_bit;
+    return width >= sizeof(K) * 8 ? shifted : K(shifted & ((K(1) << width) - 1));
+  };
+  std::vector<std::uint32_t> expected = index;
+  std::stable_sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) { return bits(keys[a]) < bits(keys[b]); });
+  std::vector<K> got_keys = dev.download(k);
+  std::vector<std::uint32_t> got_values = dev.download(v);
+  for (std::size_t i = 0; i < n; ++i) {
+    REQUIRE(got_values[i] == expected[i]);
+    REQUIRE(got_keys[i] == keys[expected[i]]);
+  }
+}
+
+}  // namespace radix_sort_test
+
+using namespace radix_sort_test;
+
+TEST_CASE("uint32 keys sort like std::sort at every size") {
+  auto t = STDLIB_TARGET;
+  for (std::size_t n : sizes_for(t)) {
+    INFO(t.name << " n=" << n);
+    auto keys = random_values<std::uint32_t>(n, std::uint32_t(n) + 5);
+    auto k = t.device->upload(keys);
+    radix_sort(*t.device, k);
+    std::sort(keys.begin(), keys.end());
+    REQUIRE(t.device->download(k) == keys);
+  }
+}
+
+TEST_CASE("uint32 key-value pairs sort stably for every distribution") {
+  auto t = STDLIB_TARGET;
+  auto d = GENERATE(Distribution::Random, Distribution::AllEqual, Distribution::Sorted, Distribution::Reversed,
+                    Distribution::FewDistinct);
+  for (std::size_t n : sizes_for(t, {1, 257, 4099, 65537, 300007})) {
+    INFO(t.name << " n=" << n << " distribution " << int(d));
+    check_pairs(*t.device, keys_for<std::uint32_t>(n, d, 21));
+  }
+}
+
+TEST_CASE("uint64 keys and pairs sort stably") {
+  auto t = STDLIB_TARGET;
+  for (std::size_t n : sizes_for(t, {2, 1000, 65537, 200003})) {
+    INFO(t.name << " n=" << n);
+    auto keys = keys_for<std::uint64_t>(n, Distribution::Random, 22);
+    auto k = t.device->upload(keys);
+    radix_sort(*t.device, k);
+    std::vector<std::uint64_t> expected = keys;
+    std::sort(expected.begin(), expected.end());
+    REQUIRE(t.device->download(k) == expected);
+    check_pairs(*t.device, keys_for<std::uint64_t>(n, Distribution::FewDistinct, 23));
+  }
+}
+
+TEST_CASE("a bit range sorts by those bits only, stably") {
+  auto t = STDLIB_TARGET;
+  std::size_t n = std::min<std::size_t>(t.max_elements, 65537);
+  auto keys = random_values<std::uint32_t>(n, 31);
+  check_pairs(*t.device, keys, SortOptions{0, 12});    // two passes, the second of 4 bits
+  check_pairs(*t.device, keys, SortOptions{5, 24});    // three passes starting off a byte boundary
+  check_pairs(*t.device, keys, SortOptions{16, 16});   // empty: nothing moves
+  auto keys64 = random_values<std::uint64_t>(n, 32);
+  check_pairs(*t.device, keys64, SortOptions{30, 50});
+}
