@@ -1,5 +1,8 @@
 #include "sprig/dsl/control.hpp"
 
+#include <algorithm>
+#include <unordered_set>
+
 namespace sprig {
 
 namespace detail {
@@ -18,14 +21,42 @@ void jump(ir::Op op, const SourceLoc& loc) { ir::Builder::current(loc).statement
 
 }  // namespace detail
 
-ir::Block* IfChain::else_block(const SourceLoc& loc) {
+namespace {
+
+// Nodes of `outer` traced after `after` that `root` depends on.
+std::unordered_set<ir::NodeRef> trailing_dependencies(ir::NodeRef root, const ir::Block* outer, std::uint32_t after) {
+  std::unordered_set<ir::NodeRef> found;
+  std::vector<ir::NodeRef> work{root};
+  while (!work.empty()) {
+    ir::NodeRef n = work.back();
+    work.pop_back();
+    if (n->home != outer || n->id <= after || !found.insert(n).second) continue;
+    for (ir::NodeRef o : n->operands) work.push_back(o);
+  }
+  return found;
+}
+
+}  // namespace
+
+ir::Block* IfChain::else_block(const SourceLoc& loc, ir::NodeRef condition) {
   ir::Block* block = node_->blocks.at(1);
   ir::Builder& b = ir::Builder::current(loc);
   if (!block->statements.empty())
     throw TraceError("this if_ already has an else branch", loc, b.kernel().name);
-  if (b.block()->statements.empty() || b.block()->statements.back() != root_)
-    throw TraceError("else_/else_if_ must directly follow its if_ (chain them in one statement)", loc,
-                     b.kernel().name);
+  ir::Block* outer = b.block();
+  auto& statements = outer->statements;
+  auto root = std::find(statements.begin(), statements.end(), root_);
+  if (root == statements.end())
+    throw TraceError("else_/else_if_ must directly follow its if_ (chain them in one statement)", loc, b.kernel().name);
+  std::unordered_set<ir::NodeRef> moved;
+  if (condition) moved = trailing_dependencies(condition, outer, root_->id);
+  for (auto s = root + 1; s != statements.end(); ++s)
+    if (!moved.count(*s))
+      throw TraceError("else_/else_if_ must directly follow its if_ (chain them in one statement)", loc,
+                       b.kernel().name);
+  block->statements.assign(root + 1, statements.end());
+  statements.erase(root + 1, statements.end());
+  for (ir::NodeRef n : moved) n->home = block;
   return block;
 }
 

@@ -1,5 +1,5 @@
 // Barriers. A workgroup control barrier suspends the subgroup; the workgroup scheduler
-// (workgroup_runner.cpp) releases all subgroups once every one of them waits there. A
+// (scheduler.cpp) releases all subgroups once every one of them waits there. A
 // barrier must be reached by all invocations still running, so a subgroup arriving with
 // some of its live lanes inactive is an error at the barrier's line. Memory barriers need
 // no action: the simulator's memory is sequentially consistent.
@@ -38,8 +38,10 @@ void memory_barrier(Context&, const Instr&) {}
 
 void lower_barrier(ProgramBuilder&, const ir::Node& n, Instr& in) {
   ir::BarrierInfo info = ir::barrier_info(n.b);
+  const bool within_subgroup =
+      info.execution_scope == ir::Scope::Subgroup || info.execution_scope == ir::Scope::Invocation;
   if (ir::BarrierKind(n.a) == ir::BarrierKind::Memory) in.run = memory_barrier;
-  else if (info.execution_scope == ir::Scope::Subgroup || info.execution_scope == ir::Scope::Invocation) in.run = subgroup_barrier;
+  else if (within_subgroup) in.run = subgroup_barrier;
   else in.run = workgroup_barrier;
 }
 

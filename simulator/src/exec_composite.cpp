@@ -29,7 +29,8 @@ void dynamic_extract(Context& c, const Instr& in) {
   const Word* index = c.reg(in.src[1]);
   const bool signed_index = in.aux != 0;
   for (std::uint32_t l = 0; l < c.width; ++l) {
-    std::uint64_t i = signed_index ? std::uint64_t(std::int64_t(get<std::int32_t>(index[l]))) : get<std::uint32_t>(index[l]);
+    std::uint64_t i =
+        signed_index ? std::uint64_t(std::int64_t(get<std::int32_t>(index[l]))) : get<std::uint32_t>(index[l]);
     d[l] = i < in.imm ? c.reg(in.src[0] + std::uint32_t(i))[l] : 0;
   }
 }

@@ -71,8 +71,10 @@ void lower_conversion(ProgramBuilder& b, const ir::Node& n, Instr& in) {
   }
   BitcastLayout layout;
   std::uint32_t from_total = 0, to_total = 0;
-  for (std::uint32_t k = 0; k < from->components(); ++k) from_total += layout.from_bytes.emplace_back(memory_bytes(from->scalar));
-  for (std::uint32_t k = 0; k < to->components(); ++k) to_total += layout.to_bytes.emplace_back(memory_bytes(to->scalar));
+  for (std::uint32_t k = 0; k < from->components(); ++k)
+    from_total += layout.from_bytes.emplace_back(memory_bytes(from->scalar));
+  for (std::uint32_t k = 0; k < to->components(); ++k)
+    to_total += layout.to_bytes.emplace_back(memory_bytes(to->scalar));
   if (from_total != to_total || from->is_bool() || to->is_bool() || from_total > 32)
     b.unsupported(n, "a bitcast from " + ir::to_string(from) + " to " + ir::to_string(to));
   in.run = bitcast;

@@ -55,7 +55,8 @@ void kernel_param(Context& c, const Instr& in) {
   for (std::size_t k = 0; k < shape.leaves.size(); ++k) {
     const Leaf& leaf = shape.leaves[k];
     Word v = 0;
-    if (base + leaf.offset + memory_bytes(leaf.kind) <= bytes.size()) v = read_scalar(bytes.data() + base + leaf.offset, leaf.kind);
+    if (base + leaf.offset + memory_bytes(leaf.kind) <= bytes.size())
+      v = read_scalar(bytes.data() + base + leaf.offset, leaf.kind);
     fill_row(c, in.dst + std::uint32_t(k), v);
   }
 }

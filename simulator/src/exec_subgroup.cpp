@@ -113,8 +113,11 @@ template <class T>
 T identity(S op) {
   switch (op) {
     case S::Mul: return T(1);
-    case S::Min: return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
-    case S::Max: return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    case S::Min:
+      return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    case S::Max:
+      return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                  : std::numeric_limits<T>::lowest();
     case S::And: return T(~std::uint64_t(0));
     default: return T(0);
   }

@@ -46,7 +46,8 @@ void check_launch(const Launch& launch, const DeviceInfo& device, std::uint64_t 
     fail(launch, "expects " + std::to_string(bindings) + " binding(s), but the launch passes " +
                      std::to_string(launch.bindings.size()));
   if (launch.push_constants.size() != k.push_constant_size)
-    fail(launch, "expects " + std::to_string(k.push_constant_size) + " bytes of scalar parameters, but the launch passes " +
+    fail(launch, "expects " + std::to_string(k.push_constant_size) +
+                     " bytes of scalar parameters, but the launch passes " +
                      std::to_string(launch.push_constants.size()));
   std::uint64_t invocations = std::uint64_t(k.workgroup_size[0]) * k.workgroup_size[1] * k.workgroup_size[2];
   if (invocations == 0 || invocations > device.max_workgroup_invocations)
@@ -57,8 +58,8 @@ void check_launch(const Launch& launch, const DeviceInfo& device, std::uint64_t 
       fail(launch, "has a workgroup size of " + std::to_string(k.workgroup_size[i]) + " in dimension " +
                        std::to_string(i) + ", more than the device's " + std::to_string(device.max_workgroup_size[i]));
     if (launch.workgroups[i] > device.max_workgroup_count[i])
-      fail(launch, "launches " + std::to_string(launch.workgroups[i]) + " workgroups in dimension " + std::to_string(i) +
-                       ", more than the device's " + std::to_string(device.max_workgroup_count[i]));
+      fail(launch, "launches " + std::to_string(launch.workgroups[i]) + " workgroups in dimension " +
+                       std::to_string(i) + ", more than the device's " + std::to_string(device.max_workgroup_count[i]));
   }
   std::uint32_t width = subgroup_width(k, device);
   if (width < device.min_subgroup_size || width > device.max_subgroup_size || (width & (width - 1)) != 0)
@@ -76,11 +77,11 @@ void check_launch(const Launch& launch, const DeviceInfo& device, std::uint64_t 
         fail(launch, e.what());
       }
       if (b->bytes() > device.max_buffer_bytes)
-        fail(launch, parameter(p) + " is bound to a buffer of " + std::to_string(b->bytes()) + " bytes, more than the device's " +
-                         std::to_string(device.max_buffer_bytes));
+        fail(launch, parameter(p) + " is bound to a buffer of " + std::to_string(b->bytes()) +
+                         " bytes, more than the device's " + std::to_string(device.max_buffer_bytes));
       if (b->element_type() && b->element_type() != p.type)
-        fail(launch, parameter(p) + " has elements of type " + ir::to_string(p.type) + ", but is bound to a buffer of " +
-                         ir::to_string(b->element_type()));
+        fail(launch, parameter(p) + " has elements of type " + ir::to_string(p.type) +
+                         ", but is bound to a buffer of " + ir::to_string(b->element_type()));
     } else if (p.kind == ir::ParamKind::Uniform) {
       const auto* bytes = std::get_if<std::vector<std::byte>>(&launch.bindings[p.binding]);
       if (!bytes) fail(launch, parameter(p) + " is a uniform, but the launch passes a buffer");

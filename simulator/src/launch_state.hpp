@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "context.hpp"
@@ -40,10 +41,6 @@ struct WorkgroupState {
   std::vector<std::byte> shared;
   std::vector<Context> subgroups;
 };
-
-}  // namespace sprig::sim
-
-namespace sprig::sim {
 
 // Records a problem that `lane` ran into at `site`; stops the launch at the error limit.
 template <class F>

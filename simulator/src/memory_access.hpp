@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "context.hpp"
@@ -29,6 +30,9 @@ struct MemoryOp {
   std::uint32_t root_size = 0;    // shared, function: the variable's size (buffers: the binding's)
   const MemoryShape* shape = nullptr;  // the value accessed
   bool coherent = false;               // a CoherentBuffer: other workgroups' writes are polled
+  // Function variables reached through constant indices only: the value's offset in the
+  // variable, the same for every lane and known to be in bounds.
+  std::optional<std::uint32_t> fixed_offset;
 };
 
 // Where lane `lane` finds the bytes of the root and how many there are.

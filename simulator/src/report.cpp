@@ -1,7 +1,7 @@
 // Printing the report: kernels with their statistics, then errors and warnings with the
 // user's line, the kernel, an example invocation and how often it happened.
 #include <algorithm>
-#include <cstdio>
+#include <iomanip>
 #include <ostream>
 
 #include "sprig/simulator/report.hpp"
@@ -38,8 +38,8 @@ void print_diagnostics(std::ostream& out, const char* title, const std::vector<D
   out << title << " (" << list.size() << "):\n";
   for (const Diagnostic& d : list) {
     out << "  " << (d.loc.known() ? d.loc.str() : std::string("<unknown line>")) << ": " << d.message << "\n"
-        << "      [" << problem_name(d.problem) << "; kernel '" << d.kernel << "'; first at invocation (" << d.invocation[0]
-        << ", " << d.invocation[1] << ", " << d.invocation[2] << ")";
+        << "      [" << problem_name(d.problem) << "; kernel '" << d.kernel << "'; first at invocation ("
+        << d.invocation[0] << ", " << d.invocation[1] << ", " << d.invocation[2] << ")";
     if (d.occurrences > 1) out << "; " << d.occurrences << " times";
     out << "]\n";
   }
@@ -55,14 +55,16 @@ std::ostream& operator<<(std::ostream& out, const Report& r) {
     std::size_t width = 6;
     for (const KernelStats& k : r.kernels) width = std::max(width, k.name.size());
     out << "kernels:\n";
+    const std::ios_base::fmtflags flags = out.flags();
+    const std::streamsize precision = out.precision();
     for (const KernelStats& k : r.kernels) {
-      char line[256];
-      std::snprintf(line, sizeof line, "  %-*s %6llu launches %12llu invocations %14llu lane-ops  SIMT efficiency %5.1f%%  %9.2f ms\n",
-                    int(width), k.name.c_str(), static_cast<unsigned long long>(k.launches),
-                    static_cast<unsigned long long>(k.invocations), static_cast<unsigned long long>(k.lane_operations),
-                    100.0 * k.simt_efficiency(), k.host_ms);
-      out << line;
+      out << "  " << std::left << std::setw(int(width)) << k.name << std::right << std::setw(6) << k.launches
+          << " launches " << std::setw(11) << k.invocations << " invocations " << std::setw(13) << k.lane_operations
+          << " lane-ops  SIMT efficiency " << std::fixed << std::setprecision(1) << std::setw(5)
+          << 100.0 * k.simt_efficiency() << "%  " << std::setprecision(2) << std::setw(9) << k.host_ms << " ms\n";
     }
+    out.flags(flags);
+    out.precision(precision);
   }
   print_diagnostics(out, "errors", r.errors);
   print_diagnostics(out, "warnings", r.warnings);

@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "diagnostics.hpp"
-#include "launch_runner.hpp"
+#include "scheduler.hpp"
 #include "sprig/simulator/report.hpp"
 
 namespace sprig::sim {

@@ -44,7 +44,9 @@ decltype(auto) with_scalar_type(ir::ScalarKind k, F&& f) {
 }
 
 // Bytes a scalar occupies in memory (bools are 32-bit).
-inline std::uint32_t memory_bytes(ir::ScalarKind k) { return ir::scalar_bits(k) == 64 ? 8 : 4; }
+inline std::uint32_t memory_bytes(ir::ScalarKind k) {
+  return k == ir::ScalarKind::I64 || k == ir::ScalarKind::U64 ? 8 : 4;
+}
 
 // A scalar read from / written to memory in its memory representation.
 inline Word read_scalar(const std::byte* p, ir::ScalarKind k) {

@@ -34,7 +34,8 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
   // ---- what a submitted sequence does, in order
   void check(const Launch& launch) const;
   double execute(const Launch& launch);  // returns the host milliseconds it took
-  void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset, std::size_t bytes);
+  void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
+            std::size_t bytes);
   void fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word);
 
  private:

@@ -65,7 +65,8 @@ void collect_leaves(ir::TypeRef t, ir::LayoutRule rule, std::uint32_t base, std:
     }
     case ir::Type::Kind::Struct: {
       ir::Layout l = ir::layout_of(t, rule);
-      for (std::size_t i = 0; i < t->fields.size(); ++i) collect_leaves(t->fields[i].type, rule, base + l.offsets[i], out);
+      for (std::size_t i = 0; i < t->fields.size(); ++i)
+        collect_leaves(t->fields[i].type, rule, base + l.offsets[i], out);
       return;
     }
   }

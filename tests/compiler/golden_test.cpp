@@ -43,7 +43,7 @@ void check_golden(const std::string& name, const test::Module& m) {
 
 }  // namespace
 
-TEST_CASE("golden: saxpy is the code glslang emits for the same GLSL, plus names", "[golden]") {
+TEST_CASE("golden: saxpy, the map the benchmark compares with glslang", "[golden]") {
   auto k = kernel("saxpy", [](Float a, ReadBuffer<float> x, Buffer<float> y) {
     UInt i = global_id().x();
     if_(i < x.size(), [&] { y[i] = a * x[i] + y[i]; });

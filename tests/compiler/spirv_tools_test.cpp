@@ -29,6 +29,36 @@ TEST_CASE("optimize keeps the module valid and the kernel's interface") {
   CHECK(text.find("LocalSize 256 1 1") != std::string::npos);
 }
 
+namespace spirv_tools_test {
+
+struct Body {
+  vec4 position;
+  std::uint32_t hits;
+  float mass;
+};
+SPRIG_STRUCT(Body, position, hits, mass)
+
+}  // namespace spirv_tools_test
+
+TEST_CASE("the optimiser accepts struct copies, callables, loops, atomics and subgroup operations") {
+  using spirv_tools_test::Body;
+  auto step = callable("step", [](Expr<Body> b, Float dt) -> Expr<Body> {
+    Var<Body> next = b;
+    next[&Body::position] = b[&Body::position] * dt;
+    next[&Body::hits] += 1u;
+    return next.load();
+  });
+  auto k = kernel("mixed", [&](Buffer<Body> bodies, Buffer<std::uint32_t> counter, Float dt, UInt steps) {
+    UInt i = global_id().x();
+    Var<Body> b = bodies[i];
+    for_(0u, steps, [&](UInt) { b = step(b, dt); });
+    bodies[i] = b;
+    atomic_add(counter[0], subgroup_add(1u));
+  });
+  std::vector<std::uint32_t> optimized = compiler::optimize(test::valid_module(k).words);
+  CHECK(compiler::validation_errors(optimized) == "");
+}
+
 TEST_CASE("compile with options validates, optimises and can drop debug info") {
   compiler::CompileOptions options;
   options.optimize = true;

@@ -15,14 +15,6 @@ std::uint32_t constant_value(const test::Module& m, std::uint32_t id) {
   return 0;
 }
 
-// The node subgroup_broadcast / subgroup_shuffle* record. (Those functions do not compile
-// at the moment: subgroup.hpp passes a SourceLoc where Operand wants a
-// std::source_location; reported to the DSL's owner.)
-template <class T>
-Expr<T> lane_op(ir::SubgroupOp op, const Expr<T>& x, const UInt& lane) {
-  return Expr<T>(detail::subgroup(op, ir::GroupOperation::None, device_type<T>(), {x.node(), lane.node()}, x.node()->loc));
-}
-
 }  // namespace
 
 TEST_CASE("shared arrays are Workgroup variables and barrier() is a workgroup control barrier") {
@@ -46,10 +38,12 @@ TEST_CASE("shared arrays are Workgroup variables and barrier() is a workgroup co
 TEST_CASE("barriers ordering only shared memory, subgroup barriers and memory barriers") {
   auto k = kernel("barriers", [](CoherentBuffer<std::uint32_t> flags) {
     auto s = shared<std::uint32_t>("s");
+    auto ready = shared<bool>("ready");  // a logical bool: shared memory has no host layout
     s = 1u;
+    ready = true;
     barrier(Orders::Shared);
     subgroup_barrier();
-    flags[0] = s;
+    flags[0] = select(ready, s, 0u);
     memory_barrier(Scope::Device, Orders::Buffers, MemoryOrder::Release);
   });
   test::Module m = valid_module(k);
@@ -128,9 +122,8 @@ TEST_CASE("votes, ballots, broadcasts and shuffles") {
                  select(subgroup_all_equal(x), 4u, 0u) + select(subgroup_elect(), 8u, 0u);
     UInt counts = ballot_bit_count(mask) + ballot_inclusive_bit_count(mask) + ballot_exclusive_bit_count(mask) +
                   ballot_find_lsb(mask) + ballot_find_msb(mask);
-    using S = ir::SubgroupOp;
-    UInt moved = lane_op(S::Broadcast, x, 0u) + subgroup_broadcast_first(x) + lane_op(S::Shuffle, x, lane ^ 1u) +
-                 lane_op(S::ShuffleXor, x, 2u) + lane_op(S::ShuffleUp, x, 1u) + lane_op(S::ShuffleDown, x, 1u);
+    UInt moved = subgroup_broadcast(x, 0u) + subgroup_broadcast_first(x) + subgroup_shuffle(x, lane ^ 1u) +
+                 subgroup_shuffle_xor(x, 2u) + subgroup_shuffle_up(x, 1u) + subgroup_shuffle_down(x, 1u);
     out[i] = votes + counts + moved + subgroup_size() + subgroup_id() + num_subgroups();
   });
   test::Module m = valid_module(k);
@@ -147,7 +140,7 @@ TEST_CASE("subgroup operations on vectors and 64-bit values") {
     UInt i = global_id().x();
     ULong x = in[i];
     Expr<u64vec2> v = Expr<u64vec2>(u64vec2{1, 2}) * x;
-    Expr<u64vec2> s = subgroup_inclusive_add(v) + lane_op(ir::SubgroupOp::ShuffleXor, v, 1u);
+    Expr<u64vec2> s = subgroup_inclusive_add(v) + subgroup_shuffle_xor(v, 1u);
     out[i] = subgroup_add(x) + s.x() + subgroup_broadcast_first(s).y();
   });
   valid_module(k);

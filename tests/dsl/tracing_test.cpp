@@ -152,3 +152,15 @@ TEST_CASE("the printed IR lists parameters, nodes and source lines") {
   CHECK_THAT(text, Catch::Contains("If %"));
   CHECK_THAT(text, Catch::Contains("tracing_test.cpp:"));
 }
+
+TEST_CASE("loop and compound-assignment nodes carry the user's line, not sprig's") {
+  auto k = kernel("own_lines", [](WriteBuffer<std::uint32_t> out) {
+    Var<UInt> s = 0u;
+    for_(0u, 4u, [&](UInt j) { s += j; });
+    out[0] = s;
+  });
+  for (const auto& n : k.ir()->entry.nodes) {
+    INFO(ir::op_name(n->op) << " at " << n->loc.str());
+    CHECK_THAT(n->loc.file, Catch::Contains("tracing_test.cpp"));
+  }
+}

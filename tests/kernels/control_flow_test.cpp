@@ -105,3 +105,18 @@ TEST_CASE("an escape-time (Mandelbrot) loop") {
   // Inside the set: 50 iterations; (1,1) escapes after 2; (0.5,0.5) after 5; -2 stays at |z|=2.
   CHECK(outputs<std::uint32_t>(dev, k, 6, grid(6), points) == std::vector<std::uint32_t>{50, 2, 50, 5, 50, 50});
 }
+
+TEST_CASE("an else_if_ condition that reads a variable is evaluated in the else branch") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  auto k = kernel("else_if_var", [](WriteBuffer<std::uint32_t> out) {
+    UInt i = global_id().x();
+    if_(i < out.size(), [&] {
+      Var<UInt> x = i;
+      if_(x < 2u, [&] { x = 100u; }).else_if_(x < 4u, [&] { x = 200u; }).else_if_(x == 4u, [&] { x = 300u; }).else_([&] {
+        x += 1000u;
+      });
+      out[i] = x;
+    });
+  }, workgroup(4));
+  CHECK(outputs<std::uint32_t>(dev, k, 6, grid(6)) == std::vector<std::uint32_t>{100, 100, 200, 200, 300, 1005});
+}

@@ -77,5 +77,6 @@ TEST_CASE("a callable called inside a loop that lanes break out of") {
     });
     out[i] = steps;
   }, workgroup(8));
-  CHECK(outputs<std::uint32_t>(simtest::device(), k, 8, grid(8)) == std::vector<std::uint32_t>{0, 1, 7, 2, 5, 8, 16, 3});
+  CHECK(outputs<std::uint32_t>(simtest::device(), k, 8, grid(8)) ==
+        std::vector<std::uint32_t>{0, 1, 7, 2, 5, 8, 16, 3});
 }

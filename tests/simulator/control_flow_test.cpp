@@ -22,7 +22,9 @@ TEST_CASE("else_if_ chains pick the first true condition per lane") {
   auto k = kernel("chain", [](WriteBuffer<std::uint32_t> out) {
     UInt i = global_id().x();
     Var<UInt> v = 9u;
-    if_(i < 2u, [&] { v = 1u; }).else_if_(i < 4u, [&] { v = 2u; }).else_if_(i == 5u, [&] { v = 3u; }).else_([&] { v = 4u; });
+    if_(i < 2u, [&] { v = 1u; }).else_if_(i < 4u, [&] { v = 2u; }).else_if_(i == 5u, [&] { v = 3u; }).else_([&] {
+      v = 4u;
+    });
     out[i] = v;
   }, workgroup(8));
   CHECK(outputs<std::uint32_t>(simtest::device(), k, 8, grid(8)) == std::vector<std::uint32_t>{1, 1, 2, 2, 4, 3, 4, 4});
@@ -83,7 +85,8 @@ TEST_CASE("while_ re-evaluates its condition each iteration (Collatz steps)") {
     });
     out[i] = steps;
   }, workgroup(8));
-  CHECK(outputs<std::uint32_t>(simtest::device(), k, 8, grid(8)) == std::vector<std::uint32_t>{0, 1, 7, 2, 5, 8, 16, 3});
+  CHECK(outputs<std::uint32_t>(simtest::device(), k, 8, grid(8)) ==
+        std::vector<std::uint32_t>{0, 1, 7, 2, 5, 8, 16, 3});
 }
 
 TEST_CASE("nested loops: an inner break leaves only the inner loop") {

@@ -102,6 +102,7 @@ TEST_CASE("several host threads can share one device") {
       for (int r = 0; r < 10; ++r) dev.run(k, grid(1000), buffers[std::size_t(t)]);
     });
   for (auto& th : threads) th.join();
-  for (int t = 0; t < 4; ++t) CHECK(dev.download(buffers[std::size_t(t)]) == std::vector<std::uint32_t>(1000, std::uint32_t(t + 10)));
+  for (int t = 0; t < 4; ++t)
+    CHECK(dev.download(buffers[std::size_t(t)]) == std::vector<std::uint32_t>(1000, std::uint32_t(t + 10)));
   CHECK(dev.report().launches == 40);
 }

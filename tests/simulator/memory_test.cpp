@@ -68,7 +68,8 @@ TEST_CASE("structs in buffers: load whole, change fields in a local, store whole
 }
 
 TEST_CASE("std430 struct with a vec3, padding and an array: fields land at their offsets") {
-  REQUIRE(ir::layout_of(device_type<Segment>(), ir::LayoutRule::Std430).offsets == std::vector<std::uint32_t>{0, 12, 16, 28});
+  REQUIRE(ir::layout_of(device_type<Segment>(), ir::LayoutRule::Std430).offsets ==
+          std::vector<std::uint32_t>{0, 12, 16, 28});
   auto k = kernel("segments", [](Buffer<Segment> s) {
     UInt i = global_id().x();
     Var<Segment> v = s[i];
@@ -77,7 +78,8 @@ TEST_CASE("std430 struct with a vec3, padding and an array: fields land at their
     v[&Segment::flag] = i + 100u;
     s[i] = v;
   }, workgroup(2));
-  auto s = simtest::device().upload(std::vector<Segment>{{{1, 2, 3}, 0.5f, {{4, 5, 6}}, 0}, {{7, 8, 9}, 2.0f, {{1, 1, 1}}, 0}});
+  auto s = simtest::device().upload(
+      std::vector<Segment>{{{1, 2, 3}, 0.5f, {{4, 5, 6}}, 0}, {{7, 8, 9}, 2.0f, {{1, 1, 1}}, 0}});
   simtest::device().run(k, grid(2), s);
   std::vector<Segment> got = simtest::device().download(s);
   CHECK(got[0].from == vec3{1, 2, 1.5f});

@@ -107,6 +107,42 @@ TEST_CASE("atomic min, max, exchange and 64-bit atomics return the previous valu
   CHECK(simtest::device().download(w) == std::vector<std::uint64_t>{(6ull << 32) + 1, 0xFull << 40});
 }
 
+TEST_CASE("a barrier inside a callable synchronises the workgroup") {
+  auto k = kernel("callable_barrier", [](WriteBuffer<std::uint32_t> out) {
+    auto tile = shared_array<std::uint32_t>(32, "tile");
+    auto exchange = callable("exchange", [&](UInt l, UInt v) -> UInt {
+      tile[l] = v;
+      barrier();
+      return UInt(tile[31u - l]);
+    });
+    UInt l = local_index();
+    out[l] = exchange(l, l * 10u);
+  }, workgroup(32));
+  std::vector<std::uint32_t> expected;
+  for (std::uint32_t l = 0; l < 32; ++l) expected.push_back((31 - l) * 10);
+  CHECK(outputs<std::uint32_t>(simtest::device(8), k, 32, grid(32)) == expected);
+}
+
+TEST_CASE("a subgroup spinning on a flag that a later subgroup of its workgroup sets makes progress") {
+  sim::Options options;
+  options.subgroup_size = 8;
+  sim::Device dev(options);
+  auto k = kernel("intra_group_wait", [](WriteBuffer<std::uint32_t> out) {
+    auto flag = shared<std::uint32_t>("flag");
+    UInt l = local_index();
+    if_(l == 0u, [&] { atomic_store(flag, 0u); });
+    barrier();
+    if_(subgroup_id() == 0u, [&] {
+      Var<UInt> polls = 0u;
+      while_([&] { return atomic_load(flag) == 0u; }, [&] { polls += 1u; });
+    });
+    if_(l == 15u, [&] { atomic_store(flag, 42u); });  // subgroup 1
+    out[l] = atomic_load(flag);
+  }, workgroup(16));
+  CHECK(outputs<std::uint32_t>(dev, k, 16, grid(16)) == std::vector<std::uint32_t>(16, 42u));
+  CHECK(dev.report().clean());
+}
+
 TEST_CASE("a barrier under divergent control flow is reported at its line") {
   sim::Device dev;
   const std::uint32_t line = __LINE__ + 4;

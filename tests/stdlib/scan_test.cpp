@@ -48,13 +48,13 @@ void check_scans(sprig::Device& dev, const std::vector<T>& values, const Op& op,
   std::inclusive_scan(values.begin(), values.end(), expected.begin(), host_op);
   std::vector<T> got = dev.download(out);
   got.resize(values.size());
-  REQUIRE(got == expected);
+  REQUIRE(stdlib_test::first_difference(got, expected) == "");
 
   exclusive_scan(dev, in, out, op, options);
   std::exclusive_scan(values.begin(), values.end(), expected.begin(), op.identity, host_op);
   got = dev.download(out);
   got.resize(values.size());
-  REQUIRE(got == expected);
+  REQUIRE(stdlib_test::first_difference(got, expected) == "");
 }
 
 ScanOptions mode(int which) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,24 @@ std::vector<T> random_values(std::size_t n, std::uint32_t seed, std::uint64_t mo
     else x = T(r);
   }
   return v;
+}
+
+// "" when equal; otherwise where and how the vectors first differ (Catch would print them whole).
+template <class T>
+std::string first_difference(const std::vector<T>& got, const std::vector<T>& expected) {
+  if (got.size() != expected.size())
+    return "sizes differ: " + std::to_string(got.size()) + " vs " + std::to_string(expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i] == expected[i]) continue;
+    std::string text = "first difference at " + std::to_string(i) + " of " + std::to_string(got.size());
+    if constexpr (requires(std::ostream& o, T v) { o << v; }) {
+      std::ostringstream o;
+      o << ": got " << got[i] << ", expected " << expected[i];
+      text += o.str();
+    }
+    return text;
+  }
+  return "";
 }
 
 }  // namespace stdlib_test

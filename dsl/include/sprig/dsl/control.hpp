@@ -49,7 +49,7 @@ class IfChain {
   IfChain else_if_(const Operand<bool>& cond, F&& body, std::source_location l = std::source_location::current()) {
     ir::Builder& b = ir::Builder::current(l);
     ir::NodeRef inner = nullptr;
-    b.trace_into(else_block(l), [&] {
+    b.trace_into(else_block(l, cond.node), [&] {
       inner = detail::begin_if(cond, l);
       detail::trace_body(b, b.new_block(inner), std::forward<F>(body), "else_if_", l);
       b.new_block(inner);  // its (so far empty) else
@@ -60,11 +60,14 @@ class IfChain {
   template <detail::Body F>
   void else_(F&& body, std::source_location l = std::source_location::current()) {
     ir::Builder& b = ir::Builder::current(l);
-    detail::trace_body(b, else_block(l), std::forward<F>(body), "else_", l);
+    detail::trace_body(b, else_block(l, nullptr), std::forward<F>(body), "else_", l);
   }
 
  private:
-  ir::Block* else_block(const SourceLoc& loc);
+  // The else block of this link, checked to directly follow the chain. For else_if_, the
+  // statements that evaluating its condition appended after the chain (loads of its
+  // operands) move into that block, so the condition is evaluated only where it applies.
+  ir::Block* else_block(const SourceLoc& loc, ir::NodeRef condition);
   ir::NodeRef node_;
   ir::NodeRef root_;  // the first if_ of the chain
 };
@@ -120,10 +123,14 @@ void for_(const Begin& begin, const End& end, const Step& step, F&& body,
   Var<T> k(first, l);
   ir::NodeRef loop = detail::begin_loop(l);
   ir::NodeRef c = nullptr;
-  b.trace_into(b.new_block(loop), [&] { c = (k.load(l) < last).node(); });
+  b.trace_into(b.new_block(loop), [&] {
+    c = detail::pure(ir::Op::Lt, ir::scalar_type(ir::ScalarKind::Bool), {k.load(l).node(), last.node()}, l);
+  });
   detail::set_loop_condition(loop, c);
   detail::trace_body(b, b.new_block(loop), [&] { body(k.load(l)); }, "for_", l);
-  b.trace_into(b.new_block(loop), [&] { k = k.load(l) + stride; });
+  b.trace_into(b.new_block(loop), [&] {
+    detail::store(k.pointer(), detail::pure(ir::Op::Add, device_type<T>(), {k.load(l).node(), stride.node()}, l), l);
+  });
 }
 
 template <class Begin, class End, class F, class T = deduced_type_t<Begin, End>>

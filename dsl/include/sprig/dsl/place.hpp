@@ -67,24 +67,25 @@ class Place : public DeviceOps<T> {
   }
   Place(const Place&) = default;
 
-#define SPRIG_COMPOUND_ASSIGNMENT(op)                                                    \
-  const Place& operator op##=(const Operand<T>& value) const                             \
-    requires(writable(A) && readable(A) && requires(Expr<T> a) { a op a; })            \
-  {                                                                                      \
-    Expr<T> current(detail::load(pointer_, value.loc));                                  \
-    detail::store(pointer_, (current op Expr<T>(value.node)).node(), value.loc);         \
-    return *this;                                                                        \
+// x op= v loads x, applies op (as the operator would, with its requirements) and stores.
+#define SPRIG_COMPOUND_ASSIGNMENT(op, Kind)                                                       \
+  const Place& operator op##=(const Operand<T>& value) const                                      \
+    requires(writable(A) && readable(A) && requires(Expr<T> a) { a op a; })                        \
+  {                                                                                               \
+    ir::NodeRef current = detail::load(pointer_, value.loc);                                      \
+    detail::store(pointer_, detail::pure(ir::Op::Kind, device_type<T>(), {current, value.node}, value.loc), value.loc); \
+    return *this;                                                                                 \
   }
-  SPRIG_COMPOUND_ASSIGNMENT(+)
-  SPRIG_COMPOUND_ASSIGNMENT(-)
-  SPRIG_COMPOUND_ASSIGNMENT(*)
-  SPRIG_COMPOUND_ASSIGNMENT(/)
-  SPRIG_COMPOUND_ASSIGNMENT(%)
-  SPRIG_COMPOUND_ASSIGNMENT(&)
-  SPRIG_COMPOUND_ASSIGNMENT(|)
-  SPRIG_COMPOUND_ASSIGNMENT(^)
-  SPRIG_COMPOUND_ASSIGNMENT(<<)
-  SPRIG_COMPOUND_ASSIGNMENT(>>)
+  SPRIG_COMPOUND_ASSIGNMENT(+, Add)
+  SPRIG_COMPOUND_ASSIGNMENT(-, Sub)
+  SPRIG_COMPOUND_ASSIGNMENT(*, Mul)
+  SPRIG_COMPOUND_ASSIGNMENT(/, Div)
+  SPRIG_COMPOUND_ASSIGNMENT(%, Rem)
+  SPRIG_COMPOUND_ASSIGNMENT(&, BitAnd)
+  SPRIG_COMPOUND_ASSIGNMENT(|, BitOr)
+  SPRIG_COMPOUND_ASSIGNMENT(^, BitXor)
+  SPRIG_COMPOUND_ASSIGNMENT(<<, Shl)
+  SPRIG_COMPOUND_ASSIGNMENT(>>, Shr)
 #undef SPRIG_COMPOUND_ASSIGNMENT
 
   // ---- vectors: components, constant or dynamic

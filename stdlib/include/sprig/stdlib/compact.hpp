@@ -60,7 +60,7 @@ auto count_if_kernel(Pred pred) {
 // The compaction pass. `kept[0]` receives the number kept (CopyIf) or holds it already
 // (Partition). Payloads of type V move with the keys when `with_values`.
 template <DeviceValue T, DeviceValue V, class Pred>
-auto compact_kernel(Pred pred, CompactKind kind, bool with_values) {
+auto compact_kernel(Pred pred, CompactKind kind, bool with_values, bool counted_barrier) {
   TileShape shape = compact_shape<T>();
   std::string name = std::string(kind == CompactKind::CopyIf ? "copy_if<" : "partition<") + type_name<T>() +
                      (with_values ? "," + type_name<V>() : std::string()) + ">";
@@ -74,6 +74,8 @@ auto compact_kernel(Pred pred, CompactKind kind, bool with_values) {
       SubgroupTotalsScan<std::uint32_t, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<std::uint32_t, Op> lookback(lanes, status);
       auto tile_prefix = shared<std::uint32_t>("tile_prefix");
+      SpinSafeBarrier after_lookback(counted_barrier);
+      after_lookback.reset();
       Expr<std::uint32_t> tile = acquire_tile(status);
       Expr<std::uint32_t> tiles = tiles_covering(count, shape);
       if_(tile >= tiles, [] { return_(); });
@@ -99,7 +101,7 @@ auto compact_kernel(Pred pred, CompactKind kind, bool with_values) {
           tile_prefix = p;
           if (kind == CompactKind::CopyIf) if_(tile == tiles - 1u, [&] { kept[0] = p + aggregate; });
         });
-      });
+      }, &after_lookback);
       Expr<std::uint32_t> base = tile_prefix.load() + totals.exclusive_prefix();
       Expr<std::uint32_t> accepted_total = kind == CompactKind::Partition ? Expr<std::uint32_t>(kept[0]) : base;
       for (std::uint32_t j = 0; j < shape.items; ++j) {
@@ -117,7 +119,7 @@ auto compact_kernel(Pred pred, CompactKind kind, bool with_values) {
       }
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + typeid(Pred).name(), trace);
+  return cached_kernel<decltype(trace())>(name + typeid(Pred).name() + (counted_barrier ? "/counted" : ""), trace);
 }
 
 template <DeviceValue T, DeviceValue V, class Pred>
@@ -140,7 +142,7 @@ void record_compaction(Device& device, Sequence& sequence, const DeviceBuffer<T>
   bool with_values = in_values != nullptr;
   DeviceBuffer<V> dummy;
   if (!with_values) dummy = device.alloc<V>(1);
-  sequence.run(compact_kernel<T, V>(pred, kind, with_values), tile_grid(tiles, shape), in, out,
+  sequence.run(compact_kernel<T, V>(pred, kind, with_values, barrier_needs_arrival_counter(device.info())), tile_grid(tiles, shape), in, out,
                with_values ? *in_values : dummy, with_values ? *out_values : dummy, status, kept, count);
 }
 

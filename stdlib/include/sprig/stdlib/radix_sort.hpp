@@ -53,15 +53,17 @@ struct SortShape {
   std::uint32_t scratch_words() const {
     return std::max(max_subgroups * radix / 2, tile.elements() * (key_words + value_words));
   }
+  bool counted_barrier = false;  // see spin_safe_barrier.hpp
   std::string key() const {
-    return std::to_string(tile.items) + "x" + std::to_string(max_subgroups) + "v" + std::to_string(value_words);
+    return std::to_string(tile.items) + "x" + std::to_string(max_subgroups) + "v" + std::to_string(value_words) +
+           (counted_barrier ? "c" : "");
   }
 };
 
 template <RadixKey K>
 SortShape sort_shape(const DeviceInfo& device, bool with_values) {
   SortShape s{{radix, 16}, radix / std::max(1u, device.min_subgroup_size), std::uint32_t(sizeof(K) / 4),
-              with_values ? 1u : 0u};
+              with_values ? 1u : 0u, barrier_needs_arrival_counter(device)};
   // Leave room beside the scratch for the per-digit tables and the subgroup totals (4 x 256
   // words) and a few words more.
   while (s.tile.items > 2 && (s.scratch_words() + 5 * radix) * 4 > device.max_shared_memory) s.tile.items /= 2;
@@ -158,6 +160,8 @@ auto onesweep_kernel(const SortShape& shape) {
       auto digit_start = shared_array<std::uint32_t>(radix, "digit_start");   // in the sorted tile
       auto destination = shared_array<std::uint32_t>(radix, "digit_destination");  // minus digit_start
       auto tile_index = shared<std::uint32_t>("tile_index");
+      SpinSafeBarrier after_lookback(shape.counted_barrier);
+      after_lookback.reset();
       Expr<std::uint32_t> l = local_index(), subgroup = subgroup_id();
 
       if_(l == 0u, [&] { tile_index = atomic_add(status[status_base], 1u); });
@@ -231,6 +235,7 @@ auto onesweep_kernel(const SortShape& shape) {
         atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + mine), MemoryOrder::Release);
       });
       Expr<std::uint32_t> s = lanes.inclusive(mine);
+      after_lookback.arrive_and_wait();
       totals.scan(lanes.last(s));
       Expr<std::uint32_t> start = totals.exclusive_prefix() + s - mine;
       digit_start[d] = start;

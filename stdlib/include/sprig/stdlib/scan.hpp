@@ -48,8 +48,9 @@ std::string type_name() {
   return ir::to_string(device_type<T>());
 }
 
+// `counted_barrier`: see spin_safe_barrier.hpp.
 template <DeviceValue T, AssociativeOperator Op>
-auto lookback_scan_kernel(const Op& op, ScanKind kind) {
+auto lookback_scan_kernel(const Op& op, ScanKind kind, bool counted_barrier) {
   TileShape shape = scan_shape<T>();
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_lookback<" +
                      type_name<T>() + "," + op.name + ">";
@@ -59,13 +60,16 @@ auto lookback_scan_kernel(const Op& op, ScanKind kind) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<T, Op> lookback(lanes, status, values);
+      SpinSafeBarrier after_lookback(counted_barrier);
+      after_lookback.reset();
       Expr<std::uint32_t> tile = acquire_tile(status);
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       scan_tile<T>(op, shape, kind, in, out, count, tile, lanes, totals,
-                   [&](const Expr<T>& aggregate) { return lookback.exclusive_prefix(tile, aggregate); });
+                   [&](const Expr<T>& aggregate) { return lookback.exclusive_prefix(tile, aggregate); },
+                   &after_lookback);
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key(), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + (counted_barrier ? "/counted" : ""), trace);
 }
 
 template <DeviceValue T, AssociativeOperator Op>
@@ -147,7 +151,7 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
     auto status = device.alloc<std::uint64_t>(tile_status_words(tiles));
     auto values = device.alloc<T>(tile_value_slots<T>(tiles));
     sequence.fill(status, 0);
-    sequence.run(lookback_scan_kernel<T>(op, kind), tile_grid(tiles, shape), in, out, status, values, count);
+    sequence.run(lookback_scan_kernel<T>(op, kind, barrier_needs_arrival_counter(device.info())), tile_grid(tiles, shape), in, out, status, values, count);
   } else {
     auto prefixes = device.alloc<T>(tiles);
     sequence.run(tile_totals_kernel<T>(op), tile_grid(tiles, shape), in, prefixes, count);

@@ -62,11 +62,12 @@ void store_items(const BufferParam<T, A, C>& out, const std::vector<Expr<T>>& va
 }
 
 // The scan of one tile. `prefix_of(aggregate)` runs in subgroup 0 (all its lanes) with the
-// tile's total and returns the tile's exclusive prefix.
+// tile's total and returns the tile's exclusive prefix; if it may spin, `closing` is the
+// barrier that follows it.
 template <DeviceValue T, AssociativeOperator Op, class PrefixSource>
 void scan_tile(const Op& op, const TileShape& shape, ScanKind kind, const ReadBuffer<T>& in, const WriteBuffer<T>& out,
                const Expr<std::uint32_t>& count, const Expr<std::uint32_t>& tile, const SubgroupScan<T, Op>& lanes,
-               SubgroupTotalsScan<T, Op>& totals, PrefixSource&& prefix_of) {
+               SubgroupTotalsScan<T, Op>& totals, PrefixSource&& prefix_of, const SpinSafeBarrier* closing = nullptr) {
   auto tile_prefix = shared<T>("tile_prefix");
   TileBounds bounds = tile_bounds(tile, count, shape);
   std::vector<Var<T>> items = load_items(in, bounds, count, shape, lanes.identity());
@@ -91,7 +92,7 @@ void scan_tile(const Op& op, const TileShape& shape, ScanKind kind, const ReadBu
   totals.scan(carry, [&](const Expr<T>& aggregate) {
     Expr<T> p = prefix_of(aggregate);
     if_(lanes.lane() == 0u, [&] { tile_prefix = p; });
-  });
+  }, closing);
   Expr<T> prefix = op(tile_prefix.load(), totals.exclusive_prefix());
   std::vector<Expr<T>> results;
   for (std::uint32_t j = 0; j < shape.items; ++j) results.push_back(op(prefix, carried[j]));

@@ -6,6 +6,7 @@
 // any subgroup size; subgroup 0 walks the totals in chunks of its own size.
 #pragma once
 
+#include "sprig/stdlib/spin_safe_barrier.hpp"
 #include "sprig/stdlib/subgroup_scan.hpp"
 
 namespace sprig::detail {
@@ -20,10 +21,11 @@ class SubgroupTotalsScan {
   // Every invocation calls this with its subgroup's total (in uniform control flow).
   // Subgroup 0 replaces the totals by their inclusive scan and then runs
   // `with_workgroup_total(total)` (e.g. the look-back), still inside subgroup 0. After the
-  // closing barrier, exclusive_prefix() and workgroup_total() may be read. Reusing the
-  // same object needs a barrier() between the reads and the next scan.
+  // closing barrier (`closing`, if given: needed when with_workgroup_total spins),
+  // exclusive_prefix() and workgroup_total() may be read. Reusing the same object needs a
+  // barrier() between the reads and the next scan.
   template <class F>
-  void scan(const Expr<T>& subgroup_total, F&& with_workgroup_total) {
+  void scan(const Expr<T>& subgroup_total, F&& with_workgroup_total, const SpinSafeBarrier* closing = nullptr) {
     Expr<std::uint32_t> subgroup = subgroup_id(), subgroups = num_subgroups(), lane = lanes_.lane();
     if_(lane == 0u, [&] { totals_[subgroup] = subgroup_total; });
     barrier();
@@ -39,7 +41,8 @@ class SubgroupTotalsScan {
       });
       with_workgroup_total(carry.load());
     });
-    barrier();
+    if (closing) closing->arrive_and_wait();
+    else barrier();
   }
   void scan(const Expr<T>& subgroup_total) {
     scan(subgroup_total, [](const Expr<T>&) {});

@@ -10,7 +10,7 @@
 #include <deque>
 #include <memory>
 
-#include "launch_runner.hpp"
+#include "scheduler.hpp"
 
 namespace sprig::sim {
 
@@ -34,7 +34,8 @@ class Scheduler {
   WorkgroupState* admit();
   void release(WorkgroupState* wg) { free_.push_back(wg); }
   void init_context(Context& c, WorkgroupState& wg);
-  void start(Context& c, std::uint32_t subgroup);
+  void place(Context& c, std::uint32_t subgroup);
+  void start(Context& c);
   WorkgroupStatus run_workgroup(WorkgroupState& wg);
   void open_barrier(WorkgroupState& wg);
   void report_deadlock();
@@ -59,7 +60,10 @@ WorkgroupState* Scheduler::admit() {
     pool_.push_back(std::make_unique<WorkgroupState>());
     wg = pool_.back().get();
     wg->subgroups.resize(subgroups_);
-    for (Context& c : wg->subgroups) init_context(c, *wg);
+    for (std::uint32_t s = 0; s < subgroups_; ++s) {
+      init_context(wg->subgroups[s], *wg);
+      place(wg->subgroups[s], s);
+    }
   }
   const std::uint64_t n = next_++;
   const auto& groups = launch_.workgroups;
@@ -67,7 +71,7 @@ WorkgroupState* Scheduler::admit() {
             std::uint32_t(n / (std::uint64_t(groups[0]) * groups[1]))};
   // Shared memory is undefined at the start of a workgroup; zero keeps runs reproducible.
   std::fill(wg->shared.begin(), wg->shared.end(), std::byte{0});
-  for (std::uint32_t s = 0; s < subgroups_; ++s) start(wg->subgroups[s], s);
+  for (Context& c : wg->subgroups) start(c);
   resident_.push_front(wg);
   return wg;
 }
@@ -87,7 +91,9 @@ void Scheduler::init_context(Context& c, WorkgroupState& wg) {
   wg.shared.resize(program_.shared.bytes);
 }
 
-void Scheduler::start(Context& c, std::uint32_t subgroup) {
+// A pooled context always runs the same subgroup index, so its lanes' local ids are
+// computed once.
+void Scheduler::place(Context& c, std::uint32_t subgroup) {
   c.subgroup = subgroup;
   const std::uint32_t first = subgroup * c.width;
   c.present = first_lanes(std::min(c.width, invocations_ - first));
@@ -98,6 +104,9 @@ void Scheduler::start(Context& c, std::uint32_t subgroup) {
     c.local_id[1][l] = index / size_[0] % size_[1];
     c.local_id[2][l] = index / (size_[0] * size_[1]);
   }
+}
+
+void Scheduler::start(Context& c) {
   c.pc = 0;
   c.active = c.live = c.present;
   c.state = RunState::Running;

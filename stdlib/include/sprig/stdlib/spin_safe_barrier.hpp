@@ -1,0 +1,53 @@
+// A workgroup barrier to use after some of the workgroup's subgroups spin-waited on
+// memory that other workgroups write (decoupled look-back).
+//
+// Why: lavapipe (Mesa's Vulkan driver on the CPU) lets a workgroup barrier complete while
+// one of the workgroup's subgroups is still inside such a spin loop — the loop yields to
+// the other subgroups, which the barrier then counts as arrived — so the subgroups past
+// the barrier read shared memory the spinning one has not written yet. The repro is the
+// test case "a barrier after a spin-wait on another workgroup holds" in
+// tests/stdlib/spin_safe_barrier_test.cpp. Where that can happen, every subgroup
+// announces its arrival on a shared counter and waits for all of them before the real
+// barrier; elsewhere this is a plain barrier (waiting warps would only steal issue slots).
+#pragma once
+
+#include <optional>
+
+#include "sprig/dsl.hpp"
+#include "sprig/runtime/backend.hpp"
+
+namespace sprig::detail {
+
+// Whether the device needs the counter (see above): Vulkan implementations on the CPU.
+inline bool barrier_needs_arrival_counter(const DeviceInfo& device) {
+  return device.backend == "vulkan" && device.type == "cpu";
+}
+
+class SpinSafeBarrier {
+ public:
+  // Construct at the top level of the kernel; `reset()` must then run before a barrier
+  // that precedes the first `arrive_and_wait()`.
+  explicit SpinSafeBarrier(bool counted) {
+    if (counted) arrived_.emplace(shared<std::uint32_t>("subgroups_arrived"));
+  }
+
+  void reset() const {
+    if (arrived_) if_(local_index() == 0u, [&] { *arrived_ = 0u; });
+  }
+
+  // Called by every invocation, in uniform control flow of the workgroup.
+  void arrive_and_wait() const {
+    if (arrived_) {
+      if_(subgroup_elect(), [&] { atomic_add(*arrived_, 1u, MemoryOrder::Release, Scope::Workgroup); });
+      Var<std::uint32_t> polls = 0u;
+      while_([&] { return atomic_load(*arrived_, MemoryOrder::Acquire, Scope::Workgroup) < num_subgroups(); },
+             [&] { polls += 1u; });
+    }
+    barrier();
+  }
+
+ private:
+  std::optional<Place<std::uint32_t, Access::ReadWrite>> arrived_;
+};
+
+}  // namespace sprig::detail
