@@ -1,5 +1,7 @@
 // Inclusive sum scan of uint32 (single pass, decoupled look-back) against CUB's device
 // scan (cupy.cumsum) and the copy bound. Also times the reduce-then-scan mode.
+#include <numeric>
+
 #include "stdlib_bench.hpp"
 
 using namespace sprig;
@@ -9,26 +11,62 @@ int main(int argc, char** argv) {
   vk::Device gpu = vk::Device::best();
   bool cpu = gpu.info().type == "cpu";
   Args args = parse(argc, argv, cpu ? std::vector<int>{16, 20, 24} : std::vector<int>{20, 24, 26, 28});
+  // Correctness at sizes that are not multiples of a tile or of a vector, both modes.
+  for (std::size_t n : {1, 7, 4099, 65537, 1000003, 16777217}) {
+    std::vector<std::uint32_t> host(n), expected(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = std::uint32_t(i * 2246822519u) >> 5;
+    auto in = gpu.upload(host);
+    auto out = gpu.alloc<std::uint32_t>(n);
+    for (ScanMode mode : {ScanMode::DecoupledLookBack, ScanMode::ReduceThenScan}) {
+      inclusive_scan(gpu, in, out, plus<std::uint32_t>(), ScanOptions{mode});
+      std::inclusive_scan(host.begin(), host.end(), expected.begin());
+      if (gpu.download(out) != expected) std::printf("WRONG RESULT: inclusive, n = %zu, mode %d\n", n, int(mode));
+      exclusive_scan(gpu, in, out, plus<std::uint32_t>(), ScanOptions{mode});
+      std::exclusive_scan(host.begin(), host.end(), expected.begin(), 0u);
+      if (gpu.download(out) != expected) std::printf("WRONG RESULT: exclusive, n = %zu, mode %d\n", n, int(mode));
+    }
+  }
   print_header(gpu, "inclusive_scan<uint32, plus>", "CUB (cupy.cumsum)");
   std::vector<std::pair<int, double>> two_pass;
+  std::vector<std::pair<int, std::string>> shapes;
   for (int log_n : args.log_sizes) {
     std::size_t n = std::size_t(1) << log_n;
     if (!fits(gpu, n * 4)) continue;
-    auto in = gpu.alloc<std::uint32_t>(n), out = gpu.alloc<std::uint32_t>(n);
-    {
-      auto s = gpu.sequence();
-      s.fill(in, 1);
-      s.run_and_wait();
-    }
+    std::vector<std::uint32_t> host(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = std::uint32_t(i * 2654435761u) >> 7;
+    auto in = gpu.upload(host);
+    auto out = gpu.alloc<std::uint32_t>(n);
     auto op = plus<std::uint32_t>();
     double ms = time_ms(gpu, args.repeat, [&](Sequence& s) { inclusive_scan(gpu, s, in, out, op); });
     double rts = time_ms(gpu, args.repeat, [&](Sequence& s) {
       inclusive_scan(gpu, s, in, out, op, ScanOptions{ScanMode::ReduceThenScan});
     });
     two_pass.emplace_back(log_n, rts);
-    if (gpu.download(out)[n - 1] != n) std::printf("WRONG RESULT at 2^%d\n", log_n);
+    std::vector<std::uint32_t> got = gpu.download(out);
+    std::inclusive_scan(host.begin(), host.end(), host.begin());
+    std::vector<std::uint32_t> input(n);
+    for (std::size_t i = 0; i < n; ++i) input[i] = std::uint32_t(i * 2654435761u) >> 7;
+    if (got != host) std::printf("WRONG RESULT at 2^%d\n", log_n);
+    // The look-back result too (the last one timed was reduce-then-scan).
+    inclusive_scan(gpu, in, out, op, ScanOptions{ScanMode::DecoupledLookBack});
+    if (gpu.download(out) != host) std::printf("WRONG RESULT (look-back) at 2^%d\n", log_n);
     print_row(log_n, ms, peer(args, "cupy.cumsum", log_n), copy_ms(gpu, n * 4, args.repeat));
+    // Tile shapes (invocations x items), look-back mode.
+    struct Shape {
+      std::uint32_t invocations, items;
+      bool vectorized;
+    };
+    for (Shape sh : std::vector<Shape>{{256, 16, false}, {256, 8, true}, {128, 16, true}, {512, 8, true},
+                                       {256, 24, true}, {128, 32, true}, {1024, 4, true}, {128, 16, false}}) {
+      ScanOptions o{ScanMode::DecoupledLookBack, sh.invocations, sh.items, sh.vectorized};
+      double t = time_ms(gpu, args.repeat, [&](Sequence& s) { inclusive_scan(gpu, s, in, out, op, o); });
+      if (gpu.download(out) != host) std::printf("WRONG RESULT (%ux%u)\n", sh.invocations, sh.items);
+      shapes.emplace_back(log_n, std::to_string(sh.invocations) + "x" + std::to_string(sh.items) +
+                                     (sh.vectorized ? " vec4" : " scalar") + ": " + std::to_string(t));
+    }
   }
+  std::printf("\nlook-back scan by tile shape (ms):\n");
+  for (auto& [log_n, text] : shapes) std::printf("  2^%d %s\n", log_n, text.c_str());
   std::printf("\nreduce-then-scan mode (3 passes):\n");
   for (auto [log_n, ms] : two_pass) std::printf("  2^%d: %.4f ms\n", log_n, ms);
 }

@@ -90,7 +90,11 @@ void Backend::add_observer(std::shared_ptr<Observer> observer) {
   fanout_ = observers_.size() > 1 ? std::make_unique<ObserverFanout>(observers_) : nullptr;
 }
 
-void Backend::check(const Launch& launch) const { check_launch(launch, info_, id_); }
+void Backend::prepare(const Launch& launch) {
+  check_launch(launch, info_, id_);
+  std::lock_guard lock(mutex_);
+  programs_.get(launch.kernel);
+}
 
 double Backend::execute(const Launch& launch) {
   std::lock_guard lock(mutex_);

@@ -31,8 +31,10 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
   void clear_report();
   void add_observer(std::shared_ptr<Observer> observer);
 
+  // ---- recording: checks a launch and compiles its kernel (errors surface where the
+  // launch is recorded, as with Vulkan pipelines)
+  void prepare(const Launch& launch);
   // ---- what a submitted sequence does, in order
-  void check(const Launch& launch) const;
   double execute(const Launch& launch);  // returns the host milliseconds it took
   void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
             std::size_t bytes);
@@ -42,7 +44,7 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
   Options options_;
   DeviceInfo info_;
   std::uint64_t id_;
-  mutable std::mutex mutex_;
+  mutable std::mutex mutex_;  // launches, transfers, the program cache and the report
   ProgramCache programs_;
   ReportAccumulator report_;
   std::vector<std::shared_ptr<Observer>> observers_;

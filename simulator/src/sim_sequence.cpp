@@ -15,7 +15,7 @@ void SimSequence::expect_recording(const char* operation) const {
 
 void SimSequence::launch(Launch launch) {
   expect_recording("launch");
-  device_->check(launch);  // launch errors surface where the launch is recorded, as on Vulkan
+  device_->prepare(launch);
   commands_.push_back(std::move(launch));
 }
 

@@ -146,3 +146,32 @@ TEST_CASE("device-scope release/acquire message passing between two workgroups")
   std::vector<std::uint32_t> got = outputs<std::uint32_t>(dev, k, 32, grid(64), data, flag);
   for (std::uint32_t l = 0; l < 32; ++l) REQUIRE(got[l] == l * 3 + 1);
 }
+
+TEST_CASE("3D workgroups: local and global ids in every dimension") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  auto k = kernel("ids3d", [](WriteBuffer<std::uint32_t> out) {
+    UVec3 g = global_id();
+    UVec3 n = global_count();
+    UInt flat = g.x() + n.x() * (g.y() + n.y() * g.z());
+    UVec3 l = local_id();
+    out[flat] = local_index() * 1000u + l.x() * 100u + l.y() * 10u + l.z();
+  }, workgroup(4, 2, 2));
+  std::vector<std::uint32_t> got = test::outputs<std::uint32_t>(dev, k, 8 * 4 * 2, grid(8, 4, 2));
+  for (std::uint32_t z = 0; z < 2; ++z)
+    for (std::uint32_t y = 0; y < 4; ++y)
+      for (std::uint32_t x = 0; x < 8; ++x) {
+        std::uint32_t lx = x % 4, ly = y % 2, lz = z % 2;
+        REQUIRE(got[x + 8 * (y + 4 * z)] == (lx + 4 * (ly + 2 * lz)) * 1000 + lx * 100 + ly * 10 + lz);
+      }
+}
+
+TEST_CASE("a kernel may require the subgroup size it is written for") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  std::uint32_t size = dev.info().subgroup_size;
+  KernelOptions options = workgroup(64);
+  options.subgroup_size = size;
+  auto k = kernel("fixed_subgroup", [](WriteBuffer<std::uint32_t> out) {
+    out[global_id().x()] = subgroup_size();
+  }, options);
+  CHECK(test::outputs<std::uint32_t>(dev, k, 64, grid(64)) == std::vector<std::uint32_t>(64, size));
+}

@@ -86,3 +86,27 @@ TEST_CASE("the observer sees each access with its lanes, byte offsets and size, 
   CHECK(recorder->branches[0].present == 0xFFu);
   CHECK(recorder->branches[0].taken == 0b00111111u);
 }
+
+TEST_CASE("the observer sees loop iterations with the lanes still iterating") {
+  sim::Options options;
+  options.subgroup_size = 8;
+  sim::Device dev(options);
+  auto recorder = std::make_shared<Recorder>();
+  dev.add_observer(recorder);
+  auto k = kernel("observed_loop", [](WriteBuffer<std::uint32_t> out) {
+    UInt i = global_id().x();
+    Var<UInt> sum = 0u;
+    for_(0u, i, [&](UInt j) { sum += j; });  // lane i iterates i times
+    out[i] = sum;
+  }, workgroup(8));
+  auto out = dev.alloc<std::uint32_t>(8);
+  dev.run(k, grid(8), out);
+  // One event per evaluation of the condition; the eighth finds no lane left.
+  REQUIRE(recorder->branches.size() == 8);
+  for (std::uint32_t it = 0; it < 8; ++it) {
+    INFO("iteration " << it);
+    CHECK(recorder->branches[it].kind == sim::ControlKind::LoopIteration);
+    CHECK(recorder->branches[it].present == 0xFFu);
+    CHECK(recorder->branches[it].taken == (0xFFu & ~((2u << it) - 1u)));  // lanes i > it
+  }
+}

@@ -57,7 +57,7 @@ struct Report {
   std::uint64_t lane_operations = 0;
 
   bool clean() const { return errors.empty(); }
-  // The first error or warning about `problem`, or null.
+  // The first error or warning about `problem` (a pointer into this report), or null.
   const Diagnostic* find(Problem problem) const;
 };
 

@@ -22,6 +22,7 @@
 #include "sprig/stdlib/decoupled_lookback.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/scan_tile.hpp"
+#include "sprig/stdlib/scan_tile_vectorized.hpp"
 
 namespace sprig {
 
@@ -29,6 +30,11 @@ enum class ScanMode { Auto, DecoupledLookBack, ReduceThenScan };
 
 struct ScanOptions {
   ScanMode mode = ScanMode::Auto;
+  // Tuning: invocations per workgroup and elements per invocation (0: the defaults).
+  std::uint32_t workgroup_size = 0;
+  std::uint32_t items_per_invocation = 0;
+  // Full tiles of 4-byte scalars move as 4-vectors (items_per_invocation a multiple of 4).
+  bool vectorized = true;
 };
 
 namespace detail {
@@ -44,14 +50,25 @@ TileShape scan_shape() {
 }
 
 template <DeviceValue T>
+TileShape scan_shape(const ScanOptions& options) {
+  TileShape shape = scan_shape<T>();
+  if (options.workgroup_size) shape.invocations = options.workgroup_size;
+  if (options.items_per_invocation) shape.items = options.items_per_invocation;
+  return shape;
+}
+
+inline std::string shape_key(const TileShape& shape) {
+  return "/" + std::to_string(shape.invocations) + "x" + std::to_string(shape.items);
+}
+
+template <DeviceValue T>
 std::string type_name() {
   return ir::to_string(device_type<T>());
 }
 
 // `counted_barrier`: see spin_safe_barrier.hpp.
 template <DeviceValue T, AssociativeOperator Op>
-auto lookback_scan_kernel(const Op& op, ScanKind kind, bool counted_barrier) {
-  TileShape shape = scan_shape<T>();
+auto lookback_scan_kernel(const Op& op, ScanKind kind, bool counted_barrier, TileShape shape = scan_shape<T>()) {
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_lookback<" +
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
@@ -69,12 +86,50 @@ auto lookback_scan_kernel(const Op& op, ScanKind kind, bool counted_barrier) {
                    &after_lookback);
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key() + (counted_barrier ? "/counted" : ""), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + (counted_barrier ? "/counted" : "") + shape_key(shape),
+                                          trace);
+}
+
+// The look-back scan of 4-byte scalars whose full tiles move as 4-vectors; `in4`/`out4`
+// are `in`/`out` viewed as vectors.
+template <VectorizableScalar T, AssociativeOperator Op>
+auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, bool counted_barrier, TileShape shape) {
+  using V = vector4_t<T>;
+  std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_lookback_vec4<" +
+                     type_name<T>() + "," + op.name + ">";
+  auto trace = [=] {
+    return kernel(name, [=](ReadBuffer<T> in, ReadBuffer<V> in4, WriteBuffer<T> out, WriteBuffer<V> out4,
+                            CoherentBuffer<std::uint64_t> status, Expr<std::uint32_t> count) {
+      SubgroupScan<T, Op> lanes(op, shape.invocations);
+      SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
+      DecoupledLookBack<T, Op> lookback(lanes, status);
+      SpinSafeBarrier after_lookback(counted_barrier);
+      after_lookback.reset();
+      Expr<std::uint32_t> tile = acquire_tile(status);
+      if_(tile >= tiles_covering(count, shape), [] { return_(); });
+      auto prefix_of = [&](const Expr<T>& aggregate) { return lookback.exclusive_prefix(tile, aggregate); };
+      if_(tile_bounds(tile, count, shape).full, [&] {
+        scan_full_tile_vectorized<T>(op, shape, kind, in4, out4, tile, lanes, totals, prefix_of, &after_lookback);
+      }).else_([&] {
+        scan_tile<T>(op, shape, kind, in, out, count, tile, lanes, totals, prefix_of, &after_lookback);
+      });
+    }, workgroup(shape.invocations));
+  };
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + (counted_barrier ? "/counted" : "") + shape_key(shape),
+                                          trace);
+}
+
+// `buffer`'s first size/4*4 elements as 4-vectors (the same memory).
+template <class T>
+DeviceBuffer<vector4_t<T>> as_vectors(const DeviceBuffer<T>& buffer) {
+  std::size_t vectors = buffer.size() / 4;
+  return DeviceBuffer<vector4_t<T>>(
+      RawBuffer(buffer.shared_storage(), std::max<std::size_t>(vectors, 1) * 16, device_type<vector4_t<T>>()),
+      vectors);
 }
 
 template <DeviceValue T, AssociativeOperator Op>
-auto tile_totals_kernel(const Op& op) {
-  TileShape shape = scan_shape<T>();
+auto tile_totals_kernel(const Op& op, TileShape shape = scan_shape<T>()) {
   std::string name = "scan_tile_totals<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> totals_out, Expr<std::uint32_t> count) {
@@ -87,7 +142,7 @@ auto tile_totals_kernel(const Op& op) {
       });
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key(), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + shape_key(shape), trace);
 }
 
 // One workgroup replaces `values[0, count)` by its exclusive scan, a chunk at a time.
@@ -118,8 +173,7 @@ auto single_workgroup_exclusive_scan_kernel(const Op& op) {
 }
 
 template <DeviceValue T, AssociativeOperator Op>
-auto prefixed_scan_kernel(const Op& op, ScanKind kind) {
-  TileShape shape = scan_shape<T>();
+auto prefixed_scan_kernel(const Op& op, ScanKind kind, TileShape shape = scan_shape<T>()) {
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_prefixed<" +
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
@@ -133,7 +187,7 @@ auto prefixed_scan_kernel(const Op& op, ScanKind kind) {
                    [&](const Expr<T>&) { return Expr<T>(tile_prefixes[tile]); });
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key(), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + shape_key(shape), trace);
 }
 
 void check_scan_sizes(std::size_t in, std::size_t out, const char* what);
@@ -144,19 +198,28 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
   check_scan_sizes(in.size(), out.size(), kind == ScanKind::Inclusive ? "inclusive_scan" : "exclusive_scan");
   std::size_t n = in.size();
   if (n == 0) return;
-  TileShape shape = scan_shape<T>();
+  TileShape shape = scan_shape<T>(options);
   std::size_t tiles = shape.tiles_for(n);
   auto count = std::uint32_t(n);
   if (resolve_scan_mode(options.mode, device.info()) == ScanMode::DecoupledLookBack) {
     auto status = device.alloc<std::uint64_t>(tile_status_words(tiles));
     auto values = device.alloc<T>(tile_value_slots<T>(tiles));
     sequence.fill(status, 0);
-    sequence.run(lookback_scan_kernel<T>(op, kind, barrier_needs_arrival_counter(device.info())), tile_grid(tiles, shape), in, out, status, values, count);
+    bool counted = barrier_needs_arrival_counter(device.info());
+    if constexpr (VectorizableScalar<T>) {
+      if (options.vectorized && shape.items % 4 == 0 && n >= 4) {
+        sequence.run(lookback_scan_vectorized_kernel<T>(op, kind, counted, shape), tile_grid(tiles, shape), in,
+                     as_vectors(in), out, as_vectors(out), status, count);
+        return;
+      }
+    }
+    sequence.run(lookback_scan_kernel<T>(op, kind, counted, shape), tile_grid(tiles, shape), in, out, status, values,
+                 count);
   } else {
     auto prefixes = device.alloc<T>(tiles);
-    sequence.run(tile_totals_kernel<T>(op), tile_grid(tiles, shape), in, prefixes, count);
+    sequence.run(tile_totals_kernel<T>(op, shape), tile_grid(tiles, shape), in, prefixes, count);
     sequence.run(single_workgroup_exclusive_scan_kernel<T>(op), grid(256), prefixes, std::uint32_t(tiles));
-    sequence.run(prefixed_scan_kernel<T>(op, kind), tile_grid(tiles, shape), in, out, prefixes, count);
+    sequence.run(prefixed_scan_kernel<T>(op, kind, shape), tile_grid(tiles, shape), in, out, prefixes, count);
   }
 }
 
