@@ -11,21 +11,15 @@
 
 #include "sprig/dsl.hpp"
 #include "sprig/simulator/device.hpp"
+#include "backends.hpp"
 
 namespace sprig::simtest {
 
 // A device with `subgroup_size` lanes per subgroup, shared by the tests that use it (their
 // reports accumulate: tests that inspect a report make their own device).
-sim::Device& device(std::uint32_t subgroup_size = 32);
+inline sim::Device& device(std::uint32_t subgroup_size = 32) { return test::simulator(subgroup_size); }
 
-// Runs `k` over `g` with `args...` followed by a fresh zero-filled buffer of `count` T, and
-// returns that buffer.
-template <class T, class K, class... Args>
-std::vector<T> outputs(sprig::Device& dev, const K& k, std::size_t count, const Grid& g, Args&&... args) {
-  auto out = dev.upload(std::vector<T>(count));
-  dev.run(k, g, std::forward<Args>(args)..., out);
-  return dev.download(out);
-}
+using test::outputs;
 
 inline std::string text(const sim::Report& r) {
   std::ostringstream s;
