@@ -150,3 +150,14 @@ TEST_CASE("an exclusive scan of ones is the identity permutation, recorded in a 
   for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == i);
   CHECK(sums[n - 1] == std::uint32_t(std::uint64_t(n) * (n - 1) / 2));
 }
+
+TEST_CASE("the vectorized look-back scan (4-vector loads and stores) equals the reference, partial tiles too") {
+  auto t = STDLIB_TARGET;
+  for (std::size_t n : sizes_for(t, {3, 4, 4099, 4200, 65537, 1000003})) {
+    INFO(t.name << " n=" << n);
+    ScanOptions options{ScanMode::DecoupledLookBack, 256, 16, true};
+    check_scans(*t.device, random_values<std::uint32_t>(n, 8), plus<std::uint32_t>(), std::plus<>(), options);
+    check_scans(*t.device, random_values<float>(n, 9), maximum<float>(),
+                [](float a, float b) { return std::max(a, b); }, options);
+  }
+}

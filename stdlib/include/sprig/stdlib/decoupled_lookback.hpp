@@ -75,8 +75,13 @@ class DecoupledLookBack {
         Expr<bool> real = window_end.load() > lane;
         Expr<std::uint32_t> predecessor = window_end.load() - 1u - lane;
         word = Expr<std::uint64_t>(std::uint64_t(PrefixReady) << 32) | identity_bits();
+        // Lanes past the first tile read tile 0's word and ignore it: no divergent branch
+        // before the subgroup operations (see load_items in scan_tile.hpp).
+        Expr<std::uint32_t> readable = select(real, predecessor, 0u);
+        Expr<std::uint64_t> virtual_word = word.load();
         loop_([&] {
-          if_(real, [&] { word = atomic_load(status_[predecessor + 1u], MemoryOrder::Acquire); });
+          Expr<std::uint64_t> seen = atomic_load(status_[readable + 1u], MemoryOrder::Acquire);
+          word = select(real, seen, virtual_word);
           if_(subgroup_all(state_of(word) != std::uint64_t(Pending)), [&] { break_(); });
         });
         Expr<bool> has_prefix = state_of(word) == std::uint64_t(PrefixReady);
@@ -85,7 +90,12 @@ class DecoupledLookBack {
         // Lanes up to the nearest tile with a prefix contribute; farther ones are covered by it.
         Expr<std::uint32_t> last_needed = select(found, ballot_find_lsb(prefixes), width - 1u);
         Var<T> value = lanes_.identity();
-        if_(real && lane <= last_needed, [&] { value = value_of(word.load(), predecessor, has_prefix); });
+        Expr<bool> contributes = real && lane <= last_needed;
+        if constexpr (packed) {
+          value = select(contributes, value_of(word.load(), readable, has_prefix), lanes_.identity());
+        } else {
+          if_(contributes, [&] { value = value_of(word.load(), predecessor, has_prefix); });
+        }
         prefix = op(lanes_.fold_descending(value.load()), prefix.load());
         if_(found, [&] { break_(); });
         window_end = window_end.load() - width;

@@ -44,7 +44,17 @@ std::vector<Var<T>> load_items(const BufferParam<T, A, C>& in, const TileBounds&
   if_(bounds.full, [&] {
     for (std::uint32_t j = 0; j < shape.items; ++j) items[j] = Expr<T>(in[index[j]]);
   }).else_([&] {
-    for (std::uint32_t j = 0; j < shape.items; ++j) if_(index[j] < count, [&] { items[j] = Expr<T>(in[index[j]]); });
+    for (std::uint32_t j = 0; j < shape.items; ++j) {
+      if constexpr (ScalarOrVector<T>) {
+        // Without branches: the subgroup operations that follow then need no reconvergence
+        // after a divergent branch (Vulkan does not promise it without
+        // VK_KHR_shader_maximal_reconvergence). The clamped index stays inside the buffer.
+        Expr<T> loaded = in[min(index[j], count - 1u)];
+        items[j] = select(index[j] < count, loaded, identity);
+      } else {
+        if_(index[j] < count, [&] { items[j] = Expr<T>(in[index[j]]); });
+      }
+    }
   });
   return items;
 }
