@@ -8,14 +8,6 @@ using simtest::outputs;
 
 namespace memory_test {
 
-struct Particle {
-  vec2 position;
-  vec2 velocity;
-  std::uint32_t bounces;
-  float mass;
-};
-SPRIG_STRUCT(Particle, position, velocity, bounces, mass)
-
 struct Segment {
   vec3 from;  // std430: vec3 aligned to 16, followed by a scalar in its padding
   float weight;
@@ -40,32 +32,6 @@ SPRIG_STRUCT(Pair, a, b)
 }  // namespace memory_test
 
 using namespace memory_test;
-
-TEST_CASE("structs in buffers: load whole, change fields in a local, store whole") {
-  auto k = kernel("particles", [](Float dt, Buffer<Particle> ps) {
-    UInt i = global_id().x();
-    if_(i < ps.size(), [&] {
-      Var<Particle> p = ps[i];
-      p[&Particle::position] = p[&Particle::position] + p[&Particle::velocity] * dt;
-      if_(p[&Particle::position].y() < 0.0f, [&] {
-        p[&Particle::velocity].y() = -p[&Particle::velocity].y();
-        p[&Particle::bounces] += 1u;
-      });
-      ps[i] = p;
-    });
-  }, workgroup(2));
-  auto ps = simtest::device().upload(
-      std::vector<Particle>{{{0, 1}, {1, -4}, 0, 1.0f}, {{2, 2}, {0, 1}, 5, 2.0f}, {{0, 0}, {0, -1}, 1, 3.0f}});
-  simtest::device().run(k, grid(3), 0.5f, ps);
-  std::vector<Particle> got = simtest::device().download(ps);
-  CHECK(got[0].position == vec2{0.5f, -1.0f});
-  CHECK(got[0].velocity == vec2{1, 4});
-  CHECK(got[0].bounces == 1u);
-  CHECK(got[1].position == vec2{2, 2.5f});
-  CHECK(got[1].bounces == 5u);
-  CHECK(got[2].bounces == 2u);
-  CHECK(got[2].mass == 3.0f);
-}
 
 TEST_CASE("std430 struct with a vec3, padding and an array: fields land at their offsets") {
   REQUIRE(ir::layout_of(device_type<Segment>(), ir::LayoutRule::Std430).offsets ==

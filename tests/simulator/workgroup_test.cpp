@@ -68,28 +68,6 @@ TEST_CASE("atomics on shared memory and buffers give exact counts") {
   CHECK(outputs<std::uint32_t>(simtest::device(), k, 16, grid(4096), in) == expected);
 }
 
-TEST_CASE("compare-exchange loops hand out every ticket exactly once") {
-  auto k = kernel("cas_tickets", [](Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> tickets) {
-    UInt i = global_id().x();
-    Var<UInt> seen = atomic_load(counter[0]);
-    Var<UInt> mine = 0u;
-    loop_([&] {
-      UInt before = atomic_compare_exchange(counter[0], seen, seen + 1u);
-      if_(before == seen, [&] {
-        mine = before;
-        break_();
-      });
-      seen = before;
-    });
-    tickets[i] = mine;
-  }, workgroup(64));
-  auto counter = simtest::device().upload(std::vector<std::uint32_t>{0});
-  std::vector<std::uint32_t> tickets = outputs<std::uint32_t>(simtest::device(), k, 256, grid(256), counter);
-  CHECK(simtest::device().download(counter)[0] == 256u);
-  std::sort(tickets.begin(), tickets.end());
-  for (std::uint32_t i = 0; i < 256; ++i) REQUIRE(tickets[i] == i);
-}
-
 TEST_CASE("atomic min, max, exchange and 64-bit atomics return the previous value") {
   auto k = kernel("atomic_ops", [](Buffer<std::int32_t> s, Buffer<std::uint64_t> w, WriteBuffer<std::int32_t> old) {
     UInt i = global_id().x();
