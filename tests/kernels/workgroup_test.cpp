@@ -121,9 +121,11 @@ TEST_CASE("64-bit atomics on buffers and shared memory") {
 
 TEST_CASE("device-scope release/acquire message passing between two workgroups") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
-  // Workgroup 0 publishes data and then a flag (release); workgroup 1 waits for the flag
-  // (acquire) and must then see the data. The wait is bounded so that a device that never
-  // runs the two together cannot hang the test; workgroup 0 comes first in dispatch order.
+  // Workgroup 0 publishes data and then a flag (release); every invocation of workgroup 1
+  // waits for the flag itself (acquire) and must then see the data. (Each waits on its own:
+  // lavapipe's workgroup barrier does not hold after a spin on another workgroup's memory.)
+  // The wait is bounded so that a device that never runs the two together cannot hang the
+  // test; workgroup 0 comes first in dispatch order.
   auto k = kernel("message", [](CoherentBuffer<std::uint32_t> data, CoherentBuffer<std::uint32_t> flag,
                                 WriteBuffer<std::uint32_t> seen) {
     UInt l = local_index();
@@ -132,12 +134,9 @@ TEST_CASE("device-scope release/acquire message passing between two workgroups")
       barrier();
       if_(l == 0u, [&] { atomic_store(flag[0], 1u, MemoryOrder::Release); });
     }).else_([&] {
-      if_(l == 0u, [&] {
-        Var<UInt> spins = 0u;
-        while_([&] { return atomic_load(flag[0], MemoryOrder::Acquire) == 0u && spins < 100000000u; },
-               [&] { spins += 1u; });
-      });
-      barrier();
+      Var<UInt> spins = 0u;
+      while_([&] { return atomic_load(flag[0], MemoryOrder::Acquire) == 0u && spins < 100000000u; },
+             [&] { spins += 1u; });
       seen[l] = data[l];
     });
   }, workgroup(32));

@@ -111,16 +111,15 @@ class Kernel {
  public:
   using params = std::tuple<Params...>;
 
-  explicit Kernel(std::shared_ptr<const ir::Kernel> k, double trace_ms) : ir_(std::move(k)), trace_ms_(trace_ms) {}
+  explicit Kernel(std::shared_ptr<const ir::Kernel> k) : ir_(std::move(k)) {}
 
   const std::shared_ptr<const ir::Kernel>& ir() const { return ir_; }
   const std::string& name() const { return ir_->name; }
   std::uint64_t hash() const { return ir_->hash; }
-  double trace_ms() const { return trace_ms_; }
+  double trace_ms() const { return ir_->trace_ms; }
 
  private:
   std::shared_ptr<const ir::Kernel> ir_;
-  double trace_ms_;
 };
 
 template <class K>
@@ -161,8 +160,7 @@ auto kernel(std::string name, F&& fn, KernelOptions options = {},
                             std::make_index_sequence<std::tuple_size_v<Args>>{});
   detail::finish_kernel(*k);
   k->trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  double ms = k->trace_ms;
-  return typename detail::kernel_of<Args>::type(std::move(k), ms);
+  return typename detail::kernel_of<Args>::type(std::move(k));
 }
 
 }  // namespace sprig
