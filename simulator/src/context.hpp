@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/subgroup_tracking.hpp"
 #include "lane_mask.hpp"
 #include "program.hpp"
 #include "sprig/simulator/observer.hpp"
@@ -16,6 +17,9 @@ namespace sprig::sim {
 
 struct LaunchState;
 struct WorkgroupState;
+namespace analysis {
+class LaunchAnalysis;
+}
 
 enum class RunState : std::uint8_t {
   Running,
@@ -29,17 +33,19 @@ enum class RunState : std::uint8_t {
 struct ControlFrame {
   Mask saved = 0;    // If: lanes that reached it; Loop: lanes still iterating; Call: callers
   Mask other = 0;    // If: lanes for the else branch; Loop: lanes that left normally
-  Mask entered = 0;  // Loop: lanes that entered it (for the idleness hook)
+  Mask entered = 0;  // If, Loop, Call: the lanes active when it began (for the idleness analysis)
   std::uint32_t resume_pc = 0;     // Call: where the caller continues
   std::uint32_t caller_frame = 0;  // Call: the caller's frame base
   std::uint32_t result_slot = 0;   // Call: the call node's result slot
+  std::uint32_t site_pc = 0;       // the instruction that pushed it
 };
 
 struct Context {
   // ---- fixed for a launch
   const Program* program = nullptr;
   LaunchState* launch = nullptr;
-  Observer* observer = nullptr;  // null unless an analysis is attached
+  Observer* observer = nullptr;  // null unless a user's observer is attached
+  analysis::LaunchAnalysis* analysis = nullptr;  // null when the analyses are off
   std::uint32_t width = 32;
   std::vector<Word> regs;        // slot s of lane l at regs[s * width + l]
   std::vector<std::byte> vars;   // lane l's Function variables at vars[l * var_stride]
@@ -70,6 +76,7 @@ struct Context {
   // ---- statistics
   std::uint64_t lane_ops = 0;
   std::uint64_t issued = 0;
+  analysis::SubgroupTracking tracking;
 
   Word* reg(std::uint32_t slot) { return regs.data() + std::size_t(slot) * width; }
   std::byte* lane_vars(std::uint32_t lane) { return vars.data() + std::size_t(lane) * var_stride; }

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "context.hpp"
+#include "launch_state.hpp"
 #include "program_builder.hpp"
 #include "sprig/dsl/semantics.hpp"
 
@@ -180,6 +181,36 @@ void binary(Context& c, const Instr& in) {
   for (std::size_t i = 0; i < n; ++i) d[i] = put(F::template apply<T>(get<T>(a[i]), get<T>(b[i])));
 }
 
+// Integer / and %: defined for a zero divisor by the semantics table (as on RISC-V), but
+// undefined on GPUs, so every active lane that divides by zero is reported.
+[[gnu::cold]] void report_division_by_zero(Context& c, const Instr& in, std::uint32_t lane) {
+  report_problem(c, Problem::DivisionByZero, in.node, lane, [&] {
+    return std::string("integer ") + (in.node->op == ir::Op::Div ? "division" : "remainder") +
+           " by zero: undefined on GPUs (the simulator gives the semantics table's result)";
+  });
+}
+
+template <class T, class F>
+void integer_division(Context& c, const Instr& in) {
+  binary<T, F>(c, in);
+  for (std::uint32_t k = 0; k < in.count; ++k) {
+    const Word* divisor = c.reg(in.src[1]) + std::size_t(k) * c.width;
+    for_each_lane(c.active, c.width, [&](std::uint32_t l) {
+      if (get<T>(divisor[l]) == T(0)) [[unlikely]]
+        report_division_by_zero(c, in, l);
+    });
+  }
+}
+
+template <class F>
+Handler division_for(ir::ScalarKind k) {
+  return with_scalar_type(k, []<class T>() -> Handler {
+    if constexpr (is_int<T>) return &integer_division<T, F>;
+    else if constexpr (F::template accepts<T>) return &binary<T, F>;
+    else return nullptr;
+  });
+}
+
 // Select copies words; the condition is one bool for all components (aux = 1) or one per
 // component.
 void select_words(Context& c, const Instr& in) {
@@ -259,8 +290,8 @@ void lower_arithmetic(ProgramBuilder& b, const ir::Node& n, Instr& in) {
     case O::Add: in.run = binary_for<Add>(k); break;
     case O::Sub: in.run = binary_for<Sub>(k); break;
     case O::Mul: in.run = binary_for<Mul>(k); break;
-    case O::Div: in.run = binary_for<Div>(k); break;
-    case O::Rem: in.run = binary_for<Rem>(k); break;
+    case O::Div: in.run = division_for<Div>(k); break;
+    case O::Rem: in.run = division_for<Rem>(k); break;
     case O::Neg: in.run = unary_for<Neg>(k); break;
     case O::BitAnd: in.run = binary_for<BitAnd>(k); break;
     case O::BitOr: in.run = binary_for<BitOr>(k); break;

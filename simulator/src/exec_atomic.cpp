@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "analysis/launch_analysis.hpp"
 #include "memory_access.hpp"
 #include "program_builder.hpp"
 #include "sprig/dsl/semantics.hpp"
@@ -70,6 +71,8 @@ void atomic(Context& c, const Instr& in) {
   }
   if (c.observer) [[unlikely]]
     notify_access(c, in, op, AccessKind::Atomic, done, ptr);
+  if (c.analysis) [[unlikely]]
+    c.analysis->memory(c, in, op, AccessKind::Atomic, done, ptr);
 }
 
 template <ir::Space S>

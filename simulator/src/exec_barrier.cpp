@@ -2,7 +2,9 @@
 // (scheduler.cpp) releases all subgroups once every one of them waits there. A
 // barrier must be reached by all invocations still running, so a subgroup arriving with
 // some of its live lanes inactive is an error at the barrier's line. Memory barriers need
-// no action: the simulator's memory is sequentially consistent.
+// no action on memory (the simulator's memory is sequentially consistent); they order
+// accesses for the race detector.
+#include "analysis/launch_analysis.hpp"
 #include "launch_state.hpp"
 #include "program_builder.hpp"
 
@@ -30,9 +32,15 @@ void workgroup_barrier(Context& c, const Instr& in) {
 void subgroup_barrier(Context& c, const Instr& in) {
   if (c.active != c.live) [[unlikely]]
     divergent_arrival(c, in);
+  if (c.analysis) [[unlikely]]
+    c.analysis->subgroup_barrier(c);
 }
 
-void memory_barrier(Context&, const Instr&) {}
+// The race detector's happens-before needs release and acquire fences (aux = the order).
+void memory_barrier(Context& c, const Instr& in) {
+  if (c.analysis) [[unlikely]]
+    c.analysis->fence(c, ir::MemoryOrder(in.aux));
+}
 
 }  // namespace
 
@@ -40,6 +48,7 @@ void lower_barrier(ProgramBuilder&, const ir::Node& n, Instr& in) {
   ir::BarrierInfo info = ir::barrier_info(n.b);
   const bool within_subgroup =
       info.execution_scope == ir::Scope::Subgroup || info.execution_scope == ir::Scope::Invocation;
+  in.aux = std::uint32_t(info.order);
   if (ir::BarrierKind(n.a) == ir::BarrierKind::Memory) in.run = memory_barrier;
   else if (within_subgroup) in.run = subgroup_barrier;
   else in.run = workgroup_barrier;

@@ -3,6 +3,7 @@
 // return remove lanes from every frame up to the construct they leave, so that each
 // frame's restore brings back exactly the lanes that are still inside. A block whose mask
 // becomes empty is skipped to its end, so no ordinary instruction runs with no lane active.
+#include "analysis/launch_analysis.hpp"
 #include "control_ops.hpp"
 #include "launch_state.hpp"
 
@@ -16,6 +17,14 @@ void notify(Context& c, const Instr& in, ControlKind kind, Mask present, Mask ta
   c.observer->control(ControlEvent{in.node, kind, present, taken, c.coords()});
 }
 
+std::uint32_t pc_of(const Context& c, const Instr& in) { return std::uint32_t(&in - c.program->code.data()); }
+
+// The idleness analysis accounts for the operations issued under the current mask.
+void mask_changing(Context& c) {
+  if (c.analysis) [[unlikely]]
+    c.analysis->mask_changing(c);
+}
+
 // Removes `lanes` from the frames [first, top].
 void prune(Context& c, std::size_t first, Mask lanes) {
   for (std::size_t i = first; i < c.stack.size(); ++i) c.stack[i].saved &= ~lanes;
@@ -23,6 +32,7 @@ void prune(Context& c, std::size_t first, Mask lanes) {
 
 // Once no lane is left in a block, the rest of it is skipped.
 void leave_block(Context& c, const Instr& in) {
+  mask_changing(c);
   c.active = 0;
   c.pc = in.target;
 }
@@ -35,26 +45,35 @@ void if_begin(Context& c, const Instr& in) {
   for_each_lane(c.active, [&](std::uint32_t lane) { taken |= Mask(cond[lane] & 1) << lane; });
   if (c.observer) [[unlikely]]
     notify(c, in, ControlKind::If, c.active, taken);
-  c.stack.push_back(ControlFrame{c.active, c.active & ~taken, 0, 0, 0, 0});
+  const std::uint32_t pc = pc_of(c, in);
+  if (c.analysis) [[unlikely]] {
+    c.analysis->mask_changing(c);
+    c.analysis->if_reached(pc, c.active, taken);
+  }
+  c.stack.push_back(ControlFrame{c.active, c.active & ~taken, c.active, 0, 0, 0, pc});
   c.active = taken;
   if (!taken) c.pc = in.target;
 }
 
 void if_else(Context& c, const Instr& in) {
+  mask_changing(c);
   c.active = top(c).other;
   if (!c.active) c.pc = in.target;
 }
 
 void if_end(Context& c, const Instr& in) {
+  mask_changing(c);
   c.active = top(c).saved;
   c.stack.pop_back();
   if (!c.active) c.pc = in.skip;
 }
 
 void loop_begin(Context& c, const Instr& in) {
-  c.stack.push_back(ControlFrame{c.active, 0, c.active, 0, 0, 0});
+  c.stack.push_back(ControlFrame{c.active, 0, c.active, 0, 0, 0, pc_of(c, in)});
   if (c.observer && !in.aux) [[unlikely]]
     notify(c, in, ControlKind::LoopIteration, c.active, c.active);
+  if (c.analysis && !in.aux) [[unlikely]]
+    c.analysis->iteration(top(c).site_pc, c.active, c.active);
 }
 
 void loop_test(Context& c, const Instr& in) {
@@ -62,6 +81,10 @@ void loop_test(Context& c, const Instr& in) {
   Mask staying = 0;
   for_each_lane(c.active, [&](std::uint32_t lane) { staying |= Mask(cond[lane] & 1) << lane; });
   ControlFrame& f = top(c);
+  if (c.analysis) [[unlikely]] {
+    c.analysis->mask_changing(c);
+    c.analysis->iteration(f.site_pc, f.entered, staying);
+  }
   Mask leaving = c.active & ~staying;
   f.other |= leaving;
   f.saved &= ~leaving;
@@ -72,6 +95,7 @@ void loop_test(Context& c, const Instr& in) {
 }
 
 void loop_continue(Context& c, const Instr& in) {
+  mask_changing(c);
   c.active = top(c).saved;  // the lanes that continued come back
   if (!c.active) c.pc = in.target;
 }
@@ -116,10 +140,13 @@ void loop_back(Context& c, const Instr& in) {
     c.pc = in.target;
     if (c.observer && !in.aux) [[unlikely]]
       notify(c, in, ControlKind::LoopIteration, top(c).entered, c.active);
+    if (c.analysis && !in.aux) [[unlikely]]
+      c.analysis->iteration(top(c).site_pc, top(c).entered, c.active);
   }
 }
 
 void loop_end(Context& c, const Instr& in) {
+  mask_changing(c);
   c.active = top(c).other;
   c.stack.pop_back();
   if (!c.active) c.pc = in.skip;
@@ -158,12 +185,14 @@ void call(Context& c, const Instr& in) {
   const auto& args = *static_cast<const CallArguments*>(in.data);
   for (const CallArguments::Copy& a : args.copies)
     std::copy_n(c.reg(a.from), std::size_t(a.count) * c.width, c.reg(a.to));
-  c.stack.push_back(ControlFrame{c.active, 0, 0, c.pc, c.frame_base, in.dst});
+  mask_changing(c);
+  c.stack.push_back(ControlFrame{c.active, 0, c.active, c.pc, c.frame_base, in.dst, pc_of(c, in)});
   c.frame_base = std::uint32_t(c.stack.size());
   c.pc = in.target;
 }
 
 void function_end(Context& c, const Instr& in) {
+  mask_changing(c);
   ControlFrame frame = c.stack[c.frame_base - 1];
   c.stack.resize(c.frame_base - 1);
   c.active = frame.saved;
@@ -173,6 +202,7 @@ void function_end(Context& c, const Instr& in) {
 }
 
 void kernel_end(Context& c, const Instr&) {
+  mask_changing(c);
   c.active = 0;
   c.live = 0;
   c.state = RunState::Done;

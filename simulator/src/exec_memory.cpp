@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "analysis/launch_analysis.hpp"
 #include "memory_access.hpp"
 #include "program_builder.hpp"
 
@@ -113,6 +114,9 @@ void load(Context& c, const Instr& in) {
   if constexpr (S == ir::Space::StorageBuffer) c.iteration_polled |= op.coherent;
   if (c.observer) [[unlikely]]
     notify_access(c, in, op, AccessKind::Read, done, ptr);
+  if constexpr (S != ir::Space::Function)
+    if (c.analysis) [[unlikely]]
+      c.analysis->memory(c, in, op, AccessKind::Read, done, ptr);
 }
 
 template <ir::Space S, bool scalar>
@@ -143,6 +147,9 @@ void store(Context& c, const Instr& in) {
   }
   if (c.observer) [[unlikely]]
     notify_access(c, in, op, AccessKind::Write, done, ptr);
+  if constexpr (S != ir::Space::Function)
+    if (c.analysis) [[unlikely]]
+      c.analysis->memory(c, in, op, AccessKind::Write, done, ptr);
 }
 
 // A declaration (re)initialises the variable each time it runs: zero, then the initial

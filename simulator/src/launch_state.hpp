@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/shadow_memory.hpp"
 #include "context.hpp"
 #include "diagnostics.hpp"
 #include "sprig/simulator/device.hpp"
@@ -28,9 +29,11 @@ struct LaunchState {
   std::vector<std::span<const std::byte>> uniforms;   // by kernel parameter index
   std::span<const std::byte> push_constants;
   std::array<std::uint32_t, 3> workgroups{1, 1, 1};
+  std::array<std::uint64_t, 3> grid{};  // the invocations asked for (lanes beyond are the grid's tail)
   std::uint32_t width = 32;
   DiagnosticLog* log = nullptr;
   Observer* observer = nullptr;
+  analysis::LaunchAnalysis* analysis = nullptr;
   std::uint64_t memory_epoch = 0;  // bumped by every write to buffer or shared memory
   std::uint64_t spin_iterations = 0;  // waiting iterations since memory last changed
   bool aborted = false;
@@ -38,6 +41,8 @@ struct LaunchState {
 
 struct WorkgroupState {
   std::array<std::uint32_t, 3> id{};
+  std::uint64_t linear = 0;  // the workgroup's index in dispatch order
+  analysis::ShadowArray shared_shadow;  // the race detector's view of `shared`
   std::vector<std::byte> shared;
   std::vector<Context> subgroups;
 };

@@ -4,7 +4,10 @@
 #include <iomanip>
 #include <ostream>
 
+#include <sstream>
+
 #include "sprig/simulator/report.hpp"
+#include "sprig/simulator/report_formats.hpp"
 
 namespace sprig::sim {
 
@@ -16,8 +19,48 @@ const char* problem_name(Problem p) {
     case Problem::InactiveLane: return "inactive lane read";
     case Problem::RunawayLoop: return "runaway loop";
     case Problem::ErrorLimit: return "error limit";
+    case Problem::DivisionByZero: return "division by zero";
+    case Problem::UninitializedSharedRead: return "uninitialized shared read";
   }
   return "problem";
+}
+
+const char* space_name(MemorySpace s) { return s == MemorySpace::Shared ? "shared" : "buffer"; }
+
+const char* access_name(AccessType a) {
+  switch (a) {
+    case AccessType::Read: return "read";
+    case AccessType::Write: return "write";
+    case AccessType::Atomic: return "atomic";
+  }
+  return "access";
+}
+
+const char* race_name(RaceKind k) {
+  switch (k) {
+    case RaceKind::ReadAfterWrite: return "RAW";
+    case RaceKind::WriteAfterRead: return "WAR";
+    case RaceKind::WriteAfterWrite: return "WAW";
+  }
+  return "race";
+}
+
+double AccessSite::efficiency() const {
+  if (space == MemorySpace::Shared) return wavefronts ? double(ideal_wavefronts) / double(wavefronts) : 1.0;
+  return sectors ? double(ideal_sectors) / double(sectors) : 1.0;
+}
+
+IdleLaneSteps& IdleLaneSteps::operator+=(const IdleLaneSteps& o) {
+  branch += o.branch;
+  loop += o.loop;
+  returned += o.returned;
+  grid_tail += o.grid_tail;
+  partial_subgroup += o.partial_subgroup;
+  return *this;
+}
+
+double LineStats::simt_efficiency() const {
+  return issued == 0 || subgroup_size == 0 ? 1.0 : double(lane_operations) / (double(issued) * subgroup_size);
 }
 
 double KernelStats::simt_efficiency() const {
@@ -69,6 +112,12 @@ std::ostream& operator<<(std::ostream& out, const Report& r) {
   print_diagnostics(out, "errors", r.errors);
   print_diagnostics(out, "warnings", r.warnings);
   return out;
+}
+
+std::string to_text(const Report& report) {
+  std::ostringstream out;
+  out << report;
+  return out.str();
 }
 
 }  // namespace sprig::sim

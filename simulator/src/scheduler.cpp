@@ -10,6 +10,7 @@
 #include <deque>
 #include <memory>
 
+#include "analysis/launch_analysis.hpp"
 #include "scheduler.hpp"
 
 namespace sprig::sim {
@@ -67,10 +68,12 @@ WorkgroupState* Scheduler::admit() {
   }
   const std::uint64_t n = next_++;
   const auto& groups = launch_.workgroups;
+  wg->linear = n;
   wg->id = {std::uint32_t(n % groups[0]), std::uint32_t(n / groups[0] % groups[1]),
             std::uint32_t(n / (std::uint64_t(groups[0]) * groups[1]))};
   // Shared memory is undefined at the start of a workgroup; zero keeps runs reproducible.
   std::fill(wg->shared.begin(), wg->shared.end(), std::byte{0});
+  if (launch_.analysis) launch_.analysis->workgroup_begin(*wg);
   for (Context& c : wg->subgroups) start(c);
   resident_.push_front(wg);
   return wg;
@@ -81,6 +84,7 @@ void Scheduler::init_context(Context& c, WorkgroupState& wg) {
   c.program = &program_;
   c.launch = &launch_;
   c.observer = launch_.observer;
+  c.analysis = launch_.analysis;
   c.width = launch_.width;
   c.group = &wg;
   c.regs.assign(std::size_t(program_.slot_count) * c.width, 0);
@@ -115,6 +119,7 @@ void Scheduler::start(Context& c) {
   c.iteration_polled = c.iteration_wrote = false;
   c.spin_streak = 0;
   c.loop_iterations = 0;
+  if (launch_.analysis) launch_.analysis->subgroup_begin(c);
 }
 
 WorkgroupStatus Scheduler::run_workgroup(WorkgroupState& wg) {
@@ -163,6 +168,7 @@ void Scheduler::open_barrier(WorkgroupState& wg) {
     }
   }
   if (launch_.observer) launch_.observer->barrier(BarrierEvent{at.node, wg.id});
+  if (launch_.analysis) launch_.analysis->workgroup_barrier(wg);
   for (Context& c : wg.subgroups)
     if (c.state == RunState::AtBarrier) c.state = RunState::Running;
 }
@@ -216,6 +222,7 @@ LaunchTotals Scheduler::run() {
     for (const Context& c : wg->subgroups) {
       totals.lane_operations += c.lane_ops;
       totals.issued += c.issued;
+      if (launch_.analysis) launch_.analysis->add_counters(c);
     }
   }
   return totals;

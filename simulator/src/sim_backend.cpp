@@ -3,11 +3,14 @@
 #include <chrono>
 #include <cstring>
 
+#include <optional>
+
 #include "launch_binding.hpp"
 #include "observer_fanout.hpp"
 #include "sim_buffer.hpp"
 #include "sim_sequence.hpp"
 #include "sprig/dsl/error.hpp"
+#include "sprig/simulator/report_formats.hpp"
 
 namespace sprig::sim {
 
@@ -41,6 +44,21 @@ DeviceInfo describe_device(const Options& o) {
   return info;
 }
 
+bool analyses_on(const AnalysisOptions& a) { return a.coalescing || a.races || a.idleness; }
+
+bool power_of_two(std::uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+void check_analysis_options(const AnalysisOptions& a) {
+  auto fail = [](const std::string& what) { throw DeviceError("sim::AnalysisOptions: " + what); };
+  if (!power_of_two(a.sector_bytes)) fail("sector_bytes must be a power of two");
+  if (!power_of_two(a.line_bytes) || a.line_bytes < a.sector_bytes)
+    fail("line_bytes must be a power of two, at least sector_bytes");
+  if (a.request_lanes != 0 && (!power_of_two(a.request_lanes) || a.request_lanes > 64))
+    fail("request_lanes must be 0 or a power of two up to 64");
+  if (!power_of_two(a.banks) || a.banks > 256) fail("banks must be a power of two up to 256");
+  if (!power_of_two(a.bank_bytes) || a.bank_bytes > 64) fail("bank_bytes must be a power of two up to 64");
+}
+
 void check_range(const RawBuffer& b, std::size_t offset, std::size_t bytes, const char* what) {
   if (offset > b.bytes() || bytes > b.bytes() - offset)
     throw DeviceError(std::string(what) + ": bytes [" + std::to_string(offset) + ", " + std::to_string(offset) + " + " +
@@ -49,7 +67,10 @@ void check_range(const RawBuffer& b, std::size_t offset, std::size_t bytes, cons
 
 }  // namespace
 
-Backend::Backend(Options options) : options_(options), info_(describe_device(options)), id_(next_device_id()) {}
+Backend::Backend(Options options)
+    : options_(options), info_(describe_device(options)), id_(next_device_id()), report_(options.analyses) {
+  check_analysis_options(options.analyses);
+}
 
 RawBuffer Backend::allocate(std::size_t bytes, ir::TypeRef element, MemoryKind) {
   if (bytes > options_.max_buffer_bytes)
@@ -109,17 +130,52 @@ double Backend::execute(const Launch& launch) {
   state.width = subgroup_width(kernel, info_);
   state.log = &log;
   state.observer = fanout_ ? fanout_.get() : observers_.empty() ? nullptr : observers_.front().get();
+  state.grid = launch.invocations;
+  const auto& size = kernel.workgroup_size;
+  const std::uint64_t workgroups = std::uint64_t(launch.workgroups[0]) * launch.workgroups[1] * launch.workgroups[2];
+  std::optional<analysis::LaunchAnalysis> analysis;
+  if (analyses_on(options_.analyses)) {
+    analysis.emplace(state, options_.analyses, shadows_);
+    state.analysis = &*analysis;
+  }
   if (state.observer) state.observer->launch_begin(kernel, launch.workgroups, state.width);
   LaunchSummary summary;
   summary.totals = run_launch(state);
   if (state.observer) state.observer->launch_end();
-  const auto& size = kernel.workgroup_size;
-  summary.invocations = std::uint64_t(launch.workgroups[0]) * launch.workgroups[1] * launch.workgroups[2] * size[0] *
-                        size[1] * size[2];
+  summary.invocations = workgroups * size[0] * size[1] * size[2];
   summary.subgroup_size = state.width;
+  analysis::LaunchFindings findings = analysis ? analysis->finish() : analysis::LaunchFindings{};
   summary.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  report_.add(kernel, log, summary);
+  report_.add(*program, log, summary, findings);
+  if (options_.strict) fail_if_unclean(kernel, launch.loc, log, findings);
   return summary.host_ms;
+}
+
+// Test mode: the launch's races, out-of-bounds accesses and barrier divergence end it
+// with an AnalysisFailure that lists them (the device's report has them as well).
+void Backend::fail_if_unclean(const ir::Kernel& kernel, const SourceLoc& launched_at, const DiagnosticLog& log,
+                              const analysis::LaunchFindings& findings) const {
+  auto invocation = [](const std::array<std::uint32_t, 3>& id) {
+    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " + std::to_string(id[2]) + ")";
+  };
+  std::string problems;
+  std::size_t count = 0;
+  for (const Race& r : report_.report().races) {
+    if (r.kernel != kernel.name || findings.races.empty()) continue;
+    ++count;
+    problems += "  " + std::string(race_name(r.kind)) + " race on " + r.memory + ": " + r.first.str() +
+                " (invocation " + invocation(r.first_invocation) + ") then " + r.second.str() + " (invocation " +
+                invocation(r.second_invocation) + "), " + std::to_string(r.count) + " times\n";
+  }
+  for (const Diagnostic& d : log.entries()) {
+    if (!d.is_error || (d.problem != Problem::OutOfBounds && d.problem != Problem::BarrierDivergence)) continue;
+    ++count;
+    problems += "  " + std::string(problem_name(d.problem)) + ": " + d.loc.str() + ": " + d.message +
+                " (invocation " + invocation(d.invocation) + ", " + std::to_string(d.occurrences) + " times)\n";
+  }
+  if (count == 0) return;
+  throw AnalysisFailure("sim::Options::strict: kernel '" + kernel.name + "' has " + std::to_string(count) +
+                        " problem(s) (launched at " + launched_at.str() + "):\n" + problems);
 }
 
 void Backend::copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,

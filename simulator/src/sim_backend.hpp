@@ -46,7 +46,11 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
   std::uint64_t id_;
   mutable std::mutex mutex_;  // launches, transfers, the program cache and the report
   ProgramCache programs_;
+  void fail_if_unclean(const ir::Kernel& kernel, const SourceLoc& launched_at, const DiagnosticLog& log,
+                       const analysis::LaunchFindings& findings) const;
+
   ReportAccumulator report_;
+  analysis::ShadowCache shadows_;  // the race detector's memory between launches
   std::vector<std::shared_ptr<Observer>> observers_;
   std::unique_ptr<Observer> fanout_;  // when several observers are attached
 };

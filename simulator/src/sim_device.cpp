@@ -1,8 +1,16 @@
 // sprig::sim::Device: the typed host API over the simulator backend.
+#include <cstdlib>
+#include <string_view>
+
 #include "sim_backend.hpp"
 #include "sprig/simulator/device.hpp"
 
 namespace sprig::sim {
+
+bool Options::strict_by_default() {
+  const char* v = std::getenv("SPRIG_SIM_STRICT");
+  return v && *v && std::string_view(v) != "0";
+}
 
 Device::Device(Options options) : Device(std::make_shared<Backend>(options)) {}
 

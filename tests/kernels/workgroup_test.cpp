@@ -31,7 +31,8 @@ TEST_CASE("a workgroup tree reduction with barriers") {
     auto partial = shared_array<std::uint32_t>(128, "partial");
     UInt l = local_index();
     UInt g = global_id().x();
-    partial[l] = select(g < in.size(), in[g], 0u);
+    partial[l] = 0u;
+    if_(g < in.size(), [&] { partial[l] = in[g]; });  // select() would read past the end
     barrier();
     for (std::uint32_t stride = 64; stride > 0; stride /= 2) {  // unrolled at trace time
       if_(l < stride, [&] { partial[l] += partial[l + stride]; });

@@ -13,8 +13,14 @@ vk::Device& vulkan() {
   return device;
 }
 
+// The both-backend tests' simulator is in test mode: any race, out-of-bounds access or
+// barrier divergence in a kernel under test fails the test.
 sim::Device& simulator() {
-  static sim::Device device;
+  static sim::Device device([] {
+    sim::Options options;
+    options.strict = true;
+    return options;
+  }());
   return device;
 }
 

@@ -59,11 +59,13 @@ class Place : public DeviceOps<T> {
     detail::store(pointer_, value.node, value.loc);
     return *this;
   }
-  // Copying one place to another stores a load of it (it never rebinds the place).
+  // Copying one place to another stores a load of it (it never rebinds the place). An
+  // assignment operator cannot take the caller's line, so the load and store carry the line
+  // where `other` was formed (the user's indexing expression).
   const Place& operator=(const Place& other) const
     requires(writable(A) && readable(A))
   {
-    return *this = Operand<T>(other);
+    return *this = Operand<T>(other, other.pointer()->loc);
   }
   Place(const Place&) = default;
 
@@ -166,7 +168,7 @@ class Var : public Place<host_type_t<U>, Access::ReadWrite> {
 
   using Base::operator=;
   const Var& operator=(const Var& other) const {
-    Base::operator=(Operand<T>(other));
+    Base::operator=(Operand<T>(other, other.pointer()->loc));
     return *this;
   }
   // Exact matches, so that assigning a value never picks the converting constructors.

@@ -104,6 +104,7 @@ Launch make_launch(const K& kernel, const Grid& g, const DeviceInfo& device, Arg
   l.loc = g.loc;
   const ir::Kernel& k = *l.kernel;
   l.workgroups = workgroups_for(g, k.workgroup_size, device.max_workgroup_count);
+  l.invocations = g.invocations;
   l.push_constants.resize(k.push_constant_size);
   std::size_t bindings = 0;
   for (const ir::Param& p : k.params)

@@ -33,6 +33,9 @@ using BindingArg = std::variant<RawBuffer, std::vector<std::byte>>;
 struct Launch {
   std::shared_ptr<const ir::Kernel> kernel;
   std::array<std::uint32_t, 3> workgroups{1, 1, 1};
+  // The grid asked for, in invocations; 0: the whole workgroups. The simulator counts
+  // lanes beyond it as the grid's inactive tail.
+  std::array<std::uint64_t, 3> invocations{0, 0, 0};
   std::vector<BindingArg> bindings;       // indexed by binding number
   std::vector<std::byte> push_constants;  // kernel->push_constant_size bytes, std430
   SourceLoc loc;                          // the user's line that launched it

@@ -13,6 +13,22 @@
 
 namespace sprig::sim {
 
+// What the analyses measure (docs/simulator.md defines every figure). They cost time:
+// switch off what is not needed on big runs.
+struct AnalysisOptions {
+  bool coalescing = true;  // per access site: sectors, lines, bank conflicts
+  bool races = true;       // data races and reads of shared memory nothing wrote
+  bool idleness = true;    // per line, branch and loop: SIMT efficiency and idle lane-steps
+  std::uint32_t sector_bytes = 32;  // a power of two
+  std::uint32_t line_bytes = 128;   // a power of two, a multiple of sector_bytes
+  // Lanes per memory request (a power of two); 0: the whole subgroup is one request.
+  std::uint32_t request_lanes = 0;
+  std::uint32_t banks = 32;  // shared-memory banks, a power of two
+  std::uint32_t bank_bytes = 4;
+
+  static AnalysisOptions none() { return {false, false, false}; }
+};
+
 struct Options {
   std::uint32_t subgroup_size = 32;         // lanes in lockstep: 8, 16, 32 or 64
   std::uint32_t max_shared_memory = 49152;  // bytes of shared memory per workgroup
@@ -27,6 +43,13 @@ struct Options {
   // runaway and the launch stopped: the simulator never hangs.
   std::uint64_t loop_iteration_limit = std::uint64_t(1) << 27;
   std::uint64_t max_buffer_bytes = std::uint64_t(1) << 32;
+  AnalysisOptions analyses;
+  // Test mode: a launch with a race, an out-of-bounds access or barrier divergence throws
+  // sim::AnalysisFailure (report_formats.hpp) when it ends. SPRIG_SIM_STRICT=1 in the
+  // environment makes it the default.
+  bool strict = strict_by_default();
+
+  static bool strict_by_default();
 };
 
 class Backend;

@@ -1,0 +1,44 @@
+// Idle lanes: every operation a subgroup issues with some of its lanes inactive leaves
+// those lanes idle for one lane-step, and the analysis says why. Masks only change at
+// control instructions, so the breakdown is computed there (flush) and applied to all
+// operations issued since the last change: lanes beyond the launched grid are the grid's
+// tail, lanes that returned returned early, lanes past the end of the workgroup are a
+// partial subgroup, and lanes still running but inactive are charged to the innermost
+// if_ (masked by the branch) or loop (trip-count imbalance) that they did not enter.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../context.hpp"
+#include "sprig/simulator/report.hpp"
+
+namespace sprig::sim::analysis {
+
+struct BranchFigures {
+  std::uint64_t instances = 0;
+  std::uint64_t divergent = 0;
+  std::uint64_t idle_lane_steps = 0;  // lanes within the grid this construct masked
+  std::uint64_t tail_lane_steps = 0;  // lanes beyond the grid this construct masked
+};
+
+class IdlenessAnalysis {
+ public:
+  explicit IdlenessAnalysis(std::size_t code_size) : by_pc_(code_size) {}
+
+  // Accounts for the operations issued since the last call; call before any mask change.
+  void flush(Context& c);
+  // A subgroup reached the if_ at `pc` with `present` lanes, `taken` of which take it.
+  void if_reached(std::uint32_t pc, Mask present, Mask taken);
+  // A subgroup starts an iteration of the loop at `pc` with `staying` lanes of `entered`.
+  void iteration(std::uint32_t pc, Mask entered, Mask staying);
+
+  const std::vector<BranchFigures>& by_pc() const { return by_pc_; }
+  const IdleLaneSteps& kernel() const { return kernel_; }
+
+ private:
+  std::vector<BranchFigures> by_pc_;
+  IdleLaneSteps kernel_;
+};
+
+}  // namespace sprig::sim::analysis
