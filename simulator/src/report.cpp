@@ -1,13 +1,10 @@
-// Printing the report: kernels with their statistics, then errors and warnings with the
-// user's line, the kernel, an example invocation and how often it happened.
+// The report's small pieces: names of problems, spaces, accesses and races, and the
+// derived figures (efficiencies). Printing is in report_text.cpp.
 #include <algorithm>
 #include <iomanip>
 #include <ostream>
 
-#include <sstream>
-
 #include "sprig/simulator/report.hpp"
-#include "sprig/simulator/report_formats.hpp"
 
 namespace sprig::sim {
 
@@ -72,52 +69,6 @@ const Diagnostic* Report::find(Problem problem) const {
     for (const Diagnostic& d : *list)
       if (d.problem == problem) return &d;
   return nullptr;
-}
-
-namespace {
-
-void print_diagnostics(std::ostream& out, const char* title, const std::vector<Diagnostic>& list) {
-  if (list.empty()) return;
-  out << title << " (" << list.size() << "):\n";
-  for (const Diagnostic& d : list) {
-    out << "  " << (d.loc.known() ? d.loc.str() : std::string("<unknown line>")) << ": " << d.message << "\n"
-        << "      [" << problem_name(d.problem) << "; kernel '" << d.kernel << "'; first at invocation ("
-        << d.invocation[0] << ", " << d.invocation[1] << ", " << d.invocation[2] << ")";
-    if (d.occurrences > 1) out << "; " << d.occurrences << " times";
-    out << "]\n";
-  }
-}
-
-}  // namespace
-
-std::ostream& operator<<(std::ostream& out, const Report& r) {
-  out << "sprig simulator: " << r.launches << " launch" << (r.launches == 1 ? "" : "es") << ", " << r.lane_operations
-      << " lane-operations, " << r.errors.size() << " error" << (r.errors.size() == 1 ? "" : "s") << ", "
-      << r.warnings.size() << " warning" << (r.warnings.size() == 1 ? "" : "s") << "\n";
-  if (!r.kernels.empty()) {
-    std::size_t width = 6;
-    for (const KernelStats& k : r.kernels) width = std::max(width, k.name.size());
-    out << "kernels:\n";
-    const std::ios_base::fmtflags flags = out.flags();
-    const std::streamsize precision = out.precision();
-    for (const KernelStats& k : r.kernels) {
-      out << "  " << std::left << std::setw(int(width)) << k.name << std::right << std::setw(6) << k.launches
-          << " launches " << std::setw(11) << k.invocations << " invocations " << std::setw(13) << k.lane_operations
-          << " lane-ops  SIMT efficiency " << std::fixed << std::setprecision(1) << std::setw(5)
-          << 100.0 * k.simt_efficiency() << "%  " << std::setprecision(2) << std::setw(9) << k.host_ms << " ms\n";
-    }
-    out.flags(flags);
-    out.precision(precision);
-  }
-  print_diagnostics(out, "errors", r.errors);
-  print_diagnostics(out, "warnings", r.warnings);
-  return out;
-}
-
-std::string to_text(const Report& report) {
-  std::ostringstream out;
-  out << report;
-  return out.str();
 }
 
 }  // namespace sprig::sim
