@@ -205,9 +205,11 @@ void RaceDetector::access(Context& c, const Instr& in, const MemoryOp& op, Acces
     now.site = pc;
     now.lane = lane;
     now.atomic = atomic;
+    bool uninitialized_reported = false;  // once per lane, even for an 8-byte read
     for (std::uint64_t word = first_word; word <= last_word && word < shadow.words(); ++word) {
       WordShadow& w = shadow[word];
-      if (shared && is_read && w.write.unit <= stale) [[unlikely]] {
+      if (shared && is_read && w.write.unit <= stale && !uninitialized_reported) [[unlikely]] {
+        uninitialized_reported = true;
         report_problem(c, Problem::UninitializedSharedRead, in.node, lane, [&] {
           return "reads shared memory (byte " + std::to_string(offset) +
                  " of the variable) that nothing in this workgroup has written in this dispatch";
