@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sprig/stdlib/compact.hpp"
+#include "sprig/stdlib/hash/hash.hpp"
 #include "sprig/stdlib/operators.hpp"
 #include "sprig/stdlib/radix_sort.hpp"
 #include "sprig/stdlib/reduce.hpp"

@@ -1,0 +1,120 @@
+// BLAKE3 of a whole message of any length as a device function: the chunk chain (16 blocks
+// of 64 bytes per 1024-byte chunk) and the binary tree of parent nodes above the chunks,
+// evaluated by one invocation with a stack of chaining values (the specification's
+// incremental algorithm, section 5.1.2). The result is the root node's inputs, from which
+// any number of output bytes follows (blake3_root_output), as the extended output needs.
+//
+// One invocation walks the whole tree, so long messages are serial here; a chunk-parallel
+// layout (one invocation per chunk, then one launch per tree level) would spread a 1 MiB
+// message over 1024 invocations.
+#pragma once
+
+#include "sprig/stdlib/hash/blake3_compress.hpp"
+
+namespace sprig::hash {
+
+// The root node's compression inputs. Root output block t is blake3_compress(cv, block, t,
+// 0, block_len, flags | root).
+struct Blake3Root {
+  Blake3Words cv;
+  Blake3Block block;
+  Expr<std::uint32_t> block_len;
+  Expr<std::uint32_t> flags;
+};
+
+// Subtrees waiting for their right sibling: one per set bit of the chunk count, so 22 for
+// messages below 2^32 bytes.
+inline constexpr std::uint32_t blake3_max_stack = 24;
+
+// The root of the BLAKE3 tree of `length` bytes from `source` (a byte source as in
+// sha256_message.hpp: bytes p..p+3 as a little-endian word) under `key` (the IV for plain
+// hashing) with the mode's flags `mode_flags` (0, keyed_hash, derive_key_context or
+// derive_key_material).
+template <class Source>
+Blake3Root blake3_message(const Source& source, const Expr<std::uint32_t>& length, const Blake3Words& key,
+                          const Expr<std::uint32_t>& mode_flags) {
+  using U = Expr<std::uint32_t>;
+  using namespace blake3_flags;
+  auto full_block = [&](const U& p) {
+    Blake3Block m = zero_words<16>();
+    for (std::uint32_t j = 0; j < 16; ++j) m[j] = source(p + j * 4u);
+    return m;
+  };
+  auto parent_cv = [&](const Blake3Words& left, const Blake3Words& right) {
+    Blake3Block m{left[0],  left[1],  left[2],  left[3],  left[4],  left[5],  left[6],  left[7],
+                  right[0], right[1], right[2], right[3], right[4], right[5], right[6], right[7]};
+    return blake3_chaining_value(blake3_compress(key, m, 0u, 0u, U(blake3_block_bytes), mode_flags | parent));
+  };
+
+  U chunks = max((length + (blake3_chunk_bytes - 1)) / blake3_chunk_bytes, 1u);
+  Var<std::array<std::uint32_t, 8 * blake3_max_stack>> stack;
+  Var<std::uint32_t> depth = 0u;
+  WordVars<8> cv(key);
+  auto pop = [&] {
+    depth -= 1u;
+    Blake3Words left = zero_words<8>();
+    for (std::uint32_t k = 0; k < 8; ++k) left[k] = stack[depth * 8u + k];
+    return left;
+  };
+
+  // Every chunk but the last is whole: chain its 16 blocks, then merge it with the
+  // completed subtrees on the stack (as many as trailing zero bits of the chunk count).
+  for_(0u, chunks - 1u, [&](U c) {
+    cv.store(key);
+    for_(0u, 16u, [&](U b) {
+      U flags = mode_flags | select(b == 0u, U(chunk_start), U(0u)) | select(b == 15u, U(chunk_end), U(0u));
+      cv.store(blake3_chaining_value(
+          blake3_compress(cv.load(), full_block(c * blake3_chunk_bytes + b * 64u), c, 0u, U(64u), flags)));
+    });
+    for_(0u, count_trailing_zeros(c + 1u), [&](U) { cv.store(parent_cv(pop(), cv.load())); });
+    for (std::uint32_t k = 0; k < 8; ++k) stack[depth * 8u + k] = cv[k];
+    depth += 1u;
+  });
+
+  // The last chunk: its whole blocks, then its last block (1..64 bytes, or 0 for an empty
+  // message), which stays uncompressed: it is the root when there is no parent.
+  U last_chunk = chunks - 1u;
+  U chunk_begin = last_chunk * blake3_chunk_bytes;
+  U chunk_len = length - chunk_begin;
+  U blocks = max((chunk_len + 63u) / 64u, 1u);
+  cv.store(key);
+  for_(0u, blocks - 1u, [&](U b) {
+    U flags = mode_flags | select(b == 0u, U(chunk_start), U(0u));
+    cv.store(blake3_chaining_value(
+        blake3_compress(cv.load(), full_block(chunk_begin + b * 64u), last_chunk, 0u, U(64u), flags)));
+  });
+  U tail_begin = chunk_begin + (blocks - 1u) * 64u;
+  U tail_len = chunk_len - (blocks - 1u) * 64u;
+  Blake3Block tail = zero_words<16>();
+  for (std::uint32_t j = 0; j < 16; ++j) {
+    U p(j * 4u);
+    tail[j] = keep_low_bytes(source(tail_begin + p), bytes_before(tail_len, p));
+  }
+  WordVars<8> node_cv(cv.load());
+  WordVars<16> node_block(tail);
+  Var<std::uint32_t> node_counter = last_chunk;
+  Var<std::uint32_t> node_len = tail_len;
+  Var<std::uint32_t> node_flags = mode_flags | chunk_end | select(blocks == 1u, U(chunk_start), U(0u));
+
+  // Fold the stack from the top: the pending node becomes the right child of each parent.
+  U levels = depth.load();
+  for_(0u, levels, [&](U) {
+    Blake3Words right = blake3_chaining_value(
+        blake3_compress(node_cv.load(), node_block.load(), node_counter, 0u, node_len, node_flags));
+    Blake3Words left = pop();
+    node_block.store({left[0], left[1], left[2], left[3], left[4], left[5], left[6], left[7], right[0], right[1],
+                      right[2], right[3], right[4], right[5], right[6], right[7]});
+    node_cv.store(key);
+    node_counter = 0u;
+    node_len = 64u;
+    node_flags = mode_flags | parent;
+  });
+  return {node_cv.load(), node_block.load(), node_len.load(), node_flags.load()};
+}
+
+// Root output block `t`: output bytes 64t .. 64t+63.
+inline Blake3Output blake3_root_output(const Blake3Root& root, const Expr<std::uint32_t>& t) {
+  return blake3_compress(root.cv, root.block, t, 0u, root.block_len, root.flags | blake3_flags::root);
+}
+
+}  // namespace sprig::hash

@@ -1,0 +1,108 @@
+// Byte strings in uint32 buffers, the convention of every hash kernel: byte k of a buffer
+// is bits 8*(k%4)..8*(k%4)+7 of word k/4 (little-endian words). That is the host's own
+// memory layout on x86 and ARM, so bytes copied into a std::vector<uint32_t> upload as they
+// are, and digests and keystreams come back the same way (digest byte k in word k/4).
+//
+// Messages inside a buffer are named by byte offset and length (ByteSpan), any alignment.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "sprig/dsl.hpp"
+
+namespace sprig::hash {
+
+// `length` bytes starting at byte `offset` of a uint32 buffer.
+struct ByteSpan {
+  std::uint32_t offset;
+  std::uint32_t length;
+};
+SPRIG_STRUCT(ByteSpan, offset, length)
+
+// ---- host side
+
+// Bytes packed into little-endian words; the last word is zero-padded. Never empty (a
+// zero-length buffer cannot be bound), so an empty input gives one zero word.
+inline std::vector<std::uint32_t> pack_bytes(std::span<const std::uint8_t> bytes) {
+  std::vector<std::uint32_t> words(bytes.empty() ? 1 : (bytes.size() + 3) / 4, 0);
+  for (std::size_t i = 0; i < bytes.size(); ++i) words[i / 4] |= std::uint32_t(bytes[i]) << (8 * (i % 4));
+  return words;
+}
+inline std::vector<std::uint32_t> pack_bytes(std::string_view text) {
+  return pack_bytes(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+// Spans of `count` messages of `length` bytes stored back to back from byte 0.
+inline std::vector<ByteSpan> back_to_back_spans(std::size_t count, std::uint32_t length) {
+  std::vector<ByteSpan> spans(count);
+  for (std::size_t i = 0; i < count; ++i) spans[i] = {std::uint32_t(i * length), length};
+  return spans;
+}
+
+// The first `count` bytes held by little-endian words.
+inline std::vector<std::uint8_t> unpack_bytes(std::span<const std::uint32_t> words, std::size_t count) {
+  std::vector<std::uint8_t> bytes(count);
+  for (std::size_t i = 0; i < count; ++i) bytes[i] = std::uint8_t(words[i / 4] >> (8 * (i % 4)));
+  return bytes;
+}
+
+// ---- device side
+
+// The low `count` bytes of a little-endian word kept, the others zeroed; count is 0..4.
+inline Expr<std::uint32_t> keep_low_bytes(const Expr<std::uint32_t>& word, const Expr<std::uint32_t>& count) {
+  // (1 << 32) would be 1 (shift counts are taken modulo 32), so a full word is a select.
+  Expr<std::uint32_t> mask =
+      select(count >= 4u, Expr<std::uint32_t>(~0u), (Expr<std::uint32_t>(1u) << (count * 8u)) - 1u);
+  return word & mask;
+}
+
+// How many of the 4 bytes at message position `pos` lie before `length`: 0..4.
+inline Expr<std::uint32_t> bytes_before(const Expr<std::uint32_t>& length, const Expr<std::uint32_t>& pos) {
+  return select(length > pos, min(length - pos, 4u), Expr<std::uint32_t>(0u));
+}
+
+// Reads bytes of a message held in a uint32 buffer: word_at(p) is message bytes p..p+3 as a
+// little-endian word, for any byte position p (a multiple of 4 in the hash kernels, but the
+// message itself may start at any byte). Bytes past the message are whatever the buffer
+// holds there; callers mask them. Reads are clamped to the buffer, so a read past its end
+// is never out of bounds (the buffer must not be empty).
+template <class Buffer>
+class BufferBytes {
+ public:
+  // `aligned`: the caller knows at trace time that `offset` is a multiple of 4, which
+  // saves the second load and the funnel shift.
+  BufferBytes(const Buffer& words, const Expr<std::uint32_t>& offset, bool aligned = false)
+      : words_(words), offset_(offset), aligned_(aligned), last_(words.size() - 1u) {}
+
+  Expr<std::uint32_t> word_at(const Expr<std::uint32_t>& pos) const {
+    Expr<std::uint32_t> byte = offset_ + pos;
+    Expr<std::uint32_t> index = byte >> 2u;
+    if (aligned_) return words_[min(index, last_)].load();
+    Expr<std::uint32_t> lo = words_[min(index, last_)].load();
+    Expr<std::uint32_t> hi = words_[min(index + 1u, last_)].load();
+    Expr<std::uint32_t> shift = (byte & 3u) * 8u;
+    // hi << (32 - shift) without a shift by 32: two shifts that give 0 when shift == 0.
+    return (lo >> shift) | ((hi << 1u) << (31u - shift));
+  }
+  Expr<std::uint32_t> operator()(const Expr<std::uint32_t>& pos) const { return word_at(pos); }
+
+ private:
+  Buffer words_;
+  Expr<std::uint32_t> offset_;
+  bool aligned_;
+  Expr<std::uint32_t> last_;
+};
+
+template <class Buffer>
+BufferBytes<Buffer> buffer_bytes(const Buffer& words, const Expr<std::uint32_t>& offset, bool aligned = false) {
+  return BufferBytes<Buffer>(words, offset, aligned);
+}
+
+// The bytes of a little-endian word in the opposite order (for big-endian hashes).
+inline Expr<std::uint32_t> big_endian(const Expr<std::uint32_t>& le_word) { return byte_swap(le_word); }
+
+}  // namespace sprig::hash

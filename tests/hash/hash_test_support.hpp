@@ -1,0 +1,71 @@
+// Shared helpers of the hash tests: hex, random bytes, batches of messages packed into one
+// uint32 buffer at deliberately unaligned byte offsets, and digests read back as bytes.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends.hpp"
+#include "sprig/stdlib/stdlib.hpp"
+
+namespace hash_test {
+
+using Bytes = std::vector<std::uint8_t>;
+
+inline std::string hex(const Bytes& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (auto b : bytes) {
+    s += digits[b >> 4];
+    s += digits[b & 15];
+  }
+  return s;
+}
+
+inline Bytes from_hex(std::string_view text) {
+  Bytes out(text.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = std::uint8_t(std::stoul(std::string(text.substr(2 * i, 2)), nullptr, 16));
+  return out;
+}
+
+inline Bytes bytes_of(std::string_view text) { return Bytes(text.begin(), text.end()); }
+
+inline Bytes random_bytes(std::size_t n, std::mt19937& rng) {
+  Bytes b(n);
+  for (auto& x : b) x = std::uint8_t(rng());
+  return b;
+}
+
+// Messages packed into one byte string with 0..3 bytes of junk before each, so that they
+// start at every alignment; spans name them.
+struct PackedMessages {
+  std::vector<std::uint32_t> words;
+  std::vector<sprig::hash::ByteSpan> spans;
+};
+
+inline PackedMessages pack_messages(const std::vector<Bytes>& messages, std::uint32_t seed = 1) {
+  std::mt19937 rng(seed);
+  Bytes all;
+  PackedMessages packed;
+  for (const auto& m : messages) {
+    std::size_t junk = rng() % 4;
+    for (std::size_t i = 0; i < junk; ++i) all.push_back(std::uint8_t(rng()));
+    packed.spans.push_back({std::uint32_t(all.size()), std::uint32_t(m.size())});
+    all.insert(all.end(), m.begin(), m.end());
+  }
+  for (int i = 0; i < 5; ++i) all.push_back(0xa5);  // junk after the last message too
+  packed.words = sprig::hash::pack_bytes(all);
+  return packed;
+}
+
+// Output i of `bytes_each` bytes from a buffer with `stride_words` words per output.
+inline Bytes output_bytes(const std::vector<std::uint32_t>& words, std::size_t i, std::size_t stride_words,
+                          std::size_t bytes_each) {
+  return sprig::hash::unpack_bytes(std::span<const std::uint32_t>(words).subspan(i * stride_words), bytes_each);
+}
+
+}  // namespace hash_test
