@@ -43,7 +43,12 @@ std::string rated_cell(double v, const std::string& text, const char* kind) {
   return std::string("<td class=\"") + kind + "\" style=\"" + style + "\">" + escape(text) + "</td>";
 }
 
-std::string where(const SourceLoc& loc) { return escape(display_path(loc.file) + ":" + std::to_string(loc.line)); }
+std::string where(const SourceLoc& loc) {
+  return loc.known() ? escape(display_path(loc.file) + ":" + std::to_string(loc.line)) : "(unknown line)";
+}
+
+// The key of a location's file in the per-file tables ("" for none: not shown).
+std::string file_key(const SourceLoc& loc) { return loc.file && loc.known() ? loc.file : ""; }
 
 std::string invocation(const std::array<std::uint32_t, 3>& id) {
   return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " + std::to_string(id[2]) + ")";
@@ -58,7 +63,7 @@ struct LineFacts {
 
 void collect(const Report& r, std::map<std::string, std::map<std::uint32_t, LineFacts>>& files) {
   for (const AccessSite& s : r.accesses) {
-    LineFacts& f = files[s.loc.file][s.loc.line];
+    LineFacts& f = files[file_key(s.loc)][s.loc.line];
     f.coalescing = std::min(f.coalescing, s.efficiency());
     char b[160];
     if (s.space == MemorySpace::Buffer)
@@ -71,25 +76,34 @@ void collect(const Report& r, std::map<std::string, std::map<std::uint32_t, Line
                       percent(s.efficiency()) + ": " + b);
   }
   for (const LineStats& l : r.lines) {
-    LineFacts& f = files[l.loc.file][l.loc.line];
+    LineFacts& f = files[file_key(l.loc)][l.loc.line];
     f.simt = std::min(f.simt, l.simt_efficiency());
   }
   for (const BranchSite& b : r.branches) {
     if (b.instances == 0) continue;
-    files[b.loc.file][b.loc.line].notes.push_back(
+    files[file_key(b.loc)][b.loc.line].notes.push_back(
         std::string(b.kind == BranchSite::Kind::If ? "if_" : "loop") + ": " + percent(b.divergent_share()) +
         " divergent, " + std::to_string(b.idle_lane_steps) + " idle lane-steps" +
         (b.grid_tail_lane_steps ? ", " + std::to_string(b.grid_tail_lane_steps) + " beyond the grid" : ""));
   }
   for (const Race& race : r.races) {
-    files[race.first.file][race.first.line].notes.push_back(std::string(race_name(race.kind)) + " race on '" +
+    files[file_key(race.first)][race.first.line].notes.push_back(std::string(race_name(race.kind)) + " race on '" +
                                                             race.memory + "' (first access)");
-    files[race.second.file][race.second.line].notes.push_back(std::string(race_name(race.kind)) + " race on '" +
+    files[file_key(race.second)][race.second.line].notes.push_back(std::string(race_name(race.kind)) + " race on '" +
                                                               race.memory + "' (second access)");
   }
   for (const auto* list : {&r.errors, &r.warnings})
     for (const Diagnostic& d : *list)
-      if (d.loc.known()) files[d.loc.file][d.loc.line].notes.push_back(std::string(problem_name(d.problem)));
+      files[file_key(d.loc)][d.loc.line].notes.push_back(std::string(problem_name(d.problem)));
+}
+
+// Short files are shown whole; in long ones (a test file holding many kernels) only the
+// lines the report mentions, each with a few lines of context.
+bool shown(const std::map<std::uint32_t, LineFacts>& lines, std::uint32_t n, std::uint32_t count) {
+  constexpr std::uint32_t whole_file_lines = 400, context = 3;
+  if (count <= whole_file_lines) return true;
+  auto next = lines.lower_bound(n > context ? n - context : 0);
+  return next != lines.end() && next->first <= n + context;
 }
 
 void source_section(std::ostringstream& out, const std::string& file, const std::map<std::uint32_t, LineFacts>& lines) {
@@ -99,21 +113,21 @@ void source_section(std::ostringstream& out, const std::string& file, const std:
     out << "<p>(the source file cannot be read here)</p>\n";
     return;
   }
-  std::uint32_t first = 1, last = count;
-  if (count > 400) {
-    first = std::max<std::uint32_t>(1, lines.begin()->first > 3 ? lines.begin()->first - 3 : 1);
-    last = std::min(count, lines.rbegin()->first + 3);
-  }
   out << "<table class=\"source\"><tr><th>line</th><th>coalescing</th><th>SIMT</th><th>source</th><th>figures</th></tr>\n";
-  for (std::uint32_t n = first; n <= last; ++n) {
+  std::uint32_t previous = 0;  // the last line shown
+  for (std::uint32_t n = 1; n <= count; ++n) {
+    if (!shown(lines, n, count)) continue;
+    if (previous != 0 && n > previous + 1)  // lines left out: a vertical ellipsis row
+      out << "<tr class=\"gap\"><td class=\"n\">&#8942;</td><td colspan=\"4\"></td></tr>\n";
+    previous = n;
     auto it = lines.find(n);
-    auto trimmed = source_line(file.c_str(), n);
+    auto text = source_text(file.c_str(), n);
     out << "<tr><td class=\"n\">" << n << "</td>";
     if (it != lines.end() && it->second.coalescing <= 1) out << rated_cell(it->second.coalescing, percent(it->second.coalescing), "coalescing");
     else out << "<td></td>";
     if (it != lines.end() && it->second.simt <= 1) out << rated_cell(it->second.simt, percent(it->second.simt), "simt");
     else out << "<td></td>";
-    out << "<td><code>" << escape(trimmed.value_or("")) << "</code></td><td class=\"notes\">";
+    out << "<td><code>" << escape(text.value_or("")) << "</code></td><td class=\"notes\">";
     if (it != lines.end())
       for (const std::string& note : it->second.notes) out << escape(note) << "<br>";
     out << "</td></tr>\n";
@@ -131,7 +145,8 @@ std::string to_html(const Report& r, const std::string& title) {
       << "table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
       << "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}\n"
       << "th{background:#eee}\ncode{white-space:pre}\ntd.n{color:#888;text-align:right}\n"
-      << "td.notes{font-size:85%;color:#444}\n.clean{color:#060}\n.dirty{color:#a00}\n"
+      << "td.notes{font-size:85%;color:#444}\ntr.gap td{border:none;color:#888}\n"
+      << ".clean{color:#060}\n.dirty{color:#a00}\n"
       << "</style></head><body>\n<h1>" << escape(title) << "</h1>\n";
   out << "<p class=\"" << (r.clean() ? "clean" : "dirty") << "\">" << r.launches << " launches, "
       << r.lane_operations << " lane-operations, " << r.races.size() << " races, " << r.errors.size() << " errors, "

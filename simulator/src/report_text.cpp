@@ -85,6 +85,13 @@ void print_races(std::ostream& out, const Report& r) {
   }
 }
 
+// Only the worst few entries are listed; say how many were left out so none is hidden silently.
+void print_not_shown(std::ostream& out, std::size_t count, const char* noun, const char* nouns, const char* what) {
+  if (count > worst_shown)
+    out << "  " << count - worst_shown << " more " << (count - worst_shown == 1 ? noun : nouns) << " " << what
+        << " not shown (all are in the JSON and HTML reports)\n";
+}
+
 void print_accesses(std::ostream& out, const Report& r) {
   std::vector<const AccessSite*> sites;
   for (const AccessSite& s : r.accesses) sites.push_back(&s);
@@ -113,8 +120,10 @@ void print_accesses(std::ostream& out, const Report& r) {
                     s.requests ? double(s.ideal_wavefronts) / double(s.requests) : 0.0,
                     (unsigned long long)s.requests);
   }
-  if (imperfect < std::ptrdiff_t(sites.size()))
-    out << "  " << sites.size() - std::size_t(imperfect) << " more site" << (sites.size() - imperfect == 1 ? " is" : "s are")
+  print_not_shown(out, std::size_t(imperfect), "site", "sites", "below 100%");
+  const std::size_t perfect = sites.size() - std::size_t(imperfect);
+  if (perfect > 0)
+    out << "  " << perfect << " more site" << (perfect == 1 ? " is" : "s are")
         << " fully coalesced (buffers) or conflict-free (shared memory)\n";
 }
 
@@ -138,6 +147,7 @@ void print_branches(std::ostream& out, const Report& r) {
                   (unsigned long long)b.grid_tail_lane_steps, (unsigned long long)b.instances,
                   100.0 * b.divergent_share());
   }
+  print_not_shown(out, sites.size(), "branch or loop", "branches and loops", "with idle lanes");
 }
 
 void print_lines(std::ostream& out, const Report& r) {
@@ -154,6 +164,7 @@ void print_lines(std::ostream& out, const Report& r) {
         << l.issued << " operations issued)\n";
     print_source(out, l.loc);
   }
+  print_not_shown(out, lines.size(), "line", "lines", "with idle lanes");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // Writing a report to a file in the format its extension names.
+#include <cctype>
 #include <fstream>
 
 #include "sprig/simulator/report_formats.hpp"
@@ -7,7 +8,8 @@ namespace sprig::sim {
 
 void save_report(const Report& report, const std::string& path) {
   const auto dot = path.find_last_of('.');
-  const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+  std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));  // "REPORT.HTML" too
   std::string text;
   if (ext == ".json") text = to_json(report);
   else if (ext == ".html" || ext == ".htm") text = to_html(report);

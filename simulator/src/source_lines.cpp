@@ -34,6 +34,13 @@ std::optional<std::string> source_line(const char* file, std::uint32_t line) {
   return text.substr(first, last - first + 1);
 }
 
+std::optional<std::string> source_text(const char* file, std::uint32_t line) {
+  const std::vector<std::string>& lines = lines_of(file);
+  if (line == 0 || line > lines.size()) return std::nullopt;
+  const std::string& text = lines[line - 1];
+  return text.substr(0, text.find_last_not_of(" \t\r") + 1);  // npos + 1 == 0: a blank line
+}
+
 std::uint32_t source_line_count(const char* file) { return std::uint32_t(lines_of(file).size()); }
 
 std::string display_path(const char* file) {

@@ -11,6 +11,9 @@ namespace sprig::sim {
 // file cannot be read or is shorter.
 std::optional<std::string> source_line(const char* file, std::uint32_t line);
 
+// The same line as written, indentation kept (for showing a file line by line).
+std::optional<std::string> source_text(const char* file, std::uint32_t line);
+
 // How many lines `file` has (0 if it cannot be read).
 std::uint32_t source_line_count(const char* file);
 
