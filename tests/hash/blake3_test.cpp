@@ -1,43 +1,12 @@
 // BLAKE3: the BLAKE3 team's official vectors (all 35 input lengths; hash, keyed_hash and
 // derive_key; 131 bytes of extended output), random messages against the b3sum tool, and the
 // single-block device function.
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-
-#include <unistd.h>
-#include <nlohmann/json.hpp>
-
-#include "hash_test_support.hpp"
+#include "blake3_test_support.hpp"
 
 using namespace sprig;
 using namespace hash_test;
 
 namespace {
-
-// test_vectors/test_vectors.json of github.com/BLAKE3-team/BLAKE3 (commit 77b257ee), copied
-// unchanged into tests/hash/blake3_test_vectors.json.
-nlohmann::json official_vectors() {
-  std::ifstream in(SPRIG_BLAKE3_VECTORS);
-  REQUIRE(in);
-  return nlohmann::json::parse(in);
-}
-
-// The vectors' input: byte i is i % 251.
-Bytes pattern(std::size_t n) {
-  Bytes b(n);
-  for (std::size_t i = 0; i < n; ++i) b[i] = std::uint8_t(i % 251);
-  return b;
-}
-
-std::array<std::uint32_t, 8> key_words(const Bytes& key) {
-  auto words = hash::pack_bytes(key);
-  std::array<std::uint32_t, 8> out{};
-  std::copy(words.begin(), words.end(), out.begin());
-  return out;
-}
-
-enum class Mode { Hash, Keyed, DeriveKey };
 
 // Outputs of `out_bytes` for each message, through one batch (unaligned spans).
 std::vector<Bytes> device_blake3(sprig::Device& dev, const std::vector<Bytes>& messages, std::uint32_t out_bytes,
@@ -54,42 +23,6 @@ std::vector<Bytes> device_blake3(sprig::Device& dev, const std::vector<Bytes>& m
   std::vector<Bytes> result;
   for (std::size_t i = 0; i < messages.size(); ++i) result.push_back(output_bytes(words, i, stride, out_bytes));
   return result;
-}
-
-// b3sum over temporary files, one process for the whole batch; "" when b3sum is missing.
-std::vector<std::string> b3sum(const std::vector<Bytes>& messages, std::uint32_t out_bytes, Mode mode,
-                               const Bytes& key = {}, const std::string& context = {}) {
-  std::string tool = SPRIG_B3SUM;
-  if (tool.empty()) return {};
-  auto dir = std::filesystem::temp_directory_path() / ("sprig_b3sum_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::string command = tool + " --no-names --length " + std::to_string(out_bytes);
-  if (mode == Mode::Keyed) {
-    std::ofstream(dir / "key", std::ios::binary)
-        .write(reinterpret_cast<const char*>(key.data()), std::streamsize(key.size()));
-    command += " --keyed";
-  }
-  if (mode == Mode::DeriveKey) command += " --derive-key '" + context + "'";
-  for (std::size_t i = 0; i < messages.size(); ++i) {
-    auto path = dir / std::to_string(i);
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(messages[i].data()), std::streamsize(messages[i].size()));
-    command += " " + path.string();
-  }
-  if (mode == Mode::Keyed) command += " < " + (dir / "key").string();
-  std::vector<std::string> lines;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) {
-    std::string line(buffer);
-    while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
-    lines.push_back(line);
-  }
-  REQUIRE(pclose(pipe) == 0);
-  std::filesystem::remove_all(dir);
-  REQUIRE(lines.size() == messages.size());
-  return lines;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "sprig/stdlib/hash/blake3_batch.hpp"
 #include "sprig/stdlib/hash/blake3_compress.hpp"
+#include "sprig/stdlib/hash/blake3_fixed.hpp"
 #include "sprig/stdlib/hash/blake3_message.hpp"
 #include "sprig/stdlib/hash/byte_words.hpp"
 #include "sprig/stdlib/hash/chacha_block.hpp"

@@ -1,0 +1,149 @@
+// The hashing library's throughput, each kernel against its roofline measured in the same
+// run on the same device:
+//   * SHA-256 of 64-byte messages: hashes/s against the integer-throughput bound, which is
+//     an ARX loop's measured integer operations per second divided by the operations one
+//     hash needs (counted from the standard), and against hashcat's published 16.2 G
+//     hashes/s on an H100 (single-block candidates, so half the work of ours);
+//   * BLAKE3 of 1 KiB .. 1 MiB messages: GB/s against the read bound (half a copy), the
+//     chunk-parallel blake3_fixed and the one-invocation-per-message blake3;
+//   * ChaCha8 keystream: GB/s against the write bound (half a copy).
+//
+//   bench_hash [--repeat 10] [--scale 1.0]     (--scale multiplies the batch sizes)
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+
+#include <sprig/sprig.hpp>
+#include <sprig/stdlib/hash/hash.hpp>
+
+#include "stdlib_bench.hpp"
+
+using namespace sprig;
+using stdlib_bench::copy_ms;
+using stdlib_bench::time_ms;
+
+namespace {
+
+// Each invocation runs `arx_iterations` loop iterations over four independent ChaCha
+// columns (so a CPU's pipelines have independent work, as a GPU's warps do), each column
+// twice a half quarter round: 6 integer operations (2 adds, 2 xors, 2 rotates), the mix
+// SHA-256 and BLAKE3 are made of; plus the loop's own increment and compare. The result
+// is stored so nothing is dead.
+constexpr std::uint32_t arx_iterations = 256;
+constexpr double arx_ops_per_invocation = arx_iterations * (4 * 2 * 6.0 + 2);
+
+const auto& arx_kernel() {
+  static auto k = kernel("arx_loop", [](WriteBuffer<std::uint32_t> out, Expr<std::uint32_t> seed) {
+    UInt i = global_id().x();
+    std::vector<Var<std::uint32_t>> a, b, c, d;
+    for (std::uint32_t j = 0; j < 4; ++j) {
+      a.emplace_back(i + j), b.emplace_back(i ^ (seed + j)), c.emplace_back(seed * (j + 3u)), d.emplace_back(seed + i * j);
+    }
+    for_(0u, UInt(arx_iterations), [&](UInt) {
+      for (int twice = 0; twice < 2; ++twice)  // unrolled at trace time
+        for (std::size_t j = 0; j < 4; ++j) {
+          a[j] = a[j] + b[j];
+          d[j] = rotate_left(d[j] ^ a[j], 16u);
+          c[j] = c[j] + d[j];
+          b[j] = rotate_left(b[j] ^ c[j], 12u);
+        }
+    });
+    UInt all = a[0] ^ b[0] ^ c[0] ^ d[0];
+    for (std::size_t j = 1; j < 4; ++j) all = all ^ a[j] ^ b[j] ^ c[j] ^ d[j];
+    out[i] = all;
+  }, workgroup(256));
+  return k;
+}
+
+// Integer operations of one SHA-256 hash of a 64-byte message, counted from FIPS 180-4:
+// a round is 22 (Σ0 and Σ1 5 each, Ch 3, Maj 4, 5 additions for T1 and T2), a schedule word
+// 13 (σ0 and σ1 5 each, 3 additions), the feed-forward 8. The message block needs 64
+// rounds and 48 schedule words; the padding block is a constant, so its schedule folds at
+// compile time and only its 64 rounds run.
+constexpr double sha256_ops_per_hash = (64 * 22 + 48 * 13 + 8) + (64 * 22 + 8);
+
+double arx_ops_per_ms(Device& dev, int repeat) {
+  constexpr std::size_t invocations = std::size_t(1) << 20;
+  auto out = dev.alloc<std::uint32_t>(invocations);
+  double ms = time_ms(dev, repeat, [&](Sequence& s) { s.run(arx_kernel(), grid(invocations), out, 7u); });
+  return invocations * arx_ops_per_invocation / ms;
+}
+
+void bench_sha256(Device& dev, int repeat, double scale, double arx_per_ms) {
+  const std::size_t count = std::max<std::size_t>(1024, std::size_t(scale * (1 << 24)));
+  auto messages = dev.alloc<std::uint32_t>(count * 16), digests = dev.alloc<std::uint32_t>(count * 8);
+  double ms = time_ms(dev, repeat, [&](Sequence& s) { hash::sha256_fixed(s, messages, 64, count, digests); });
+  double ops = sha256_ops_per_hash;
+  double bound_per_s = arx_per_ms * 1e3 / ops;
+  double per_s = count / ms * 1e3;
+  std::printf("\nSHA-256 of 64-byte messages (2 compressions each), %zu messages\n\n", count);
+  std::printf("| sprig ms | G hashes/s | ops/hash | integer bound G hashes/s | fraction of bound | hashcat H100 16.2 G/s ratio |\n");
+  std::printf("|---|---|---|---|---|---|\n");
+  std::printf("| %.3f | %.3f | %.0f | %.3f | %.3f | %.3f |\n", ms, per_s / 1e9, ops, bound_per_s / 1e9,
+              per_s / bound_per_s, per_s / 16.2e9);
+  std::fflush(stdout);
+}
+
+void bench_blake3(Device& dev, int repeat, double scale) {
+  const std::size_t total = std::max<std::size_t>(1 << 20, std::size_t(scale * (std::size_t(1) << 28)));
+  auto data = dev.alloc<std::uint32_t>(total / 4);
+  {
+    auto s = dev.sequence();
+    s.fill(data, 0x5a5a5a5au);
+    s.run_and_wait();
+  }
+  double read_bound_ms = copy_ms(dev, total, repeat) / 2;
+  std::printf("\nBLAKE3 over %zu MiB in messages of one size\n\n", total >> 20);
+  std::printf("| message bytes | messages | blake3_fixed ms | GB/s | fraction of read bound | blake3 (spans, one invocation per message) ms | GB/s |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  for (std::size_t bytes : {std::size_t(1) << 10, std::size_t(1) << 14, std::size_t(1) << 16, std::size_t(1) << 20}) {
+    std::size_t count = total / bytes;
+    if (count == 0) continue;
+    std::vector<hash::ByteSpan> spans(count);
+    for (std::size_t i = 0; i < count; ++i) spans[i] = {std::uint32_t(i * bytes), std::uint32_t(bytes)};
+    auto span_buffer = dev.upload(spans);
+    auto out = dev.alloc<std::uint32_t>(count * 8);
+    double ms = time_ms(dev, repeat, [&](Sequence& s) {
+      hash::blake3_fixed(dev, s, data, std::uint32_t(bytes), count, out);
+    });
+    auto fixed_digests = dev.download(out);
+    double spans_ms = time_ms(dev, repeat, [&](Sequence& s) { hash::blake3(dev, s, data, span_buffer, out); });
+    if (dev.download(out) != fixed_digests) std::printf("WRONG RESULT: the two BLAKE3 paths differ\n");
+    std::printf("| %zu | %zu | %.3f | %.1f | %.3f | %.3f | %.1f |\n", bytes, count, ms, double(total) / ms / 1e6,
+                read_bound_ms / ms, spans_ms, double(total) / spans_ms / 1e6);
+    std::fflush(stdout);
+  }
+}
+
+void bench_chacha8(Device& dev, int repeat, double scale) {
+  const std::size_t bytes = std::max<std::size_t>(1 << 20, std::size_t(scale * (std::size_t(1) << 30)));
+  auto out = dev.alloc<std::uint32_t>(bytes / 4);
+  hash::ChachaStream stream{{1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11}, hash::ChachaLayout::Ietf, 8};
+  double ms = time_ms(dev, repeat, [&](Sequence& s) { hash::chacha_keystream(s, stream, 0, bytes, out); });
+  double write_bound_ms = copy_ms(dev, bytes, repeat) / 2;
+  std::printf("\nChaCha8 keystream, %zu MiB (IETF layout, from block 0)\n\n", bytes >> 20);
+  std::printf("| sprig ms | GB/s | write bound GB/s | fraction of write bound |\n|---|---|---|---|\n");
+  std::printf("| %.3f | %.1f | %.1f | %.3f |\n", ms, double(bytes) / ms / 1e6, double(bytes) / write_bound_ms / 1e6,
+              write_bound_ms / ms);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  vk::Device gpu = vk::Device::best();
+  const bool cpu = gpu.info().type == "cpu";
+  int repeat = cpu ? 2 : 10;
+  double scale = cpu ? 1.0 / 256 : 1.0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--scale")) scale = std::atof(argv[i + 1]);
+  }
+  std::printf("Hashing on %s (%s)\n", gpu.name().c_str(), gpu.info().backend.c_str());
+  double arx = arx_ops_per_ms(gpu, repeat);
+  std::printf("\nARX loop: %.2f T integer ops/s\n", arx / 1e9);
+  bench_sha256(gpu, repeat, scale, arx);
+  bench_chacha8(gpu, repeat, scale);
+  bench_blake3(gpu, repeat, scale);
+}

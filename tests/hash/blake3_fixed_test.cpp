@@ -1,0 +1,92 @@
+// BLAKE3 of equal-length messages stored back to back (blake3_fixed.hpp): chunk-parallel
+// over the tree for messages longer than a chunk, one invocation each otherwise. The
+// official vectors in all three modes with extended output, and random messages against
+// b3sum, on both backends.
+#include "blake3_test_support.hpp"
+
+using namespace sprig;
+using namespace hash_test;
+
+namespace {
+
+// `copies` copies of `message` back to back (so an odd length puts later copies at every
+// byte alignment), hashed in one call; the outputs, `out_bytes` each.
+std::vector<Bytes> device_blake3_fixed(sprig::Device& dev, const std::vector<Bytes>& messages, std::uint32_t out_bytes,
+                                       Mode mode, const Bytes& key = {}, const std::string& context = {}) {
+  const auto length = std::uint32_t(messages.front().size());
+  Bytes all;
+  for (const Bytes& m : messages) {
+    REQUIRE(m.size() == length);
+    all.insert(all.end(), m.begin(), m.end());
+  }
+  all.push_back(0xa5);  // never an empty buffer
+  auto data = dev.upload(hash::pack_bytes(all));
+  std::size_t stride = (out_bytes + 3) / 4;
+  auto out = dev.alloc<std::uint32_t>(stride * messages.size());
+  auto sequence = dev.sequence();
+  if (mode == Mode::Hash) hash::blake3_fixed(dev, sequence, data, length, messages.size(), out, out_bytes);
+  if (mode == Mode::Keyed)
+    hash::blake3_keyed_fixed(dev, sequence, key_words(key), data, length, messages.size(), out, out_bytes);
+  if (mode == Mode::DeriveKey)
+    hash::blake3_derive_key_fixed(dev, sequence, context, data, length, messages.size(), out, out_bytes);
+  sequence.run_and_wait();
+  auto words = dev.download(out);
+  std::vector<Bytes> result;
+  for (std::size_t i = 0; i < messages.size(); ++i) result.push_back(output_bytes(words, i, stride, out_bytes));
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("blake3_fixed gives the official vectors in all three modes, three messages at a time") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  nlohmann::json vectors = official_vectors();
+  Bytes key = bytes_of(vectors["key"].get<std::string>());
+  std::string context = vectors["context_string"].get<std::string>();
+  for (const auto& c : vectors["cases"]) {
+    std::size_t length = c["input_len"].get<std::size_t>();
+    std::vector<Bytes> copies(3, pattern(length));
+    INFO("input_len " << length);
+    auto hashes = device_blake3_fixed(dev, copies, 131, Mode::Hash);
+    auto keyed = device_blake3_fixed(dev, copies, 131, Mode::Keyed, key);
+    auto derived = device_blake3_fixed(dev, copies, 131, Mode::DeriveKey, {}, context);
+    for (int i = 0; i < 3; ++i) {
+      CHECK(hex(hashes[i]) == c["hash"].get<std::string>());
+      CHECK(hex(keyed[i]) == c["keyed_hash"].get<std::string>());
+      CHECK(hex(derived[i]) == c["derive_key"].get<std::string>());
+    }
+  }
+}
+
+TEST_CASE("blake3_fixed of random messages at chunk and tree boundaries equals b3sum") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  if (std::string(SPRIG_B3SUM).empty()) {
+    WARN("b3sum not found: install the b3sum package");
+    return;
+  }
+  std::mt19937 rng(7);
+  // 2, 3, 4, 5, 7 and 9 chunks, whole and partial last chunks and blocks.
+  for (std::size_t length : {1025, 2048, 2049, 3071, 4096, 5000, 7168, 8193, 9000}) {
+    std::vector<Bytes> messages;
+    for (int i = 0; i < 5; ++i) messages.push_back(random_bytes(length, rng));
+    INFO("length " << length);
+    for (std::uint32_t out_bytes : {32u, 100u}) {
+      auto hashes = device_blake3_fixed(dev, messages, out_bytes, Mode::Hash);
+      auto expected = b3sum(messages, out_bytes, Mode::Hash);
+      for (std::size_t i = 0; i < messages.size(); ++i) CHECK(hex(hashes[i]) == expected[i]);
+    }
+  }
+}
+
+TEST_CASE("blake3_fixed rejects a short data buffer, a short output buffer and an empty output") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  auto data = dev.alloc<std::uint32_t>(256 * 3);  // 3 KiB
+  auto out = dev.alloc<std::uint32_t>(8 * 2);
+  auto sequence = dev.sequence();
+  CHECK_THROWS_WITH(hash::blake3_fixed(dev, sequence, data, 2048, 2, out),
+                    Catch::Contains("fewer than count * message_bytes"));
+  CHECK_THROWS_WITH(hash::blake3_fixed(dev, sequence, data, 1024, 3, out), Catch::Contains("output buffer is too small"));
+  CHECK_THROWS_WITH(hash::blake3_fixed(dev, sequence, data, 1024, 1, out, 0), Catch::Contains("output length"));
+  hash::blake3_fixed(dev, sequence, data, 1024, 0, out);  // nothing to do is fine
+  sequence.run_and_wait();
+}
