@@ -4,10 +4,9 @@
 //   hash::ChachaStream s{key_words, nonce_words, hash::ChachaLayout::Ietf, 8};
 //   hash::chacha_keystream(sequence, s, byte_offset, length, out);   // ceil(length/4) words
 //
-// One invocation per 64-byte block when the offset is a multiple of 64 (each invocation
-// writes 16 consecutive words: a lane's stores are contiguous, not interleaved with its
-// neighbours' — a word-interleaved store order would coalesce better). Any other offset
+// One invocation per 64-byte block when the offset is a multiple of 64; any other offset
 // takes a kernel whose invocations compute the two blocks their 64 output bytes straddle.
+// Either way the workgroup's output goes out through shared memory, word-interleaved.
 #pragma once
 
 #include <array>
@@ -30,6 +29,8 @@ struct ChachaStream {
 };
 
 namespace detail {
+
+inline constexpr std::uint32_t keystream_workgroup = 64;
 
 // Push constants of one keystream launch.
 struct ChachaLaunch {
@@ -65,37 +66,42 @@ inline const auto& chacha_keystream_kernel(ChachaLayout layout, unsigned rounds,
         name,
         [=](WriteBuffer<std::uint32_t> out, Expr<ChachaLaunch> p) {
           using U = Expr<std::uint32_t>;
+          // Each invocation computes 16 consecutive output words; the workgroup stages them
+          // in shared memory (rows padded to 17 words: no bank conflicts) and stores them
+          // word-interleaved, so that neighbouring lanes write neighbouring words. Storing
+          // straight from registers measured 0.13 of the write bound on the H100.
+          auto staged = shared_array<std::uint32_t>(keystream_workgroup * 17, "chacha_staged");
           U g = global_id().x();
+          U lane = local_index();
           U words = p[&ChachaLaunch::words];
-          if_(g * 16u < words, [&] {
-            ChachaWords block = chacha_launch_block(p, layout, rounds, g);
-            if (block_aligned) {
-              for (std::uint32_t k = 0; k < 16; ++k) {
-                U w = g * 16u + k;
-                if_(w < words, [&] { out[w] = block[k]; });
-              }
-            } else {
-              // Output word k is stream bytes shift + 4k.. of the 128-byte window of blocks
-              // first + g and first + g + 1: a funnel shift of two window words.
-              ChachaWords next = chacha_launch_block(p, layout, rounds, g + 1u);
-              Var<std::array<std::uint32_t, 32>> window;
-              for (std::uint32_t k = 0; k < 16; ++k) {
-                window[k] = block[k];
-                window[16 + k] = next[k];
-              }
-              U shift = p[&ChachaLaunch::byte_shift];
-              U q = shift / 4u, r = (shift % 4u) * 8u;
-              for (std::uint32_t k = 0; k < 16; ++k) {
-                U w = g * 16u + k;
-                if_(w < words, [&] {
-                  U lo = window[q + k], hi = window[q + k + 1u];
-                  out[w] = (lo >> r) | ((hi << 1u) << (31u - r));  // no shift by 32 when r == 0
-                });
-              }
+          ChachaWords block = chacha_launch_block(p, layout, rounds, g);
+          if (block_aligned) {
+            for (std::uint32_t k = 0; k < 16; ++k) staged[lane * 17u + k] = block[k];
+          } else {
+            // Output word k is stream bytes shift + 4k.. of the 128-byte window of blocks
+            // first + g and first + g + 1: a funnel shift of two window words.
+            ChachaWords next = chacha_launch_block(p, layout, rounds, g + 1u);
+            Var<std::array<std::uint32_t, 32>> window;
+            for (std::uint32_t k = 0; k < 16; ++k) {
+              window[k] = block[k];
+              window[16 + k] = next[k];
             }
-          });
+            U shift = p[&ChachaLaunch::byte_shift];
+            U q = shift / 4u, r = (shift % 4u) * 8u;
+            for (std::uint32_t k = 0; k < 16; ++k) {
+              U lo = window[q + k], hi = window[q + k + 1u];
+              staged[lane * 17u + k] = (lo >> r) | ((hi << 1u) << (31u - r));  // no shift by 32 when r == 0
+            }
+          }
+          barrier();
+          U first = (g - lane) * 16u;
+          for (std::uint32_t k = 0; k < 16; ++k) {
+            U i = lane + k * keystream_workgroup;  // word i of the workgroup's output
+            U w = first + i;
+            if_(w < words, [&] { out[w] = staged[(i / 16u) * 17u + i % 16u].load(); });
+          }
         },
-        workgroup(64));
+        workgroup(keystream_workgroup));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
 }
