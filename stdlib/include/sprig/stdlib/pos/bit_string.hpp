@@ -1,0 +1,73 @@
+// Big-endian bit strings of trace-time layout, as the proof of space packs its hash inputs
+// and proofs: fields of known widths appended MSB-first into 32-bit words, and fields read
+// back out. Every shift is a trace-time constant, so packing costs a few shifts and ors.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sprig/dsl.hpp"
+
+namespace sprig::pos {
+
+using U32 = Expr<std::uint32_t>;
+// A value of up to 128 bits as four words, least significant first (metadata).
+using Wide = std::array<U32, 4>;
+
+inline Wide wide(const U32& low) { return {low, U32(0u), U32(0u), U32(0u)}; }
+
+class BitString {
+ public:
+  // The low `width` (1..32) bits of `value`, most significant first.
+  void append(const U32& value, unsigned width) {
+    U32 v = width == 32 ? value : value & ((1u << width) - 1u);
+    const unsigned offset = bits_ % 32;
+    if (offset == 0) {
+      words_.push_back(v << (32 - width));
+    } else if (offset + width <= 32) {
+      words_.back() = words_.back() | (v << (32 - offset - width));
+    } else {
+      words_.back() = words_.back() | (v >> (offset + width - 32));
+      words_.push_back(v << (64 - offset - width));
+    }
+    bits_ += width;
+  }
+  // The low `width` (0..128) bits of a wide value, most significant first.
+  void append(const Wide& value, unsigned width) {
+    for (int w = int((width + 31) / 32) - 1; w >= 0; --w) {
+      unsigned part = unsigned(w) * 32 + 32 <= width ? 32 : width - unsigned(w) * 32;
+      append(value[std::size_t(w)], part);
+    }
+  }
+  unsigned size() const { return bits_; }
+  // The words, the last zero-padded.
+  const std::vector<U32>& words() const { return words_; }
+
+ private:
+  std::vector<U32> words_;
+  unsigned bits_ = 0;
+};
+
+// Bits [start, start + width) (width 1..32) of big-endian words, as a right-aligned value.
+inline U32 bits_at(const std::vector<U32>& words, unsigned start, unsigned width) {
+  const unsigned q = start / 32, offset = start % 32;
+  if (offset + width <= 32) {
+    U32 v = offset == 0 ? words[q] : words[q] << offset;
+    return width == 32 ? v : v >> (32 - width);
+  }
+  U32 joined = (words[q] << offset) | (words[q + 1] >> (32 - offset));
+  return joined >> (32 - width);
+}
+
+// Bits [start, start + width) (width 0..128) as a wide value.
+inline Wide wide_bits_at(const std::vector<U32>& words, unsigned start, unsigned width) {
+  Wide out{U32(0u), U32(0u), U32(0u), U32(0u)};
+  for (unsigned w = 0; w * 32 < width; ++w) {
+    unsigned part = w * 32 + 32 <= width ? 32 : width - w * 32;
+    out[w] = bits_at(words, start + width - w * 32 - part, part);
+  }
+  return out;
+}
+
+}  // namespace sprig::pos

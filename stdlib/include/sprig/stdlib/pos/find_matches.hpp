@@ -1,0 +1,147 @@
+// Matching and compute_fn of one child table (2..7), one workgroup per bucket pair (b, b+1):
+//   1. the right bucket's r values go into a 2-bit-per-r map in shared memory (a second
+//      entry with the same r sets the second bit: at most two duplicates are used);
+//   2. every (left entry, m) pair looks its target r up in the map; a workgroup scan of the
+//      counts in (left, m) order gives every match its index, and the first 288 are kept,
+//      in the order Abundance defines (left index, m, duplicate);
+//   3. each kept match finds its right entry (the d-th with that r, in position order),
+//      reads both parents' metadata and runs compute_fn. The match's position in the child
+//      table is b * 288 + index.
+// Table 7 is not stored: each match offers itself as its s-bucket's proof target (the
+// first in position order wins, by atomic min), with its parents kept for the proofs.
+#pragma once
+
+#include <string>
+
+#include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/operators.hpp"
+#include "sprig/stdlib/pos/buckets.hpp"
+#include "sprig/stdlib/pos/compute_fn.hpp"
+#include "sprig/stdlib/tiling.hpp"
+#include "sprig/stdlib/workgroup_scan.hpp"
+
+namespace sprig::pos {
+
+inline constexpr std::uint32_t match_workgroup = 256;
+inline constexpr std::uint32_t metadata_words = 4;  // per position, least significant first
+inline constexpr std::uint32_t rmap_words = (param_bc * 2 + 31) / 32;
+
+// The r that left r `r_left` of a bucket with parity `parity` matches for this m.
+inline U32 match_target(const U32& r_left, const U32& parity, const U32& m) {
+  U32 two_m_p = m * 2u + parity;
+  return ((r_left / param_c + m) % param_b) * param_c + (two_m_p * two_m_p + r_left) % param_c;
+}
+
+namespace detail {
+
+inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const U32& position, int table, int k) {
+  if (table == 2) return wide(position);  // table 1's metadata is x, its position
+  Wide m = wide(U32(0u));
+  for (unsigned w = 0; w * 32 < unsigned(metadata_bits(k, table - 1)); ++w)
+    m[w] = metadata[position * metadata_words + w];
+  return m;
+}
+
+inline const auto& find_matches_kernel(int k, int table) {
+  std::string name = "pos_find_matches_t" + std::to_string(table);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> metadata_in,
+            WriteBuffer<std::uint32_t> ys_out, WriteBuffer<std::uint32_t> metadata_out,
+            WriteBuffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
+            Buffer<std::uint32_t> s_bucket_targets, Expr<std::uint32_t> pairs) {
+          auto left = shared_array<std::uint32_t>(bucket_capacity * slot_words, "left_bucket");
+          auto right = shared_array<std::uint32_t>(bucket_capacity * slot_words, "right_bucket");
+          auto rmap = shared_array<std::uint32_t>(rmap_words, "rmap");
+          auto matches = shared_array<std::uint32_t>(matches_per_pair, "matches");
+          using Sum = decltype(plus<std::uint32_t>());
+          sprig::detail::SubgroupScan<std::uint32_t, Sum> lanes(plus<std::uint32_t>(), match_workgroup);
+          sprig::detail::SubgroupTotalsScan<std::uint32_t, Sum> totals(lanes, match_workgroup);
+          U32 b = sprig::detail::linear_workgroup_id();
+          if_(b >= pairs, [] { return_(); });  // uniform: the whole workgroup leaves
+          U32 t = local_index();
+          U32 left_size = sizes[b], right_size = sizes[b + 1u];
+          U32 left_base = b * param_bc, right_base = left_base + param_bc;
+          for_(t, U32(rmap_words), match_workgroup, [&](U32 i) { rmap[i] = 0u; });
+          for_(t, left_size * slot_words, match_workgroup,
+               [&](U32 i) { left[i] = slots[b * (bucket_capacity * slot_words) + i].load(); });
+          for_(t, right_size * slot_words, match_workgroup,
+               [&](U32 i) { right[i] = slots[(b + 1u) * (bucket_capacity * slot_words) + i].load(); });
+          barrier();
+
+          // 1. The r map of the right bucket.
+          for_(t, right_size, match_workgroup, [&](U32 j) {
+            U32 r = right[j * slot_words + 1u] - right_base;
+            U32 shift = (r % 16u) * 2u;
+            U32 before = atomic_or(rmap[r / 16u], U32(1u) << shift, MemoryOrder::Relaxed, Scope::Workgroup);
+            if_(((before >> shift) & 1u) != 0u,
+                [&] { atomic_or(rmap[r / 16u], U32(2u) << shift, MemoryOrder::Relaxed, Scope::Workgroup); });
+          });
+          barrier();
+
+          // 2. Matches in (left, m, duplicate) order, the first 288 kept. Items are numbered
+          // in subgroup order, the order the scan folds them in.
+          U32 ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
+          U32 parity = b & 1u;
+          Var<std::uint32_t> found = 0u;
+          for_(0u, left_size * param_m, match_workgroup, [&](U32 chunk) {
+            U32 item = chunk + ordered;
+            U32 i = item / param_m, m = item % param_m;
+            Var<std::uint32_t> count = 0u;
+            if_(i < left_size, [&] {
+              U32 target = match_target(left[i * slot_words + 1u] - left_base, parity, m);
+              count = popcount((rmap[target / 16u].load() >> ((target % 16u) * 2u)) & 3u);
+            });
+            U32 inclusive = lanes.inclusive(count.load());
+            U32 exclusive = lanes.exclusive(count.load(), inclusive);
+            totals.scan(lanes.last(inclusive));
+            U32 first = found + totals.exclusive_prefix() + exclusive;
+            for (std::uint32_t d = 0; d < duplicates_kept; ++d) {
+              if_(count > d && first + d < matches_per_pair,
+                  [&] { matches[first + d] = (i << 16u) | (m << 1u) | d; });
+            }
+            found = found + totals.workgroup_total();
+            barrier();  // the totals are rewritten by the next chunk
+            if_(found >= matches_per_pair, [] { break_(); });
+          });
+          U32 kept = min(found.load(), U32(matches_per_pair));
+          if_(t == 0u, [&] { pair_sizes[b] = kept; });
+          barrier();
+
+          // 3. compute_fn of every kept match.
+          for_(t, kept, match_workgroup, [&](U32 s) {
+            U32 packed = matches[s];
+            U32 i = packed >> 16u, m = (packed >> 1u) & 63u, d = packed & 1u;
+            U32 left_position = left[i * slot_words], left_y = left[i * slot_words + 1u];
+            U32 target = match_target(left_y - left_base, parity, m);
+            Var<std::uint32_t> seen = 0u, right_index = 0u;
+            for_(0u, right_size, [&](U32 j) {
+              if_(right[j * slot_words + 1u] - right_base == target, [&] {
+                if_(seen == d, [&] { right_index = j; });
+                seen = seen + 1u;
+              });
+            });
+            U32 right_position = right[right_index * slot_words];
+            U32 position = b * matches_per_pair + s;
+            parents[position * 2u] = left_position;
+            parents[position * 2u + 1u] = right_position;
+            FnResult fn = compute_fn(k, table, left_y, load_metadata(metadata_in, left_position, table, k),
+                                     load_metadata(metadata_in, right_position, table, k));
+            if (table < 7) {
+              ys_out[position] = fn.y;
+              for (unsigned w = 0; w * 32 < unsigned(metadata_bits(k, table)); ++w)
+                metadata_out[position * metadata_words + w] = fn.metadata[w];
+            } else {
+              U32 s_bucket = fn.y >> std::uint32_t(param_ext);
+              if_(s_bucket < num_s_buckets, [&] { atomic_min(s_bucket_targets[s_bucket], position); });
+            }
+          });
+        },
+        workgroup(match_workgroup));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
+}
+
+}  // namespace detail
+}  // namespace sprig::pos

@@ -1,0 +1,54 @@
+// Constants of the proof of space (Chia's construction as Subspace and Abundance use it;
+// the algorithm bit by bit is in docs/pos.md), shared by the plotting kernels and host code.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace sprig::pos {
+
+using Seed = std::array<std::uint8_t, 32>;
+
+inline constexpr int min_k = 15;
+inline constexpr int max_k = 25;
+inline constexpr int param_ext = 6;  // y has K + 6 bits
+inline constexpr std::uint32_t param_m = 64;
+inline constexpr std::uint32_t param_b = 119;
+inline constexpr std::uint32_t param_c = 127;
+inline constexpr std::uint32_t param_bc = param_b * param_c;  // 15113
+
+inline constexpr std::uint32_t num_s_buckets = 1u << 16;
+inline constexpr std::uint32_t proofs_per_record = 1u << 15;
+inline constexpr std::uint32_t no_target = ~0u;  // an s-bucket without a table-7 match
+
+// Abundance's limits: entries kept per bucket (first in position order), matches kept
+// per bucket pair (first in (left, m, duplicate) order), right duplicates used per target.
+inline constexpr std::uint32_t bucket_capacity = 272;
+inline constexpr std::uint32_t matches_per_pair = 288;
+inline constexpr std::uint32_t duplicates_kept = 2;
+
+inline void check_k(int k) {
+  if (k < min_k || k > max_k)
+    throw std::invalid_argument("proof of space: K = " + std::to_string(k) + " is out of range (supported: " +
+                                std::to_string(min_k) + ".." + std::to_string(max_k) + ")");
+}
+
+inline constexpr int y_bits(int k) { return k + param_ext; }
+inline constexpr std::uint32_t num_buckets(int k) {
+  return std::uint32_t(((std::uint64_t(1) << y_bits(k)) + param_bc - 1) / param_bc);
+}
+inline constexpr std::uint32_t num_pairs(int k) { return num_buckets(k) - 1; }
+
+// Metadata bits of table t's entries: K times Chia's kVectorLens {1, 2, 4, 4, 3, 2, 0}.
+inline constexpr int metadata_bits(int k, int table) {
+  constexpr std::array<int, 8> mult{0, 1, 2, 4, 4, 3, 2, 0};
+  return k * mult[table];
+}
+
+// A proof is 64 x values of K bits, MSB-first: 8K bytes, 2K words.
+inline constexpr std::uint32_t proof_bytes(int k) { return std::uint32_t(8 * k); }
+inline constexpr std::uint32_t proof_words(int k) { return std::uint32_t(2 * k); }
+
+}  // namespace sprig::pos

@@ -1,0 +1,122 @@
+// Plotting a record on a device: the whole chain — keystream, F1, bucketing, matching and
+// compute_fn for tables 2..7, proof targets, proof expansion and the record's PosProofs —
+// recorded into one sequence with no host round trip (Abundance's rules). The buffers are
+// allocated once per Plotter and reused for every record.
+//
+//   pos::Plotter plotter(device, 20);
+//   pos::PlotResult proofs = plotter.plot(seed);
+//   std::vector<std::uint8_t> encoded = plotter.encode(chunks);   // after plot()
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <vector>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/hash/blake3_fixed.hpp"
+#include "sprig/stdlib/pos/buckets.hpp"
+#include "sprig/stdlib/pos/f1.hpp"
+#include "sprig/stdlib/pos/find_matches.hpp"
+#include "sprig/stdlib/pos/proofs.hpp"
+#include "sprig/stdlib/scan.hpp"
+
+namespace sprig::pos {
+
+// A record's proofs: bit s % 8 of byte s / 8 of found_proofs says s-bucket s has a proof
+// (only the first 2^15 such are set), and proof i (8K bytes) belongs to s_buckets[i].
+struct PlotResult {
+  int k = 0;
+  std::vector<std::uint8_t> found_proofs;   // 8192 bytes
+  std::vector<std::uint32_t> s_buckets;     // ascending, at most 2^15
+  std::vector<std::uint8_t> proofs;         // s_buckets.size() * 8K bytes
+  std::size_t count() const { return s_buckets.size(); }
+};
+
+class Plotter {
+ public:
+  Plotter(Device& device, int k) : device_(device), k_((check_k(k), k)) {
+    const std::size_t child_slots = std::size_t(num_pairs(k)) * matches_per_pair;
+    keystream_ = device.alloc<std::uint32_t>((f1_keystream_words(k) + 15) / 16 * 16);
+    ys_ = device.alloc<std::uint32_t>(std::max(std::size_t(1) << k, child_slots));
+    for (auto& m : metadata_) m = device.alloc<std::uint32_t>(child_slots * metadata_words);
+    for (auto& p : parents_) p = device.alloc<std::uint32_t>(child_slots * 2);
+    pair_sizes_ = device.alloc<std::uint32_t>(num_pairs(k));
+    targets_ = device.alloc<std::uint32_t>(num_s_buckets);
+    found_ = device.alloc<std::uint32_t>(num_s_buckets);
+    index_ = device.alloc<std::uint32_t>(num_s_buckets);
+    all_proofs_ = device.alloc<std::uint32_t>(std::size_t(num_s_buckets) * proof_words(k));
+    kept_proofs_ = device.alloc<std::uint32_t>(std::size_t(proofs_per_record) * proof_words(k));
+    kept_s_buckets_ = device.alloc<std::uint32_t>(proofs_per_record);
+    bitmap_ = device.alloc<std::uint32_t>(num_s_buckets / 32);
+    buckets_ = alloc_buckets(device, k);
+    table1_scratch_.emplace(device, k, std::size_t(1) << k);
+    child_scratch_.emplace(device, k, child_slots);
+  }
+
+  int k() const { return k_; }
+
+  // Records the plot of `seed` (tables, targets and proofs) into `sequence`.
+  void record(Sequence& sequence, const Seed& seed) {
+    const int k = k_;
+    const std::uint32_t entries = 1u << k, pairs = num_pairs(k);
+    hash::chacha_keystream(sequence, f1_stream(seed), 0, keystream_.size() * 4, keystream_);
+    sequence.run(detail::f1_kernel(k), grid(entries), keystream_, ys_);
+    record_bucketing(device_, sequence, k, ys_, pair_sizes_, 0, *table1_scratch_, buckets_);
+    sequence.fill(targets_, no_target);
+    const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
+    for (int table = 2; table <= 7; ++table) {
+      const auto& metadata_in = metadata_[table % 2], &metadata_out = metadata_[(table + 1) % 2];
+      sequence.run(detail::find_matches_kernel(k, table), pair_grid, buckets_.slots, buckets_.sizes, metadata_in, ys_,
+                   metadata_out, parents_[std::size_t(table - 2)], pair_sizes_, targets_, pairs);
+      if (table < 7) record_bucketing(device_, sequence, k, ys_, pair_sizes_, matches_per_pair, *child_scratch_, buckets_);
+    }
+    sequence.run(detail::expand_proofs_kernel(k), grid(num_s_buckets), targets_, parents_[5], parents_[4], parents_[3],
+                 parents_[2], parents_[1], parents_[0], found_, all_proofs_);
+    exclusive_scan(device_, sequence, found_, index_, plus<std::uint32_t>());
+    sequence.fill(bitmap_, 0);
+    sequence.run(detail::place_proofs_kernel(k), grid(num_s_buckets), found_, index_, all_proofs_, kept_proofs_,
+                 kept_s_buckets_, bitmap_);
+  }
+
+  // Plots `seed` and returns its proofs.
+  PlotResult plot(const Seed& seed) {
+    auto sequence = device_.sequence();
+    record(sequence, seed);
+    sequence.run_and_wait();
+    return result();
+  }
+
+  // The proofs of the last plot recorded and run.
+  PlotResult result() {
+    PlotResult r;
+    r.k = k_;
+    std::vector<std::uint32_t> bitmap = device_.download(bitmap_);
+    r.found_proofs = hash::unpack_bytes(bitmap, num_s_buckets / 8);
+    std::size_t count = 0;
+    for (std::uint32_t w : bitmap) count += std::size_t(std::popcount(w));
+    std::vector<std::uint32_t> s_buckets = device_.download(kept_s_buckets_);
+    r.s_buckets.assign(s_buckets.begin(), s_buckets.begin() + std::ptrdiff_t(count));
+    std::vector<std::uint32_t> proofs = device_.download(kept_proofs_);
+    r.proofs = hash::unpack_bytes(proofs, count * proof_bytes(k_));
+    return r;
+  }
+
+  // Intermediate results of the last plot, for tests that compare them stage by stage.
+  const Buckets& buckets() const { return buckets_; }  // table 6's buckets after a plot
+  const DeviceBuffer<std::uint32_t>& parents(int table) const { return parents_[std::size_t(table - 2)]; }
+  const DeviceBuffer<std::uint32_t>& s_bucket_targets() const { return targets_; }
+  const DeviceBuffer<std::uint32_t>& pair_sizes() const { return pair_sizes_; }  // table 7's after a plot
+
+ private:
+  Device& device_;
+  int k_;
+  DeviceBuffer<std::uint32_t> keystream_, ys_, pair_sizes_, targets_, found_, index_, all_proofs_, kept_proofs_,
+      kept_s_buckets_, bitmap_;
+  std::array<DeviceBuffer<std::uint32_t>, 2> metadata_;
+  std::array<DeviceBuffer<std::uint32_t>, 6> parents_;  // tables 2..7
+  Buckets buckets_;
+  std::optional<BucketScratch> table1_scratch_, child_scratch_;
+};
+
+}  // namespace sprig::pos

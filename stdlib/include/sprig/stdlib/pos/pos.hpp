@@ -1,0 +1,12 @@
+// Proof-of-space plotting in the DSL (Chia's construction with Abundance's rules): F1,
+// bucketing, matching and compute_fn, proofs, written as sprig kernels. docs/pos.md.
+#pragma once
+
+#include "sprig/stdlib/pos/bit_string.hpp"
+#include "sprig/stdlib/pos/buckets.hpp"
+#include "sprig/stdlib/pos/compute_fn.hpp"
+#include "sprig/stdlib/pos/f1.hpp"
+#include "sprig/stdlib/pos/find_matches.hpp"
+#include "sprig/stdlib/pos/params.hpp"
+#include "sprig/stdlib/pos/plotter.hpp"
+#include "sprig/stdlib/pos/proofs.hpp"

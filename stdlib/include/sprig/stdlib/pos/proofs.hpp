@@ -1,0 +1,82 @@
+// Proofs of a record: for every s-bucket with a table-7 target, the target expanded down the
+// tables to its 64 x values (depth-first, left before right) and packed MSB-first into 8K
+// bytes; then the record's PosProofs — the found-proofs bitmap and the first 2^15 proofs in
+// s-bucket order, placed by an exclusive scan of the found flags.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "sprig/stdlib/hash/byte_words.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/pos/bit_string.hpp"
+#include "sprig/stdlib/pos/params.hpp"
+
+namespace sprig::pos::detail {
+
+// One invocation per s-bucket: found[s] = 1 and proofs[s] = its packed proof (as the
+// byte_words.hpp convention: memory bytes in proof order), or found[s] = 0.
+inline const auto& expand_proofs_kernel(int k) {
+  std::string name = "pos_expand_proofs";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> targets, ReadBuffer<std::uint32_t> parents7, ReadBuffer<std::uint32_t> parents6,
+            ReadBuffer<std::uint32_t> parents5, ReadBuffer<std::uint32_t> parents4,
+            ReadBuffer<std::uint32_t> parents3, ReadBuffer<std::uint32_t> parents2, WriteBuffer<std::uint32_t> found,
+            WriteBuffer<std::uint32_t> proofs) {
+          U32 s = global_id().x();
+          if_(s < num_s_buckets, [&] {
+            U32 target = targets[s];
+            found[s] = select(target == no_target, U32(0u), U32(1u));
+            if_(target != no_target, [&] {
+              std::vector<U32> positions{target};
+              const std::array<const ReadBuffer<std::uint32_t>*, 6> parents{&parents7, &parents6, &parents5,
+                                                                            &parents4, &parents3, &parents2};
+              for (const ReadBuffer<std::uint32_t>* table : parents) {
+                std::vector<U32> below;
+                for (const U32& p : positions) {
+                  below.push_back((*table)[p * 2u].load());
+                  below.push_back((*table)[p * 2u + 1u].load());
+                }
+                positions = std::move(below);
+              }
+              BitString proof;
+              for (const U32& x : positions) proof.append(x, unsigned(k));
+              for (std::uint32_t w = 0; w < proof_words(k); ++w)
+                proofs[s * proof_words(k) + w] = hash::big_endian(proof.words()[w]);
+            });
+          });
+        },
+        workgroup(64));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
+}
+
+// One invocation per s-bucket: proof number index[s] (an exclusive scan of found) goes to
+// the output if it is among the first 2^15, with its bit in the bitmap and its s-bucket.
+inline const auto& place_proofs_kernel(int k) {
+  std::string name = "pos_place_proofs";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> found, ReadBuffer<std::uint32_t> index, ReadBuffer<std::uint32_t> proofs,
+            WriteBuffer<std::uint32_t> kept_proofs, WriteBuffer<std::uint32_t> kept_s_buckets,
+            Buffer<std::uint32_t> bitmap) {
+          U32 s = global_id().x();
+          if_(s < num_s_buckets, [&] {
+            U32 i = index[s];
+            if_(found[s] != 0u && i < proofs_per_record, [&] {
+              for (std::uint32_t w = 0; w < proof_words(k); ++w)
+                kept_proofs[i * proof_words(k) + w] = proofs[s * proof_words(k) + w].load();
+              kept_s_buckets[i] = s;
+              atomic_or(bitmap[s / 32u], U32(1u) << (s % 32u));
+            });
+          });
+        },
+        workgroup(64));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
+}
+
+}  // namespace sprig::pos::detail
