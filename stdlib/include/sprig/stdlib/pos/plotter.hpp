@@ -56,6 +56,18 @@ class Plotter {
 
   int k() const { return k_; }
 
+  // Device memory this plotter holds (the sort's own temporaries are not counted).
+  std::size_t device_bytes() const {
+    std::size_t bytes = keystream_.bytes() + ys_.bytes() + pair_sizes_.bytes() + targets_.bytes() + found_.bytes() +
+                        index_.bytes() + all_proofs_.bytes() + kept_proofs_.bytes() + kept_s_buckets_.bytes() +
+                        bitmap_.bytes() + buckets_.slots.bytes() + buckets_.sizes.bytes();
+    for (const auto& m : metadata_) bytes += m.bytes();
+    for (const auto& p : parents_) bytes += p.bytes();
+    for (const auto* s : {&*table1_scratch_, &*child_scratch_})
+      bytes += s->keys.bytes() + s->values.bytes() + s->starts.bytes() + s->ends.bytes();
+    return bytes;
+  }
+
   // Records the plot of `seed` (tables, targets and proofs) into `sequence`.
   void record(Sequence& sequence, const Seed& seed) {
     const int k = k_;

@@ -1,0 +1,89 @@
+// Proof-of-space plotting (Abundance rules): records per second for the whole chain of one
+// record (keystream, F1, bucketing, tables 2..7, proofs) at K = 20, the GPU time of every
+// kernel, and the device memory a record in flight holds. Where the tests were built, the
+// CPU reference (tests/pos/reference, single-threaded) plots the same seed in the same run.
+//
+//   bench_pos [--k 20] [--records 20]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include <sprig/sprig.hpp>
+#include <sprig/stdlib/pos/pos.hpp>
+
+#ifdef SPRIG_BENCH_POS_REFERENCE
+#include "pos_reference.hpp"
+#endif
+
+using namespace sprig;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+pos::Seed seed_of(std::uint32_t i) {
+  pos::Seed seed{};
+  for (std::size_t b = 0; b < seed.size(); ++b) seed[b] = std::uint8_t(b * 7 + i * 131 + 1);
+  return seed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  vk::Device gpu = vk::Device::best();
+  const bool cpu = gpu.info().type == "cpu";
+  int k = cpu ? 16 : 20, records = cpu ? 2 : 20;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--k")) k = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--records")) records = std::atoi(argv[i + 1]);
+  }
+  std::printf("Plotting at K = %d on %s (%s)\n\n", k, gpu.name().c_str(), gpu.info().backend.c_str());
+  pos::Plotter plotter(gpu, k);
+  auto first = std::chrono::steady_clock::now();
+  std::size_t proofs = plotter.plot(seed_of(0)).count();
+  const double first_s = seconds_since(first);
+
+  // Per-kernel GPU times of one record.
+  auto one = gpu.sequence();
+  plotter.record(one, seed_of(1));
+  one.run_and_wait();
+  std::map<std::string, std::pair<double, int>> per_kernel;
+  double gpu_total = 0;
+  for (const LaunchTiming& t : one.timings()) {
+    per_kernel[t.kernel].first += t.gpu_ms;
+    per_kernel[t.kernel].second += 1;
+    gpu_total += t.gpu_ms;
+  }
+
+  // Records back to back in one sequence.
+  auto many = gpu.sequence();
+  for (int r = 0; r < records; ++r) plotter.record(many, seed_of(std::uint32_t(r + 2)));
+  auto start = std::chrono::steady_clock::now();
+  many.run_and_wait();
+  const double per_record_ms = seconds_since(start) * 1e3 / records;
+
+  std::printf("| device | K | ms per record | records/s | MiB per record in flight | proofs (first seed) |\n");
+  std::printf("|---|---|---|---|---|---|\n");
+  std::printf("| %s | %d | %.3f | %.1f | %.1f | %zu |\n", gpu.name().c_str(), k, per_record_ms, 1e3 / per_record_ms,
+              double(plotter.device_bytes()) / (1 << 20), proofs);
+#ifdef SPRIG_BENCH_POS_REFERENCE
+  {
+    pos_ref::Seed seed{};
+    pos::Seed s = seed_of(0);
+    std::copy(s.begin(), s.end(), seed.begin());
+    auto ref_start = std::chrono::steady_clock::now();
+    auto tables = pos_ref::build_tables(seed, k, pos_ref::Mode::Abundance);
+    auto ref = pos_ref::create_proofs(tables);
+    std::printf("| CPU reference (one thread) | %d | %.1f | %.2f | - | %zu |\n", k, seconds_since(ref_start) * 1e3,
+                1.0 / seconds_since(ref_start), ref.count());
+  }
+#endif
+  std::printf("\nFirst record (traces and compiles every kernel): %.3f s\n", first_s);
+  std::printf("\nGPU time of one record by kernel (timestamp queries), total %.3f ms:\n\n", gpu_total);
+  std::printf("| kernel | launches | ms |\n|---|---|---|\n");
+  for (const auto& [name, t] : per_kernel) std::printf("| %s | %d | %.3f |\n", name.c_str(), t.second, t.first);
+}
