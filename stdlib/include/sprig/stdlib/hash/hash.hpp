@@ -16,3 +16,4 @@
 #include "sprig/stdlib/hash/sha256_compress.hpp"
 #include "sprig/stdlib/hash/sha256_message.hpp"
 #include "sprig/stdlib/hash/word_vars.hpp"
+#include "sprig/stdlib/hash/scrypt.hpp"

@@ -1,0 +1,129 @@
+// scrypt's cost parameters (RFC 7914: N, r, p), their validation on the host, and the two
+// layouts of the scratch memory every scrypt kernel shares: V (N blocks of 128 r bytes per
+// lane) and X (two such blocks per lane: BlockMix's input and output).
+//
+// A "lane" is one of the p independent ROMix computations of one hash; a batch of h hashes
+// has h * p lanes. Word w of block j of lane l lives at
+//   contiguous:  (l * blocks + j) * words_per_block + w   (each lane's memory in one piece)
+//   interleaved: (j * words_per_block + w) * lanes + l    (neighbouring lanes, neighbouring words)
+// The interleaved layout makes the words that a subgroup's lanes touch together adjacent,
+// so their loads coalesce; the test suite measures both on the simulator.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "sprig/runtime/device.hpp"
+
+namespace sprig::hash {
+
+struct ScryptParams {
+  std::uint32_t N = 1024;  // CPU/memory cost: a power of two, 2 <= N < 2^(16 r)
+  std::uint32_t r = 1;     // block size: blocks are 128 r bytes
+  std::uint32_t p = 1;     // parallelisation: independent lanes per hash
+};
+
+enum class ScryptLayout {
+  Contiguous,   // each lane's V is one 128 r N-byte region
+  Interleaved,  // word-interleaved across the lanes of a launch (coalesced)
+};
+
+// The defaults are the fastest measured on an NVIDIA H100 (N = 1024, r = 1, p = 1, 16384
+// hashes): contiguous + cooperative 1.85 M hashes/s, contiguous per invocation 0.62 M,
+// interleaved per invocation 0.48 M, interleaved + cooperative 0.46 M. The interleaved
+// layout coalesces every access but ROMix's data-dependent V reads, where each word then
+// costs a sector of its own; contiguous lanes read those 64-byte blocks whole through the cache.
+struct ScryptOptions {
+  ScryptLayout layout = ScryptLayout::Contiguous;
+  // Four invocations per lane, one per Salsa20 quarter-column, exchanging words through
+  // subgroup shuffles (scrypt_romix.hpp); needs subgroups of 4 to 64 invocations.
+  bool cooperative = true;
+};
+
+namespace detail {
+
+constexpr std::uint32_t scrypt_workgroup = 64;
+
+// Loop back-edges one invocation may take in one launch. lavapipe stops every loop of an
+// invocation after 65535 back-edges in all (see pbkdf2_sha256.hpp), so ROMix runs in launches
+// of at most this many BlockMix iterations (each takes 2r + 1 back-edges); on a GPU it also
+// keeps each launch short of a display watchdog.
+constexpr std::uint32_t scrypt_loop_budget = 60000;
+
+// lavapipe (a Vulkan device of type "cpu") is the one backend known to cut loops short.
+inline bool scrypt_loops_capped(const DeviceInfo& info) { return info.backend == "vulkan" && info.type == "cpu"; }
+
+inline void check_scrypt_params(const char* what, const ScryptParams& params) {
+  std::string name(what);
+  if (params.N < 2 || (params.N & (params.N - 1)) != 0)
+    throw std::invalid_argument(name + ": N must be a power of two greater than 1, not " + std::to_string(params.N));
+  if (params.r == 0) throw std::invalid_argument(name + ": r must be at least 1");
+  if (params.p == 0) throw std::invalid_argument(name + ": p must be at least 1");
+  if (16ull * params.r < 64 && std::uint64_t(params.N) >= (std::uint64_t(1) << (16 * params.r)))
+    throw std::invalid_argument(name + ": N must be below 2^(16 r) (RFC 7914), and N = " + std::to_string(params.N) +
+                                " is not for r = " + std::to_string(params.r));
+  if (std::uint64_t(params.r) * params.p >= (std::uint64_t(1) << 30))
+    throw std::invalid_argument(name + ": r * p must be below 2^30 (RFC 7914)");
+}
+
+// Bytes of V one hash needs: p lanes of N blocks of 128 r bytes.
+inline std::uint64_t scrypt_v_bytes_per_hash(const ScryptParams& params) {
+  return 128ull * params.r * params.N * params.p;
+}
+
+// Scratch buffers hold at most this many bytes: the device's per-binding limit, and 3 GiB.
+// DeviceInfo does not carry maxMemoryAllocationSize, which is below maxStorageBufferRange on
+// some drivers (NVIDIA: 2^32 - 2^21 bytes against 2^32 - 2^17); 3 GiB stays below it there
+// and keeps every word index within 32 bits.
+inline std::uint64_t scrypt_scratch_limit(const DeviceInfo& info) {
+  return std::min<std::uint64_t>(info.max_buffer_bytes, std::uint64_t(3) << 30);
+}
+
+// How many hashes one round of launches takes: as many as fit in the scratch limit and in
+// the grid (`invocations_per_lane` invocations per lane), at most `wanted`.
+inline std::size_t scrypt_hashes_per_round(const char* what, const DeviceInfo& info, const ScryptParams& params,
+                                           std::size_t wanted, std::uint32_t invocations_per_lane) {
+  std::uint64_t need = scrypt_v_bytes_per_hash(params), limit = scrypt_scratch_limit(info);
+  if (need > limit)
+    throw std::invalid_argument(std::string(what) + ": one hash with N = " + std::to_string(params.N) +
+                                ", r = " + std::to_string(params.r) + ", p = " + std::to_string(params.p) + " needs " +
+                                std::to_string(need) + " bytes of scratch memory (128 r N p), more than the " +
+                                std::to_string(limit) + " bytes one buffer of " + info.name + " may hold");
+  std::uint64_t by_memory = limit / need;
+  std::uint64_t by_grid =
+      std::uint64_t(info.max_workgroup_count[0]) * scrypt_workgroup / invocations_per_lane / params.p;
+  return std::size_t(std::max<std::uint64_t>(1, std::min<std::uint64_t>({by_memory, by_grid, wanted})));
+}
+
+// ROMix steps (2N in all) per launch, so that each launch stays within the loop budget.
+inline std::uint32_t scrypt_steps_per_launch(const char* what, const DeviceInfo& info, const ScryptParams& params) {
+  std::uint64_t per_step = 2ull * params.r + 1;
+  if (per_step > scrypt_loop_budget && scrypt_loops_capped(info))
+    throw std::invalid_argument(std::string(what) + ": r = " + std::to_string(params.r) +
+                                " takes more loop iterations per BlockMix than " + info.name +
+                                " runs in one invocation");
+  return std::uint32_t(std::max<std::uint64_t>(1, scrypt_loop_budget / per_step));
+}
+
+// Where word `word` of block `block` of lane `lane` lives in a scratch buffer of `lanes`
+// lanes of `blocks` blocks of `block_words` words (device values).
+struct ScryptScratchIndex {
+  ScryptLayout layout;
+  Expr<std::uint32_t> block_words, blocks, lanes;
+
+  Expr<std::uint32_t> operator()(const Expr<std::uint32_t>& lane, const Expr<std::uint32_t>& block,
+                                 const Expr<std::uint32_t>& word) const {
+    if (layout == ScryptLayout::Contiguous) return (lane * blocks + block) * block_words + word;
+    return (block * block_words + word) * lanes + lane;
+  }
+};
+
+inline const char* scrypt_layout_name(ScryptLayout layout) {
+  return layout == ScryptLayout::Contiguous ? "contiguous" : "interleaved";
+}
+
+}  // namespace detail
+
+}  // namespace sprig::hash

@@ -1,0 +1,170 @@
+// A Litecoin-style mining search with scrypt: for every nonce of a range, the 80-byte block
+// header with that nonce in bytes 76..79 (little-endian) is hashed with scrypt(password =
+// salt = header, N, r, p, dkLen = 32), and the nonce wins when the hash, read as a
+// little-endian 256-bit number, is at most the target. Only winners leave the device: they
+// are appended through an atomic counter to a buffer of fixed capacity.
+//
+//   auto result = hash::scrypt_search(device, header, first_nonce, count,
+//                                     hash::scrypt_target_from_bits(0x1e0ffff0));
+//
+// Litecoin itself uses N = 1024, r = 1, p = 1 (the defaults here).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <span>
+#include <vector>
+
+#include "sprig/stdlib/hash/scrypt_batch.hpp"
+
+namespace sprig::hash {
+
+struct ScryptSearchResult {
+  std::vector<std::uint32_t> nonces;  // the winners, ascending (at most `capacity` of them)
+  std::uint64_t found = 0;            // winners found in all, kept or not
+  bool overflow = false;              // more winners than `capacity`: `nonces` is a subset
+};
+
+// The 256-bit target that a block header's compact "bits" field encodes (mantissa times
+// 256^(exponent - 3)), as 8 little-endian words, word 7 the most significant.
+inline std::array<std::uint32_t, 8> scrypt_target_from_bits(std::uint32_t bits) {
+  std::uint32_t exponent = bits >> 24, mantissa = bits & 0x007fffffu;
+  if (bits & 0x00800000u) throw std::invalid_argument("scrypt_target_from_bits: the sign bit encodes a negative target");
+  std::array<std::uint8_t, 32> bytes{};
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    std::uint8_t byte = std::uint8_t(mantissa >> (8 * k));
+    std::int64_t position = std::int64_t(exponent) - 3 + k;
+    if (position >= 32 && byte != 0)
+      throw std::invalid_argument("scrypt_target_from_bits: the target does not fit in 256 bits");
+    if (position >= 0 && position < 32) bytes[position] = byte;
+  }
+  std::array<std::uint32_t, 8> words{};
+  for (std::size_t i = 0; i < 32; ++i) words[i / 4] |= std::uint32_t(bytes[i]) << (8 * (i % 4));
+  return words;
+}
+
+namespace detail {
+
+inline constexpr std::uint32_t header_bytes = 80;
+
+// The header with `nonce` in bytes 76..79 as a byte source (reads past byte 80 clamp).
+template <class HeaderBuffer>
+auto header_with_nonce(const HeaderBuffer& header, const Expr<std::uint32_t>& nonce) {
+  using U = Expr<std::uint32_t>;
+  return [=](const U& q) {
+    U word = min(q >> 2u, 19u);
+    return select(word == 19u, nonce, header[word].load());
+  };
+}
+
+// hash <= target, both 8 little-endian words of a 256-bit number (word 7 most significant).
+inline Expr<bool> at_most(const Sha256State& hash, const ReadBuffer<std::uint32_t>& target) {
+  Expr<bool> below = false, equal = true;
+  for (int k = 7; k >= 0; --k) {
+    Expr<std::uint32_t> t = target[std::uint32_t(k)];
+    below = below || (equal && hash[k] < t);
+    equal = equal && hash[k] == t;
+  }
+  return below || equal;
+}
+
+inline const auto& scrypt_search_expand_kernel(ScryptLayout layout) {
+  std::string name = std::string("scrypt_search_expand_") + scrypt_layout_name(layout);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> header, WriteBuffer<std::uint32_t> v, Expr<std::uint32_t> r,
+            Expr<std::uint32_t> n, Expr<std::uint32_t> p, Expr<std::uint32_t> lanes, Expr<std::uint32_t> first_nonce) {
+          using U = Expr<std::uint32_t>;
+          U lane = global_id().x();
+          if_(lane < lanes, [&] {
+            auto source = header_with_nonce(header, first_nonce + lane / p);
+            HmacSha256Key key = hmac_sha256_key(source, U(header_bytes));
+            ScryptScratchIndex v_at{layout, r * 32u, n, lanes};
+            scrypt_expand_lane(v, v_at, lane, key, source, U(header_bytes), r, lane % p);
+          });
+        },
+        workgroup(scrypt_workgroup));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+}
+
+inline const auto& scrypt_search_finish_kernel(ScryptLayout layout) {
+  std::string name = std::string("scrypt_search_finish_") + scrypt_layout_name(layout);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> header, ReadBuffer<std::uint32_t> x, ReadBuffer<std::uint32_t> target,
+            Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, Expr<std::uint32_t> r,
+            Expr<std::uint32_t> p, Expr<std::uint32_t> hashes, Expr<std::uint32_t> first_nonce) {
+          using U = Expr<std::uint32_t>;
+          U hash = global_id().x();
+          if_(hash < hashes, [&] {
+            U nonce = first_nonce + hash;
+            HmacSha256Key key = hmac_sha256_key(header_with_nonce(header, nonce), U(header_bytes));
+            ScryptScratchIndex x_at{layout, r * 32u, U(2u), hashes * p};
+            Sha256State words = scrypt_finish_block(x, x_at, key, hash, r, p, U(0u));
+            if_(at_most(words, target), [&] {
+              U slot = atomic_add(counter[0u], 1u);
+              if_(slot < winners.size(), [&] { winners[slot] = nonce; });
+            });
+          });
+        },
+        workgroup(scrypt_workgroup));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+}
+
+}  // namespace detail
+
+// Scans nonces [first_nonce, first_nonce + count) of `header` (80 bytes; its bytes 76..79
+// are ignored) for scrypt hashes at most `target`, keeping at most `capacity` winners.
+// count is below 2^32 and the range must not pass nonce 2^32 - 1.
+inline ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> header,
+                                        std::uint32_t first_nonce, std::uint64_t count,
+                                        const std::array<std::uint32_t, 8>& target,
+                                        const ScryptParams& params = {1024, 1, 1}, std::uint32_t capacity = 64,
+                                        const ScryptOptions& options = {}) {
+  const char* what = "scrypt_search";
+  detail::check_scrypt_params(what, params);
+  if (header.size() != detail::header_bytes)
+    throw std::invalid_argument("scrypt_search: the header must be 80 bytes, not " + std::to_string(header.size()));
+  if (count >= (std::uint64_t(1) << 32)) throw std::invalid_argument("scrypt_search: count must be below 2^32");
+  if (std::uint64_t(first_nonce) + count > (std::uint64_t(1) << 32))
+    throw std::invalid_argument("scrypt_search: the nonce range passes 2^32 - 1");
+  if (capacity == 0) throw std::invalid_argument("scrypt_search: the capacity must be positive");
+  const DeviceInfo& info = device.info();
+  if (options.cooperative) detail::check_scrypt_cooperative(what, info);
+  detail::check_scrypt_pbkdf2_loops(what, info, params);
+  ScryptSearchResult result;
+  if (count == 0) return result;
+
+  std::size_t round = detail::scrypt_hashes_per_round(what, info, params, count, options.cooperative ? 4 : 1);
+  std::uint32_t lanes = std::uint32_t(round * params.p);
+  auto v = device.alloc<std::uint32_t>(std::size_t(lanes) * params.N * 32 * params.r);
+  auto x = device.alloc<std::uint32_t>(std::size_t(lanes) * 2 * 32 * params.r);
+  auto header_words = device.upload(pack_bytes(header));
+  auto target_words = device.upload(std::vector<std::uint32_t>(target.begin(), target.end()));
+  auto counter = device.upload(std::vector<std::uint32_t>{0});
+  auto winners = device.alloc<std::uint32_t>(capacity);
+  auto sequence = device.sequence();
+  for (std::uint64_t done = 0; done < count; done += round) {
+    std::uint32_t hashes = std::uint32_t(std::min<std::uint64_t>(round, count - done));
+    std::uint32_t used_lanes = hashes * params.p, first = std::uint32_t(first_nonce + done);
+    sequence.run(detail::scrypt_search_expand_kernel(options.layout), grid(used_lanes), header_words, v, params.r,
+                 params.N, params.p, used_lanes, first);
+    detail::scrypt_romix(sequence, info, params, options, v, x, used_lanes);
+    sequence.run(detail::scrypt_search_finish_kernel(options.layout), grid(hashes), header_words, x, target_words,
+                 counter, winners, params.r, params.p, hashes, first);
+  }
+  sequence.run_and_wait();
+  result.found = device.download(counter)[0];
+  result.overflow = result.found > capacity;
+  std::vector<std::uint32_t> kept = device.download(winners);
+  kept.resize(std::min<std::uint64_t>(result.found, capacity));
+  std::sort(kept.begin(), kept.end());
+  result.nonces = std::move(kept);
+  return result;
+}
+
+}  // namespace sprig::hash
