@@ -1,0 +1,64 @@
+// Shared helpers of the proof-of-space reference tests: hex, the K = 20 seed of the published
+// vectors, and its tables built once per test binary and per mode (a K = 20 build takes seconds).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pos_reference.hpp"
+
+namespace pos_test {
+
+inline std::vector<std::uint8_t> from_hex(std::string_view text) {
+  std::vector<std::uint8_t> out(text.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::uint8_t(std::stoul(std::string(text.substr(2 * i, 2)), nullptr, 16));
+  return out;
+}
+
+inline std::string hex(std::span<const std::uint8_t> bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (auto b : bytes) s += digits[b >> 4], s += digits[b & 15];
+  return s;
+}
+
+// The seed of Subspace's crates/subspace-proof-of-space/src/chiapos/tables/tests.rs and of
+// Abundance's src/chia/tests.rs.
+inline constexpr pos_ref::Seed subspace_test_seed{35, 2,  52, 4,   51,  55,  23, 84, 91, 10, 111, 12, 13,  222, 151, 16,
+                                                  228, 211, 254, 45, 92, 198, 204, 10, 9, 10, 11, 129, 139, 171, 15, 23};
+
+inline const pos_ref::Tables& k20_tables(pos_ref::Mode mode) {
+  if (mode == pos_ref::Mode::Abundance) {
+    static const pos_ref::Tables abundance = pos_ref::build_tables(subspace_test_seed, 20, mode);
+    return abundance;
+  }
+  static const pos_ref::Tables subspace = pos_ref::build_tables(subspace_test_seed, 20, mode);
+  return subspace;
+}
+
+inline const pos_ref::PosProofs& k20_proofs(pos_ref::Mode mode) {
+  if (mode == pos_ref::Mode::Abundance) {
+    static const pos_ref::PosProofs abundance = pos_ref::create_proofs(k20_tables(mode));
+    return abundance;
+  }
+  static const pos_ref::PosProofs subspace = pos_ref::create_proofs(k20_tables(mode));
+  return subspace;
+}
+
+// Subspace's K = 20 proofs for that seed (challenge index -> proof), tables/tests.rs.
+inline const std::string_view subspace_proof_600426542 =
+    "e7a0b6a09787b5b8a2b649f6640a40089dfba1b02f2b60153379068d73ac2ceb238db9e7e8705ee9ea8122ea629c34247085ccf8a520575"
+    "7b38eb709f350ffe99d587ec81785c55f1924962232c72af0ce4db70fcb5ce246b17537f0e1c0ccd31942c1d65bd3ec70cde72af17ad67f6"
+    "bda4271cc543e9929612f6f41479abffc60b6ace8edf407849ec9ef85b8bf4863807fcac374315bcf0e866db8e2de7213";
+inline const std::string_view subspace_proof_1011 =
+    "1247ba6def525cf9f916f673328a8387cf6c8b389baf106f04b0bb58d19abb47ae4de956d13ae3c0b94958067f3bdea621efce294134ffe97"
+    "a6bda44674e2828e09db7b99b65227a33b43f5533a6d6b4c884c7411837f4c54e57500bdd91e186f54ca5f55cf30c79f98d649da122863ab"
+    "17468449d88b2cf580b0cfb0c6a72c3a7b850a1da9aeda4906ce9d3df884031a68f44dd662a5ec71f5fc14c837542a5";
+inline const std::string_view subspace_proof_650 =
+    "a303012c3b16f561f216e800682cb09d774d6ab0e2cc42d6b37ccbbca387ac2ce019bbeeafb124f03575ec819ae880b0819e4e66ab6d2d5cd"
+    "4ebb387990fba64508febb6cc48fcf226b2806ace3fd33a553da86b566fbf6d1198870b6e89a717017eda4575e2a6a946045f2d103279a3fa"
+    "b4e18ae568661991baff81642aed7f1a186d8700c122776dfa2626bb982124932dff75958a327aa00c2cd449db3c1f";
+
+}  // namespace pos_test

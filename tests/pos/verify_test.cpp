@@ -1,0 +1,66 @@
+// Verification: the published proofs are accepted, tampered ones and wrong challenges are
+// rejected, and bad arguments throw.
+#include <catch2/catch.hpp>
+
+#include "pos_test_support.hpp"
+
+using namespace pos_ref;
+
+namespace {
+
+std::vector<std::uint8_t> published_650() { return pos_test::from_hex(pos_test::subspace_proof_650); }
+
+}  // namespace
+
+TEST_CASE("verification accepts the published Subspace K = 20 proofs") {
+  const auto& seed = pos_test::subspace_test_seed;
+  for (auto [index, hex] : {std::pair{600426542u, pos_test::subspace_proof_600426542},
+                            std::pair{1011u, pos_test::subspace_proof_1011}, std::pair{650u, pos_test::subspace_proof_650}}) {
+    auto proof = pos_test::from_hex(hex);
+    INFO("challenge index " << index);
+    CHECK(verify_proof(seed, 20, subspace_challenge_bits(20, index), proof));
+    CHECK_FALSE(verify_proof(seed, 20, subspace_challenge_bits(20, index) + 1, proof));
+  }
+}
+
+TEST_CASE("verification accepts every Abundance K = 20 proof for its s-bucket") {
+  const PosProofs& proofs = pos_test::k20_proofs(Mode::Abundance);
+  std::size_t accepted = 0;
+  for (std::size_t i = 0; i < proofs.count(); ++i)
+    accepted += verify_proof(pos_test::subspace_test_seed, 20, proofs.s_buckets[i], proofs.proof(i));
+  CHECK(accepted == 32768u);
+}
+
+TEST_CASE("verification rejects a proof with one x flipped") {
+  auto xs = unpack_proof(20, published_650());
+  for (int i : {0, 17, 63}) {
+    auto tampered = xs;
+    tampered[i] ^= 1;
+    INFO("x[" << i << "]");
+    CHECK_FALSE(proof_y7(pos_test::subspace_test_seed, 20, pack_proof(20, tampered)));
+  }
+}
+
+TEST_CASE("verification rejects a proof with a pair swapped") {
+  auto xs = unpack_proof(20, published_650());
+  std::swap(xs[10], xs[11]);  // the right entry comes first: the bucket adjacency fails
+  CHECK_FALSE(proof_y7(pos_test::subspace_test_seed, 20, pack_proof(20, xs)));
+  xs = unpack_proof(20, published_650());
+  std::swap_ranges(xs.begin(), xs.begin() + 32, xs.begin() + 32);  // the two halves of table 7's pair
+  CHECK_FALSE(proof_y7(pos_test::subspace_test_seed, 20, pack_proof(20, xs)));
+}
+
+TEST_CASE("verification rejects the proof under another seed") {
+  Seed seed = pos_test::subspace_test_seed;
+  seed[31] ^= 1;
+  CHECK_FALSE(verify_proof(seed, 20, subspace_challenge_bits(20, 650), published_650()));
+}
+
+TEST_CASE("verification rejects K out of range and proofs of the wrong length") {
+  auto proof = published_650();
+  CHECK_THROWS_WITH(verify_proof(pos_test::subspace_test_seed, 26, 0, proof), Catch::Contains("K = 26 is out of range"));
+  CHECK_THROWS_WITH(verify_proof(pos_test::subspace_test_seed, 21, 0, proof),
+                    Catch::Contains("a K = 21 proof has 168 bytes, not 160"));
+  proof.pop_back();
+  CHECK_THROWS_AS(verify_proof(pos_test::subspace_test_seed, 20, 0, proof), std::invalid_argument);
+}
