@@ -11,6 +11,7 @@
 // first in position order wins, by atomic min), with its parents kept for the proofs.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "sprig/stdlib/kernel_cache.hpp"
@@ -87,31 +88,49 @@ inline const auto& find_matches_kernel(int k, int table) {
           // (entry, m) chunk measured 4x slower on the H100.
           U32 ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
           U32 parity = b & 1u;
-          auto matches_of = [&](const U32& target) {
-            return popcount((rmap[target / 16u].load() >> ((target % 16u) * 2u)) & 3u);
-          };
           Var<std::uint32_t> found = 0u;
           for_(0u, left_size, match_workgroup, [&](U32 chunk) {
             U32 i = chunk + ordered;
+            // Which m match (bit m of `has`) and which of those twice (bit m of `twice`), for
+            // m = 0..63 in two words each; the loop over m is unrolled at trace time, so the
+            // target's m-dependent parts are constants.
+            std::array<Var<std::uint32_t>, 2> has{Var<std::uint32_t>(0u), Var<std::uint32_t>(0u)};
+            std::array<Var<std::uint32_t>, 2> twice{Var<std::uint32_t>(0u), Var<std::uint32_t>(0u)};
             Var<std::uint32_t> count = 0u;
             if_(i < left_size, [&] {
               U32 r_left = left[i * slot_words + 1u] - left_base;
-              for_(0u, param_m, [&](U32 m) { count = count + matches_of(match_target(r_left, parity, m)); });
+              U32 q = r_left / param_c, c = r_left % param_c;
+              for (std::uint32_t m = 0; m < param_m; ++m) {
+                U32 row = q + m;
+                row = select(row >= param_b, row - param_b, row);
+                U32 col = c + select(parity == 0u, U32((2 * m) * (2 * m) % param_c), U32((2 * m + 1) * (2 * m + 1) % param_c));
+                col = select(col >= param_c, col - param_c, col);
+                U32 target = row * param_c + col;
+                U32 bits = (rmap[target / 16u].load() >> ((target % 16u) * 2u)) & 3u;
+                has[m / 32] = has[m / 32] | ((bits & 1u) << (m % 32));
+                twice[m / 32] = twice[m / 32] | ((bits >> 1u) << (m % 32));
+              }
+              count = popcount(has[0]) + popcount(has[1]) + popcount(twice[0]) + popcount(twice[1]);
             });
             U32 inclusive = lanes.inclusive(count.load());
             U32 exclusive = lanes.exclusive(count.load(), inclusive);
             totals.scan(lanes.last(inclusive));
             Var<std::uint32_t> slot = found + totals.exclusive_prefix() + exclusive;
             if_(i < left_size && slot < matches_per_pair, [&] {
-              U32 r_left = left[i * slot_words + 1u] - left_base;
-              for_(0u, param_m, [&](U32 m) {
-                U32 here = matches_of(match_target(r_left, parity, m));
-                for (std::uint32_t d = 0; d < duplicates_kept; ++d) {
-                  if_(here > d && slot + d < matches_per_pair,
-                      [&] { matches[slot + d] = (i << 16u) | (m << 1u) | d; });
-                }
-                slot = slot + here;
-              });
+              for (std::uint32_t half = 0; half < 2; ++half) {
+                Var<std::uint32_t> rest = has[half].load();
+                while_([&] { return rest != 0u; }, [&] {
+                  U32 bit = count_trailing_zeros(rest.load());
+                  U32 m = bit + half * 32u;
+                  U32 here = 1u + ((twice[half] >> bit) & 1u);
+                  for (std::uint32_t d = 0; d < duplicates_kept; ++d) {
+                    if_(here > d && slot + d < matches_per_pair,
+                        [&] { matches[slot + d] = (i << 16u) | (m << 1u) | d; });
+                  }
+                  slot = slot + here;
+                  rest = rest & (rest - 1u);
+                });
+              }
             });
             found = found + totals.workgroup_total();
             barrier();  // the totals are rewritten by the next chunk
@@ -130,7 +149,10 @@ inline const auto& find_matches_kernel(int k, int table) {
             Var<std::uint32_t> seen = 0u, right_index = 0u;
             for_(0u, right_size, [&](U32 j) {
               if_(right[j * slot_words + 1u] - right_base == target, [&] {
-                if_(seen == d, [&] { right_index = j; });
+                if_(seen == d, [&] {
+                  right_index = j;
+                  break_();
+                });
                 seen = seen + 1u;
               });
             });
