@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <vector>
 
 #include <sprig/sprig.hpp>
 #include <sprig/stdlib/pos/pos.hpp>
@@ -59,17 +61,30 @@ int main(int argc, char** argv) {
     gpu_total += t.gpu_ms;
   }
 
-  // Records back to back in one sequence.
-  auto many = gpu.sequence();
-  for (int r = 0; r < records; ++r) plotter.record(many, seed_of(std::uint32_t(r + 2)));
-  auto start = std::chrono::steady_clock::now();
-  many.run_and_wait();
-  const double per_record_ms = seconds_since(start) * 1e3 / records;
-
-  std::printf("| device | K | ms per record | records/s | MiB per record in flight | proofs (first seed) |\n");
-  std::printf("|---|---|---|---|---|---|\n");
-  std::printf("| %s | %d | %.3f | %.1f | %.1f | %zu |\n", gpu.name().c_str(), k, per_record_ms, 1e3 / per_record_ms,
-              double(plotter.device_bytes()) / (1 << 20), proofs);
+  // Records back to back in one sequence, 1, 2 or 4 in flight (their launches interleaved).
+  std::printf("| device | K | records in flight | ms per record | records/s | MiB per record in flight | proofs (first seed) |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  std::vector<std::unique_ptr<pos::Plotter>> plotters;
+  plotters.push_back(std::make_unique<pos::Plotter>(std::move(plotter)));
+  for (std::size_t in_flight : {1, 2, 4}) {
+    while (plotters.size() < in_flight) plotters.push_back(std::make_unique<pos::Plotter>(gpu, k));
+    std::vector<pos::Plotter*> group;
+    for (std::size_t i = 0; i < in_flight; ++i) group.push_back(plotters[i].get());
+    auto many = gpu.sequence();
+    std::uint32_t next = 2;
+    const int rounds = std::max<int>(1, records / int(in_flight));
+    for (int r = 0; r < rounds; ++r) {
+      std::vector<pos::Seed> seeds;
+      for (std::size_t i = 0; i < in_flight; ++i) seeds.push_back(seed_of(next++));
+      pos::record_interleaved(many, group, seeds);
+    }
+    auto start = std::chrono::steady_clock::now();
+    many.run_and_wait();
+    const double per_record_ms = seconds_since(start) * 1e3 / double(rounds * int(in_flight));
+    std::printf("| %s | %d | %zu | %.3f | %.1f | %.1f | %zu |\n", gpu.name().c_str(), k, in_flight, per_record_ms,
+                1e3 / per_record_ms, double(plotters[0]->device_bytes()) / (1 << 20), proofs);
+    std::fflush(stdout);
+  }
 #ifdef SPRIG_BENCH_POS_REFERENCE
   {
     pos_ref::Seed seed{};
@@ -78,7 +93,7 @@ int main(int argc, char** argv) {
     auto ref_start = std::chrono::steady_clock::now();
     auto tables = pos_ref::build_tables(seed, k, pos_ref::Mode::Abundance);
     auto ref = pos_ref::create_proofs(tables);
-    std::printf("| CPU reference (one thread) | %d | %.1f | %.2f | - | %zu |\n", k, seconds_since(ref_start) * 1e3,
+    std::printf("| CPU reference (one thread) | %d | 1 | %.1f | %.2f | - | %zu |\n", k, seconds_since(ref_start) * 1e3,
                 1.0 / seconds_since(ref_start), ref.count());
   }
 #endif

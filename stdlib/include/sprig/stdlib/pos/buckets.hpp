@@ -6,6 +6,8 @@
 #pragma once
 
 #include <bit>
+#include <functional>
+#include <vector>
 
 #include "sprig/runtime/device.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
@@ -128,22 +130,36 @@ inline Buckets alloc_buckets(Device& device, int k) {
           device.alloc<std::uint32_t>(num_buckets(k))};
 }
 
-// Records the bucketing of the positions 0 .. scratch.keys.size() - 1 with y values `ys`; `pair_sizes` and
-// `slots_per_pair` name the holes of tables 2..7 (slots_per_pair 0 for table 1).
-inline void record_bucketing(Device& device, Sequence& sequence, int k, const DeviceBuffer<std::uint32_t>& ys,
-                             const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
-                             BucketScratch& scratch, const Buckets& out) {
+// One step of recording a record's launches; a record is a list of them, so that the steps
+// of several records can be interleaved in one sequence (pos::record_interleaved).
+using RecordStep = std::function<void(Sequence&)>;
+
+// The steps that bucket the positions 0 .. scratch.keys.size() - 1 with y values `ys`;
+// `pair_sizes` and `slots_per_pair` name the holes of tables 2..7 (slots_per_pair 0 for
+// table 1). The buffers are captured by reference: they must outlive the recording.
+inline std::vector<RecordStep> bucketing_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
+                                               const DeviceBuffer<std::uint32_t>& pair_sizes,
+                                               std::uint32_t slots_per_pair, BucketScratch& scratch,
+                                               const Buckets& out) {
   const auto count = std::uint32_t(scratch.keys.size());
   const std::uint32_t hole = hole_key(k);
-  sequence.run(detail::bucket_keys_kernel(), grid(count), ys, pair_sizes, scratch.keys, scratch.values, count,
-               slots_per_pair, hole);
-  radix_sort(device, sequence, scratch.keys, scratch.values, SortOptions{0, bucket_key_bits(k)});
-  sequence.fill(scratch.starts, 0);
-  sequence.fill(scratch.ends, 0);
-  sequence.fill(out.sizes, 0);
-  sequence.run(detail::bucket_runs_kernel(), grid(count), scratch.keys, scratch.starts, scratch.ends, count, hole);
-  sequence.run(detail::bucket_slots_kernel(), grid(count), scratch.keys, scratch.values, ys, scratch.starts,
-               scratch.ends, out.slots, out.sizes, count, hole);
+  return {
+      [&, count, hole, slots_per_pair](Sequence& s) {
+        s.run(detail::bucket_keys_kernel(), grid(count), ys, pair_sizes, scratch.keys, scratch.values, count,
+              slots_per_pair, hole);
+      },
+      [&, k](Sequence& s) { radix_sort(device, s, scratch.keys, scratch.values, SortOptions{0, bucket_key_bits(k)}); },
+      [&, count, hole](Sequence& s) {
+        s.fill(scratch.starts, 0);
+        s.fill(scratch.ends, 0);
+        s.fill(out.sizes, 0);
+        s.run(detail::bucket_runs_kernel(), grid(count), scratch.keys, scratch.starts, scratch.ends, count, hole);
+      },
+      [&, count, hole](Sequence& s) {
+        s.run(detail::bucket_slots_kernel(), grid(count), scratch.keys, scratch.values, ys, scratch.starts,
+              scratch.ends, out.slots, out.sizes, count, hole);
+      },
+  };
 }
 
 }  // namespace sprig::pos

@@ -68,27 +68,46 @@ class Plotter {
     return bytes;
   }
 
-  // Records the plot of `seed` (tables, targets and proofs) into `sequence`.
-  void record(Sequence& sequence, const Seed& seed) {
+  // The steps that plot `seed` (tables, targets and proofs), in order. They refer to this
+  // plotter's buffers; a later plot reuses them.
+  std::vector<RecordStep> steps(const Seed& seed) {
     const int k = k_;
     const std::uint32_t entries = 1u << k, pairs = num_pairs(k);
-    hash::chacha_keystream(sequence, f1_stream(seed), 0, keystream_.size() * 4, keystream_);
-    sequence.run(detail::f1_kernel(k), grid(entries), keystream_, ys_);
-    record_bucketing(device_, sequence, k, ys_, pair_sizes_, 0, *table1_scratch_, buckets_);
-    sequence.fill(targets_, no_target);
-    const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
+    std::vector<RecordStep> out;
+    auto append = [&out](std::vector<RecordStep> more) {
+      for (auto& step : more) out.push_back(std::move(step));
+    };
+    out.push_back([this, seed](Sequence& s) {
+      hash::chacha_keystream(s, f1_stream(seed), 0, keystream_.size() * 4, keystream_);
+    });
+    out.push_back([this, k, entries](Sequence& s) { s.run(detail::f1_kernel(k), grid(entries), keystream_, ys_); });
+    append(bucketing_steps(device_, k, ys_, pair_sizes_, 0, *table1_scratch_, buckets_));
+    out.push_back([this](Sequence& s) { s.fill(targets_, no_target); });
     for (int table = 2; table <= 7; ++table) {
-      const auto& metadata_in = metadata_[table % 2], &metadata_out = metadata_[(table + 1) % 2];
-      sequence.run(detail::find_matches_kernel(k, table), pair_grid, buckets_.slots, buckets_.sizes, metadata_in, ys_,
-                   metadata_out, parents_[std::size_t(table - 2)], pair_sizes_, targets_, pairs);
-      if (table < 7) record_bucketing(device_, sequence, k, ys_, pair_sizes_, matches_per_pair, *child_scratch_, buckets_);
+      out.push_back([this, k, table, pairs](Sequence& s) {
+        const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
+        const auto &metadata_in = metadata_[std::size_t(table % 2)], &metadata_out = metadata_[std::size_t((table + 1) % 2)];
+        s.run(detail::find_matches_kernel(k, table), pair_grid, buckets_.slots, buckets_.sizes, metadata_in, ys_,
+              metadata_out, parents_[std::size_t(table - 2)], pair_sizes_, targets_, pairs);
+      });
+      if (table < 7) append(bucketing_steps(device_, k, ys_, pair_sizes_, matches_per_pair, *child_scratch_, buckets_));
     }
-    sequence.run(detail::expand_proofs_kernel(k), grid(num_s_buckets), targets_, parents_[5], parents_[4], parents_[3],
-                 parents_[2], parents_[1], parents_[0], found_, all_proofs_);
-    exclusive_scan(device_, sequence, found_, index_, plus<std::uint32_t>());
-    sequence.fill(bitmap_, 0);
-    sequence.run(detail::place_proofs_kernel(k), grid(num_s_buckets), found_, index_, all_proofs_, kept_proofs_,
-                 kept_s_buckets_, bitmap_);
+    out.push_back([this, k](Sequence& s) {
+      s.run(detail::expand_proofs_kernel(k), grid(num_s_buckets), targets_, parents_[5], parents_[4], parents_[3],
+            parents_[2], parents_[1], parents_[0], found_, all_proofs_);
+    });
+    out.push_back([this](Sequence& s) { exclusive_scan(device_, s, found_, index_, plus<std::uint32_t>()); });
+    out.push_back([this, k](Sequence& s) {
+      s.fill(bitmap_, 0);
+      s.run(detail::place_proofs_kernel(k), grid(num_s_buckets), found_, index_, all_proofs_, kept_proofs_,
+            kept_s_buckets_, bitmap_);
+    });
+    return out;
+  }
+
+  // Records the plot of `seed` into `sequence`.
+  void record(Sequence& sequence, const Seed& seed) {
+    for (const RecordStep& step : steps(seed)) step(sequence);
   }
 
   // Plots `seed` and returns its proofs.
@@ -130,5 +149,17 @@ class Plotter {
   Buckets buckets_;
   std::optional<BucketScratch> table1_scratch_, child_scratch_;
 };
+
+// Records one plot per plotter (plotters[i] plots seeds[i]) into `sequence`, their steps
+// interleaved: the runtime puts barriers only where a launch needs an earlier one's results,
+// so independent records' launches run side by side and fill each other's idle tails.
+inline void record_interleaved(Sequence& sequence, const std::vector<Plotter*>& plotters, const std::vector<Seed>& seeds) {
+  if (plotters.size() != seeds.size())
+    throw std::invalid_argument("pos::record_interleaved: one seed per plotter is needed");
+  std::vector<std::vector<RecordStep>> all;
+  for (std::size_t i = 0; i < plotters.size(); ++i) all.push_back(plotters[i]->steps(seeds[i]));
+  for (std::size_t step = 0; !all.empty() && step < all.front().size(); ++step)
+    for (auto& steps : all) steps[step](sequence);
+}
 
 }  // namespace sprig::pos
