@@ -1,8 +1,9 @@
 // Grouping a table's entries by bucket of y (y / 15113), each bucket in position order and
-// cut at `bucket_capacity` entries (Abundance's rule: the first 272 by position stay).
-// A stable radix sort of (bucket, position) pairs over the bucket's bits puts every bucket's
-// entries together in position order; a pass finds each bucket's run and a pass copies the
-// first 272 of every run into the bucket's slots.
+// cut at the mode's capacity (the first 272 by position stay in Abundance mode, up to 512 in
+// Subspace mode). A stable radix sort of (bucket, position) pairs over the bucket's bits puts
+// every bucket's entries together in position order (Subspace tables are already in y order:
+// no sort); a pass finds each bucket's run and a pass copies the first entries of every run
+// into the bucket's slots. A y of all ones marks a position without an entry.
 #pragma once
 
 #include <bit>
@@ -38,7 +39,7 @@ inline const auto& bucket_keys_kernel() {
             Expr<std::uint32_t> hole) {
           U32 p = global_id().x();
           if_(p < count, [&] {
-            Var<std::uint32_t> key = ys[p] / param_bc;
+            Var<std::uint32_t> key = min(ys[p] / param_bc, hole);  // an all-ones y: no entry
             if_(slots_per_pair != 0u, [&] {
               if_(p % slots_per_pair >= pair_sizes[p / slots_per_pair], [&] { key = hole; });
             });
@@ -85,19 +86,20 @@ inline const auto& bucket_slots_kernel() {
         name,
         [=](ReadBuffer<std::uint32_t> keys, ReadBuffer<std::uint32_t> values, ReadBuffer<std::uint32_t> ys,
             ReadBuffer<std::uint32_t> starts, ReadBuffer<std::uint32_t> ends, WriteBuffer<std::uint32_t> slots,
-            WriteBuffer<std::uint32_t> sizes, Expr<std::uint32_t> count, Expr<std::uint32_t> hole) {
+            WriteBuffer<std::uint32_t> sizes, Expr<std::uint32_t> count, Expr<std::uint32_t> hole,
+            Expr<std::uint32_t> capacity) {
           U32 j = global_id().x();
           if_(j < count, [&] {
             U32 key = keys[j];
             if_(key != hole, [&] {
               U32 rank = j - starts[key];
-              if_(rank < bucket_capacity, [&] {
+              if_(rank < capacity, [&] {
                 U32 position = values[j];
-                U32 slot = (key * bucket_capacity + rank) * slot_words;
+                U32 slot = (key * capacity + rank) * slot_words;
                 slots[slot] = position;
                 slots[slot + 1u] = ys[position].load();
               });
-              if_(rank == 0u, [&] { sizes[key] = min(ends[key] - j, U32(bucket_capacity)); });
+              if_(rank == 0u, [&] { sizes[key] = min(ends[key] - j, capacity); });
             });
           });
         },
@@ -108,7 +110,7 @@ inline const auto& bucket_slots_kernel() {
 
 }  // namespace detail
 
-// A table's buckets: bucket b's entries are slots [b * 272, b * 272 + sizes[b]).
+// A table's buckets: bucket b's entries are slots [b * capacity, b * capacity + sizes[b]).
 struct Buckets {
   DeviceBuffer<std::uint32_t> slots;  // slot_words per slot
   DeviceBuffer<std::uint32_t> sizes;
@@ -125,8 +127,8 @@ struct BucketScratch {
         ends(device.alloc<std::uint32_t>(num_buckets(k))) {}
 };
 
-inline Buckets alloc_buckets(Device& device, int k) {
-  return {device.alloc<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_capacity * slot_words),
+inline Buckets alloc_buckets(Device& device, int k, Mode mode) {
+  return {device.alloc<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_capacity(mode) * slot_words),
           device.alloc<std::uint32_t>(num_buckets(k))};
 }
 
@@ -135,31 +137,36 @@ inline Buckets alloc_buckets(Device& device, int k) {
 using RecordStep = std::function<void(Sequence&)>;
 
 // The steps that bucket the positions 0 .. scratch.keys.size() - 1 with y values `ys`;
-// `pair_sizes` and `slots_per_pair` name the holes of tables 2..7 (slots_per_pair 0 for
-// table 1). The buffers are captured by reference: they must outlive the recording.
-inline std::vector<RecordStep> bucketing_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
+// `pair_sizes` and `slots_per_pair` name the holes of Abundance's tables 2..7
+// (slots_per_pair 0 for table 1 and for Subspace's dense tables, already in y order). The
+// buffers are captured by reference: they must outlive the recording.
+inline std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
                                                const DeviceBuffer<std::uint32_t>& pair_sizes,
                                                std::uint32_t slots_per_pair, BucketScratch& scratch,
                                                const Buckets& out) {
   const auto count = std::uint32_t(scratch.keys.size());
-  const std::uint32_t hole = hole_key(k);
-  return {
+  const std::uint32_t hole = hole_key(k), capacity = bucket_capacity(mode);
+  std::vector<RecordStep> steps{
       [&, count, hole, slots_per_pair](Sequence& s) {
         s.run(detail::bucket_keys_kernel(), grid(count), ys, pair_sizes, scratch.keys, scratch.values, count,
               slots_per_pair, hole);
       },
-      [&, k](Sequence& s) { radix_sort(device, s, scratch.keys, scratch.values, SortOptions{0, bucket_key_bits(k)}); },
       [&, count, hole](Sequence& s) {
         s.fill(scratch.starts, 0);
         s.fill(scratch.ends, 0);
         s.fill(out.sizes, 0);
         s.run(detail::bucket_runs_kernel(), grid(count), scratch.keys, scratch.starts, scratch.ends, count, hole);
       },
-      [&, count, hole](Sequence& s) {
+      [&, count, hole, capacity](Sequence& s) {
         s.run(detail::bucket_slots_kernel(), grid(count), scratch.keys, scratch.values, ys, scratch.starts,
-              scratch.ends, out.slots, out.sizes, count, hole);
+              scratch.ends, out.slots, out.sizes, count, hole, capacity);
       },
   };
+  if (mode == Mode::Abundance)
+    steps.insert(steps.begin() + 1, [&, k](Sequence& s) {
+      radix_sort(device, s, scratch.keys, scratch.values, SortOptions{0, bucket_key_bits(k)});
+    });
+  return steps;
 }
 
 }  // namespace sprig::pos

@@ -1,14 +1,17 @@
 // Matching and compute_fn of one child table (2..7), one workgroup per bucket pair (b, b+1):
-//   1. the right bucket's r values go into a 2-bit-per-r map in shared memory (a second
-//      entry with the same r sets the second bit: at most two duplicates are used);
+//   1. the right bucket's r values go into a map in shared memory: Abundance keeps 2 bits
+//      per r (a second entry with the same r sets the second bit: at most two duplicates are
+//      used), Subspace a byte per r counting them all;
 //   2. every left entry looks up its 64 targets (one per m) in the map; a workgroup scan of
 //      the entries' match counts gives every match its index, and the first 288 are kept,
-//      in the order Abundance defines (left index, m, duplicate);
+//      in the order both define (left index, m, duplicate): 288 in Abundance, 512 in Subspace;
 //   3. each kept match finds its right entry (the d-th with that r, in position order),
 //      reads both parents' metadata and runs compute_fn. The match's position in the child
-//      table is b * 288 + index.
-// Table 7 is not stored: each match offers itself as its s-bucket's proof target (the
-// first in position order wins, by atomic min), with its parents kept for the proofs.
+//      table is b * 288 + index (b * 512 in Subspace mode, whose tables are then renumbered
+//      in (y, left, right) order: subspace.hpp).
+// Table 7 is not stored: each match offers itself as a proof target by an atomic min — its
+// s-bucket's first in position order (Abundance), or the first in (y, left, right) order
+// among those with its first K bits of y, which is what a challenge selects (Subspace).
 #pragma once
 
 #include <array>
@@ -25,7 +28,10 @@ namespace sprig::pos {
 
 inline constexpr std::uint32_t match_workgroup = 256;
 inline constexpr std::uint32_t metadata_words = 4;  // per position, least significant first
-inline constexpr std::uint32_t rmap_words = (param_bc * 2 + 31) / 32;
+// The right bucket's map from r to its entry count: 2 bits per r, or a byte per r.
+inline constexpr std::uint32_t rmap_words(Mode mode) {
+  return mode == Mode::Abundance ? (param_bc * 2 + 31) / 32 : (param_bc + 3) / 4;
+}
 
 // The r that left r `r_left` of a bucket with parity `parity` matches for this m.
 inline U32 match_target(const U32& r_left, const U32& parity, const U32& m) {
@@ -35,27 +41,29 @@ inline U32 match_target(const U32& r_left, const U32& parity, const U32& m) {
 
 namespace detail {
 
-inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const U32& position, int table, int k) {
-  if (table == 2) return wide(position);  // table 1's metadata is x, its position
+inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadBuffer<std::uint32_t>& xs,
+                          const U32& position, int table, int k, Mode mode) {
+  if (table == 2) return wide(mode == Mode::Abundance ? position : xs[position].load());  // table 1's metadata is x
   Wide m = wide(U32(0u));
   for (unsigned w = 0; w * 32 < unsigned(metadata_bits(k, table - 1)); ++w)
     m[w] = metadata[position * metadata_words + w];
   return m;
 }
 
-inline const auto& find_matches_kernel(int k, int table) {
-  std::string name = "pos_find_matches_t" + std::to_string(table);
+inline const auto& find_matches_kernel(int k, int table, Mode mode) {
+  std::string name = "pos_find_matches_t" + std::to_string(table) + (mode == Mode::Subspace ? "_subspace" : "");
+  const std::uint32_t capacity = bucket_capacity(mode), kept_limit = matches_per_pair(mode);
   auto trace = [=] {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> metadata_in,
-            WriteBuffer<std::uint32_t> ys_out, WriteBuffer<std::uint32_t> metadata_out,
+            ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> ys_out, WriteBuffer<std::uint32_t> metadata_out,
             WriteBuffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
-            Buffer<std::uint32_t> s_bucket_targets, Expr<std::uint32_t> pairs) {
-          auto left = shared_array<std::uint32_t>(bucket_capacity * slot_words, "left_bucket");
-          auto right = shared_array<std::uint32_t>(bucket_capacity * slot_words, "right_bucket");
-          auto rmap = shared_array<std::uint32_t>(rmap_words, "rmap");
-          auto matches = shared_array<std::uint32_t>(matches_per_pair, "matches");
+            Buffer<std::uint32_t> s_bucket_targets, Buffer<std::uint64_t> subspace_targets, Expr<std::uint32_t> pairs) {
+          auto left = shared_array<std::uint32_t>(capacity * slot_words, "left_bucket");
+          auto right = shared_array<std::uint32_t>(capacity * slot_words, "right_bucket");
+          auto rmap = shared_array<std::uint32_t>(rmap_words(mode), "rmap");
+          auto matches = shared_array<std::uint32_t>(kept_limit, "matches");
           using Sum = decltype(plus<std::uint32_t>());
           sprig::detail::SubgroupScan<std::uint32_t, Sum> lanes(plus<std::uint32_t>(), match_workgroup);
           sprig::detail::SubgroupTotalsScan<std::uint32_t, Sum> totals(lanes, match_workgroup);
@@ -64,20 +72,24 @@ inline const auto& find_matches_kernel(int k, int table) {
           U32 t = local_index();
           U32 left_size = sizes[b], right_size = sizes[b + 1u];
           U32 left_base = b * param_bc, right_base = left_base + param_bc;
-          for_(t, U32(rmap_words), match_workgroup, [&](U32 i) { rmap[i] = 0u; });
+          for_(t, U32(rmap_words(mode)), match_workgroup, [&](U32 i) { rmap[i] = 0u; });
           for_(t, left_size * slot_words, match_workgroup,
-               [&](U32 i) { left[i] = slots[b * (bucket_capacity * slot_words) + i].load(); });
+               [&](U32 i) { left[i] = slots[b * (capacity * slot_words) + i].load(); });
           for_(t, right_size * slot_words, match_workgroup,
-               [&](U32 i) { right[i] = slots[(b + 1u) * (bucket_capacity * slot_words) + i].load(); });
+               [&](U32 i) { right[i] = slots[(b + 1u) * (capacity * slot_words) + i].load(); });
           barrier();
 
           // 1. The r map of the right bucket.
           for_(t, right_size, match_workgroup, [&](U32 j) {
             U32 r = right[j * slot_words + 1u] - right_base;
-            U32 shift = (r % 16u) * 2u;
-            U32 before = atomic_or(rmap[r / 16u], U32(1u) << shift, MemoryOrder::Relaxed, Scope::Workgroup);
-            if_(((before >> shift) & 1u) != 0u,
-                [&] { atomic_or(rmap[r / 16u], U32(2u) << shift, MemoryOrder::Relaxed, Scope::Workgroup); });
+            if (mode == Mode::Abundance) {
+              U32 shift = (r % 16u) * 2u;
+              U32 before = atomic_or(rmap[r / 16u], U32(1u) << shift, MemoryOrder::Relaxed, Scope::Workgroup);
+              if_(((before >> shift) & 1u) != 0u,
+                  [&] { atomic_or(rmap[r / 16u], U32(2u) << shift, MemoryOrder::Relaxed, Scope::Workgroup); });
+            } else {  // a bucket of 512 entries cannot hold 256 with one r: y is a hash
+              atomic_add(rmap[r / 4u], U32(1u) << ((r % 4u) * 8u), MemoryOrder::Relaxed, Scope::Workgroup);
+            }
           });
           barrier();
 
@@ -88,6 +100,8 @@ inline const auto& find_matches_kernel(int k, int table) {
           // (entry, m) chunk measured 4x slower on the H100.
           U32 ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
           U32 parity = b & 1u;
+          // Subspace: right entries with r == target.
+          auto right_count = [&](const U32& target) { return (rmap[target / 4u].load() >> ((target % 4u) * 8u)) & 255u; };
           Var<std::uint32_t> found = 0u;
           for_(0u, left_size, match_workgroup, [&](U32 chunk) {
             U32 i = chunk + ordered;
@@ -106,44 +120,58 @@ inline const auto& find_matches_kernel(int k, int table) {
                 U32 col = c + select(parity == 0u, U32((2 * m) * (2 * m) % param_c), U32((2 * m + 1) * (2 * m + 1) % param_c));
                 col = select(col >= param_c, col - param_c, col);
                 U32 target = row * param_c + col;
-                U32 bits = (rmap[target / 16u].load() >> ((target % 16u) * 2u)) & 3u;
-                has[m / 32] = has[m / 32] | ((bits & 1u) << (m % 32));
-                twice[m / 32] = twice[m / 32] | ((bits >> 1u) << (m % 32));
+                if (mode == Mode::Abundance) {
+                  U32 bits = (rmap[target / 16u].load() >> ((target % 16u) * 2u)) & 3u;
+                  has[m / 32] = has[m / 32] | ((bits & 1u) << (m % 32));
+                  twice[m / 32] = twice[m / 32] | ((bits >> 1u) << (m % 32));
+                } else {
+                  U32 entries = right_count(target);
+                  has[m / 32] = has[m / 32] | (min(entries, 1u) << (m % 32));
+                  count = count + entries;
+                }
               }
-              count = popcount(has[0]) + popcount(has[1]) + popcount(twice[0]) + popcount(twice[1]);
+              if (mode == Mode::Abundance)
+                count = popcount(has[0]) + popcount(has[1]) + popcount(twice[0]) + popcount(twice[1]);
             });
             U32 inclusive = lanes.inclusive(count.load());
             U32 exclusive = lanes.exclusive(count.load(), inclusive);
             totals.scan(lanes.last(inclusive));
             Var<std::uint32_t> slot = found + totals.exclusive_prefix() + exclusive;
-            if_(i < left_size && slot < matches_per_pair, [&] {
+            if_(i < left_size && slot < kept_limit, [&] {
               for (std::uint32_t half = 0; half < 2; ++half) {
                 Var<std::uint32_t> rest = has[half].load();
                 while_([&] { return rest != 0u; }, [&] {
                   U32 bit = count_trailing_zeros(rest.load());
                   U32 m = bit + half * 32u;
-                  U32 here = 1u + ((twice[half] >> bit) & 1u);
-                  for (std::uint32_t d = 0; d < duplicates_kept; ++d) {
-                    if_(here > d && slot + d < matches_per_pair,
-                        [&] { matches[slot + d] = (i << 16u) | (m << 1u) | d; });
+                  if (mode == Mode::Abundance) {
+                    U32 here = 1u + ((twice[half] >> bit) & 1u);
+                    for (std::uint32_t d = 0; d < 2; ++d) {
+                      if_(here > d && slot + d < kept_limit, [&] { matches[slot + d] = (i << 16u) | (m << 8u) | d; });
+                    }
+                    slot = slot + here;
+                  } else {
+                    U32 here = right_count(match_target(left[i * slot_words + 1u] - left_base, parity, m));
+                    for_(0u, here, [&](U32 d) {
+                      if_(slot + d < kept_limit, [&] { matches[slot + d] = (i << 16u) | (m << 8u) | d; });
+                    });
+                    slot = slot + here;
                   }
-                  slot = slot + here;
                   rest = rest & (rest - 1u);
                 });
               }
             });
             found = found + totals.workgroup_total();
             barrier();  // the totals are rewritten by the next chunk
-            if_(found >= matches_per_pair, [] { break_(); });
+            if_(found >= kept_limit, [] { break_(); });
           });
-          U32 kept = min(found.load(), U32(matches_per_pair));
+          U32 kept = min(found.load(), U32(kept_limit));
           if_(t == 0u, [&] { pair_sizes[b] = kept; });
           barrier();
 
           // 3. compute_fn of every kept match.
           for_(t, kept, match_workgroup, [&](U32 s) {
             U32 packed = matches[s];
-            U32 i = packed >> 16u, m = (packed >> 1u) & 63u, d = packed & 1u;
+            U32 i = packed >> 16u, m = (packed >> 8u) & 255u, d = packed & 255u;
             U32 left_position = left[i * slot_words], left_y = left[i * slot_words + 1u];
             U32 target = match_target(left_y - left_base, parity, m);
             Var<std::uint32_t> seen = 0u, right_index = 0u;
@@ -157,18 +185,24 @@ inline const auto& find_matches_kernel(int k, int table) {
               });
             });
             U32 right_position = right[right_index * slot_words];
-            U32 position = b * matches_per_pair + s;
+            U32 position = b * kept_limit + s;
             parents[position * 2u] = left_position;
             parents[position * 2u + 1u] = right_position;
-            FnResult fn = compute_fn(k, table, left_y, load_metadata(metadata_in, left_position, table, k),
-                                     load_metadata(metadata_in, right_position, table, k));
+            FnResult fn = compute_fn(k, table, left_y, load_metadata(metadata_in, xs, left_position, table, k, mode),
+                                     load_metadata(metadata_in, xs, right_position, table, k, mode));
             if (table < 7) {
               ys_out[position] = fn.y;
               for (unsigned w = 0; w * 32 < unsigned(metadata_bits(k, table)); ++w)
                 metadata_out[position * metadata_words + w] = fn.metadata[w];
-            } else {
+            } else if (mode == Mode::Abundance) {
               U32 s_bucket = fn.y >> std::uint32_t(param_ext);
               if_(s_bucket < num_s_buckets, [&] { atomic_min(s_bucket_targets[s_bucket], position); });
+            } else {
+              // Per first K bits of y (what a challenge selects), the entry first in (y, left,
+              // right) order: the key is y's low 6 bits, left, right (positions < 2^26).
+              Expr<std::uint64_t> key = (cast<std::uint64_t>(fn.y & 63u) << 52u) |
+                                        (cast<std::uint64_t>(left_position) << 26u) | cast<std::uint64_t>(right_position);
+              atomic_min(subspace_targets[fn.y >> std::uint32_t(param_ext)], key);
             }
           });
         },

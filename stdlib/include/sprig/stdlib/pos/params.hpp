@@ -23,11 +23,21 @@ inline constexpr std::uint32_t num_s_buckets = 1u << 16;
 inline constexpr std::uint32_t proofs_per_record = 1u << 15;
 inline constexpr std::uint32_t no_target = ~0u;  // an s-bucket without a table-7 match
 
-// Abundance's limits: entries kept per bucket (first in position order), matches kept
-// per bucket pair (first in (left, m, duplicate) order), right duplicates used per target.
-inline constexpr std::uint32_t bucket_capacity = 272;
-inline constexpr std::uint32_t matches_per_pair = 288;
-inline constexpr std::uint32_t duplicates_kept = 2;
+// Which rules select the entries and matches that exist (docs/pos.md). F1, compute_fn, the
+// match rule and verification are the same in both; the plots differ.
+enum class Mode {
+  Abundance,  // 272 entries per bucket in position order, 288 matches per pair, <= 2 right duplicates
+  Subspace,   // 512 / 512, all duplicates; tables numbered in (y, left, right) order
+};
+
+inline const char* mode_name(Mode mode) { return mode == Mode::Abundance ? "Abundance" : "Subspace"; }
+
+// Entries kept per bucket (the first in position order) and matches kept per bucket pair
+// (the first in (left, m, duplicate) order); Abundance uses at most two right duplicates
+// of a target, Subspace all of them.
+inline constexpr std::uint32_t bucket_capacity(Mode mode) { return mode == Mode::Abundance ? 272 : 512; }
+inline constexpr std::uint32_t matches_per_pair(Mode mode) { return mode == Mode::Abundance ? 288 : 512; }
+inline constexpr std::uint32_t max_bucket_capacity = 512;
 
 inline void check_k(int k) {
   if (k < min_k || k > max_k)

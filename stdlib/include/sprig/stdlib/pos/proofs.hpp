@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 
 #include "sprig/stdlib/hash/byte_words.hpp"
@@ -16,23 +17,37 @@ namespace sprig::pos::detail {
 
 // One invocation per s-bucket: found[s] = 1 and proofs[s] = its packed proof (as the
 // byte_words.hpp convention: memory bytes in proof order), or found[s] = 0.
-inline const auto& expand_proofs_kernel(int k) {
-  std::string name = "pos_expand_proofs";
+inline const auto& expand_proofs_kernel(int k, Mode mode) {
+  std::string name = std::string("pos_expand_proofs") + (mode == Mode::Subspace ? "_subspace" : "");
   auto trace = [=] {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> targets, ReadBuffer<std::uint32_t> parents7, ReadBuffer<std::uint32_t> parents6,
             ReadBuffer<std::uint32_t> parents5, ReadBuffer<std::uint32_t> parents4,
-            ReadBuffer<std::uint32_t> parents3, ReadBuffer<std::uint32_t> parents2, WriteBuffer<std::uint32_t> found,
-            WriteBuffer<std::uint32_t> proofs) {
+            ReadBuffer<std::uint32_t> parents3, ReadBuffer<std::uint32_t> parents2,
+            ReadBuffer<std::uint64_t> subspace_targets, ReadBuffer<std::uint32_t> xs,
+            ReadBuffer<std::uint32_t> challenges, WriteBuffer<std::uint32_t> found, WriteBuffer<std::uint32_t> proofs,
+            Expr<std::uint32_t> count) {
           U32 s = global_id().x();
-          if_(s < num_s_buckets, [&] {
-            U32 target = targets[s];
-            found[s] = select(target == no_target, U32(0u), U32(1u));
-            if_(target != no_target, [&] {
+          if_(s < count, [&] {
+            // Abundance: s-bucket s's table-7 position. Subspace: challenge index
+            // challenges[s] selects the first K bits of y, u32_be(index.to_le_bytes()) >> (32 - K),
+            // whose target is a packed (y, left, right) key with the parents in table 6 below.
+            U32 target = mode == Mode::Abundance ? targets[s].load() : U32(0u);
+            std::optional<Expr<std::uint64_t>> key;
+            if (mode == Mode::Subspace)
+              key = subspace_targets[byte_swap(challenges[s].load()) >> std::uint32_t(32 - k)].load();
+            Expr<bool> has = mode == Mode::Abundance ? target != no_target : *key != ~std::uint64_t(0);
+            found[s] = select(has, U32(1u), U32(0u));
+            if_(has, [&] {
               std::vector<U32> positions{target};
-              const std::array<const ReadBuffer<std::uint32_t>*, 6> parents{&parents7, &parents6, &parents5,
-                                                                            &parents4, &parents3, &parents2};
+              std::vector<const ReadBuffer<std::uint32_t>*> parents{&parents7, &parents6, &parents5,
+                                                                    &parents4, &parents3, &parents2};
+              if (mode == Mode::Subspace) {
+                positions = {cast<std::uint32_t>((*key >> 26u) & ((1u << 26) - 1u)),
+                             cast<std::uint32_t>(*key & ((1u << 26) - 1u))};
+                parents.erase(parents.begin());
+              }
               for (const ReadBuffer<std::uint32_t>* table : parents) {
                 std::vector<U32> below;
                 for (const U32& p : positions) {
@@ -41,6 +56,8 @@ inline const auto& expand_proofs_kernel(int k) {
                 }
                 positions = std::move(below);
               }
+              if (mode == Mode::Subspace)  // table 1's positions are in (y, x) order
+                for (U32& x : positions) x = xs[x].load();
               BitString proof;
               for (const U32& x : positions) proof.append(x, unsigned(k));
               for (std::uint32_t w = 0; w < proof_words(k); ++w)

@@ -1,0 +1,176 @@
+// Subspace's numbering of table entries: every table is sorted by (y, left, right) (table 1
+// by (y, x)) and an entry's position is its index in that order, as Subspace's globally
+// sorted tables number them. Buckets are then runs of consecutive positions, kept in
+// (y, position) order, and ties in y are broken the way Subspace breaks them.
+//
+// Table 1: a stable radix sort of (y, x) pairs by y. Tables 2..6: matching writes each
+// pair's matches at b * 512 + i; two stable sorts (by right position, then by (y, left) as
+// a 64-bit key) order the slots, and a gather writes the dense table: y, parents and
+// metadata by position, an all-ones y past the last entry.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/pos/buckets.hpp"
+#include "sprig/stdlib/pos/find_matches.hpp"
+#include "sprig/stdlib/radix_sort.hpp"
+
+namespace sprig::pos {
+
+namespace detail {
+
+// values[i] = i: table 1's x values before the sort by y.
+inline const auto& iota_kernel() {
+  std::string name = "pos_iota";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](WriteBuffer<std::uint32_t> values) {
+          U32 i = global_id().x();
+          if_(i < values.size(), [&] { values[i] = i; });
+        },
+        workgroup(256));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+}
+
+// Sort keys of the sparse child table: its right parent (all ones for a hole), value the slot.
+inline const auto& subspace_right_keys_kernel() {
+  std::string name = "pos_subspace_right_keys";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> pair_sizes, WriteBuffer<std::uint32_t> keys,
+            WriteBuffer<std::uint32_t> values, Expr<std::uint32_t> count, Expr<std::uint32_t> slots_per_pair) {
+          U32 p = global_id().x();
+          if_(p < count, [&] {
+            Expr<bool> present = p % slots_per_pair < pair_sizes[p / slots_per_pair];
+            keys[p] = select(present, parents[p * 2u + 1u].load(), U32(~0u));
+            values[p] = p;
+          });
+        },
+        workgroup(256));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+}
+
+// Second keys, in the order of the first sort: (y << 32) | left, all ones for a hole.
+inline const auto& subspace_y_left_keys_kernel() {
+  std::string name = "pos_subspace_y_left_keys";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> right_keys, ReadBuffer<std::uint32_t> slots_by_right,
+            ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> parents, WriteBuffer<std::uint64_t> keys,
+            WriteBuffer<std::uint32_t> values, Expr<std::uint32_t> count) {
+          U32 j = global_id().x();
+          if_(j < count, [&] {
+            U32 slot = slots_by_right[j];
+            Expr<std::uint64_t> key = (cast<std::uint64_t>(ys[slot].load()) << 32u) |
+                                      cast<std::uint64_t>(parents[slot * 2u].load());
+            keys[j] = select(right_keys[j] == ~0u, Expr<std::uint64_t>(~std::uint64_t(0)), key);
+            values[j] = slot;
+          });
+        },
+        workgroup(256));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+}
+
+// The dense table: position j takes the j-th slot in (y, left, right) order.
+inline const auto& subspace_gather_kernel(int k, int table) {
+  std::string name = "pos_subspace_gather_t" + std::to_string(table);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint64_t> keys, ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> ys,
+            ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> metadata, WriteBuffer<std::uint32_t> dense_ys,
+            WriteBuffer<std::uint32_t> dense_parents, WriteBuffer<std::uint32_t> dense_metadata,
+            Expr<std::uint32_t> count) {
+          U32 j = global_id().x();
+          if_(j < count, [&] {
+            U32 slot = slots[j];
+            Expr<bool> present = keys[j] != ~std::uint64_t(0);
+            dense_ys[j] = select(present, ys[slot].load(), U32(~0u));
+            if_(present, [&] {
+              dense_parents[j * 2u] = parents[slot * 2u].load();
+              dense_parents[j * 2u + 1u] = parents[slot * 2u + 1u].load();
+              for (unsigned w = 0; w * 32 < unsigned(metadata_bits(k, table)); ++w)
+                dense_metadata[j * metadata_words + w] = metadata[slot * metadata_words + w].load();
+            });
+          });
+        },
+        workgroup(256));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
+}
+
+}  // namespace detail
+
+// Scratch of the renumbering, reused for every table of every record.
+struct SubspaceScratch {
+  DeviceBuffer<std::uint32_t> right_keys, slots_by_right, slots_in_order;
+  DeviceBuffer<std::uint64_t> y_left_keys;
+  SubspaceScratch(Device& device, std::size_t slots)
+      : right_keys(device.alloc<std::uint32_t>(slots)),
+        slots_by_right(device.alloc<std::uint32_t>(slots)),
+        slots_in_order(device.alloc<std::uint32_t>(slots)),
+        y_left_keys(device.alloc<std::uint64_t>(slots)) {}
+};
+
+// The steps that renumber a Subspace child table from its sparse slots (as matching wrote
+// them) into dense, (y, left, right)-ordered ys, parents and metadata.
+struct SparseTable {
+  const DeviceBuffer<std::uint32_t>& ys;
+  const DeviceBuffer<std::uint32_t>& parents;
+  const DeviceBuffer<std::uint32_t>& metadata;
+  const DeviceBuffer<std::uint32_t>& pair_sizes;
+};
+struct DenseTable {
+  const DeviceBuffer<std::uint32_t>& ys;
+  const DeviceBuffer<std::uint32_t>& parents;
+  const DeviceBuffer<std::uint32_t>& metadata;
+};
+
+// Table 1 in (y, x) order: ys becomes the sorted ys, xs the x at each position.
+inline std::vector<RecordStep> subspace_table1_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
+                                                     const DeviceBuffer<std::uint32_t>& xs) {
+  return {
+      [&](Sequence& s) { s.run(detail::iota_kernel(), grid(xs.size()), xs); },
+      [&, k](Sequence& s) { radix_sort(device, s, ys, xs, SortOptions{0, std::uint32_t(y_bits(k))}); },
+  };
+}
+
+inline std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse,
+                                                       DenseTable dense, SubspaceScratch& scratch) {
+  const auto count = std::uint32_t(scratch.right_keys.size());
+  const std::uint32_t slots_per_pair = matches_per_pair(Mode::Subspace);
+  // Positions stay below 2^(K + 2) (at most 512 matches for each of 2^(K+6) / 15113 pairs),
+  // so the right-key sort needs K + 2 bits; a hole's all-ones key sorts after them all.
+  const auto position_bits = std::uint32_t(k + 2), y_left_bits = std::uint32_t(32 + y_bits(k));
+  return {
+      [=, &scratch](Sequence& s) {
+        s.run(detail::subspace_right_keys_kernel(), grid(count), sparse.parents, sparse.pair_sizes, scratch.right_keys,
+              scratch.slots_by_right, count, slots_per_pair);
+      },
+      [=, &device, &scratch](Sequence& s) {
+        radix_sort(device, s, scratch.right_keys, scratch.slots_by_right, SortOptions{0, position_bits});
+      },
+      [=, &scratch](Sequence& s) {
+        s.run(detail::subspace_y_left_keys_kernel(), grid(count), scratch.right_keys, scratch.slots_by_right, sparse.ys,
+              sparse.parents, scratch.y_left_keys, scratch.slots_in_order, count);
+      },
+      [=, &device, &scratch](Sequence& s) {
+        radix_sort(device, s, scratch.y_left_keys, scratch.slots_in_order, SortOptions{0, y_left_bits});
+      },
+      [=, &scratch](Sequence& s) {
+        s.run(detail::subspace_gather_kernel(k, table), grid(count), scratch.y_left_keys, scratch.slots_in_order,
+              sparse.ys, sparse.parents, sparse.metadata, dense.ys, dense.parents, dense.metadata, count);
+      },
+  };
+}
+
+}  // namespace sprig::pos
