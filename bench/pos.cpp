@@ -1,9 +1,10 @@
-// Proof-of-space plotting (Abundance rules): records per second for the whole chain of one
-// record (keystream, F1, bucketing, tables 2..7, proofs) at K = 20, the GPU time of every
-// kernel, and the device memory a record in flight holds. Where the tests were built, the
-// CPU reference (tests/pos/reference, single-threaded) plots the same seed in the same run.
+// Proof-of-space plotting: records per second for the whole chain of one record (keystream,
+// F1, bucketing, tables 2..7, proofs) at K = 20 with 1, 2 and 4 records in flight, the GPU
+// time of every kernel, and the device memory a record in flight holds; Abundance's rules,
+// or Subspace's with --mode subspace. Where the tests were built, the CPU reference
+// (tests/pos/reference, single-threaded) plots the same seed in the same run.
 //
-//   bench_pos [--k 20] [--records 20]
+//   bench_pos [--k 20] [--records 20] [--mode abundance|subspace]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -39,12 +40,15 @@ int main(int argc, char** argv) {
   vk::Device gpu = vk::Device::best();
   const bool cpu = gpu.info().type == "cpu";
   int k = cpu ? 16 : 20, records = cpu ? 2 : 20;
+  pos::Mode mode = pos::Mode::Abundance;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--k")) k = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--records")) records = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--mode")) mode = std::strcmp(argv[i + 1], "subspace") ? pos::Mode::Abundance : pos::Mode::Subspace;
   }
-  std::printf("Plotting at K = %d on %s (%s)\n\n", k, gpu.name().c_str(), gpu.info().backend.c_str());
-  pos::Plotter plotter(gpu, k);
+  std::printf("Plotting at K = %d on %s (%s), %s rules\n\n", k, gpu.name().c_str(), gpu.info().backend.c_str(),
+              pos::mode_name(mode));
+  pos::Plotter plotter(gpu, k, mode);
   auto first = std::chrono::steady_clock::now();
   std::size_t proofs = plotter.plot(seed_of(0)).count();
   const double first_s = seconds_since(first);
@@ -67,7 +71,7 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<pos::Plotter>> plotters;
   plotters.push_back(std::make_unique<pos::Plotter>(std::move(plotter)));
   for (std::size_t in_flight : {1, 2, 4}) {
-    while (plotters.size() < in_flight) plotters.push_back(std::make_unique<pos::Plotter>(gpu, k));
+    while (plotters.size() < in_flight) plotters.push_back(std::make_unique<pos::Plotter>(gpu, k, mode));
     std::vector<pos::Plotter*> group;
     for (std::size_t i = 0; i < in_flight; ++i) group.push_back(plotters[i].get());
     auto many = gpu.sequence();
@@ -91,7 +95,8 @@ int main(int argc, char** argv) {
     pos::Seed s = seed_of(0);
     std::copy(s.begin(), s.end(), seed.begin());
     auto ref_start = std::chrono::steady_clock::now();
-    auto tables = pos_ref::build_tables(seed, k, pos_ref::Mode::Abundance);
+    auto tables =
+        pos_ref::build_tables(seed, k, mode == pos::Mode::Abundance ? pos_ref::Mode::Abundance : pos_ref::Mode::Subspace);
     auto ref = pos_ref::create_proofs(tables);
     std::printf("| CPU reference (one thread) | %d | 1 | %.1f | %.2f | - | %zu |\n", k, seconds_since(ref_start) * 1e3,
                 1.0 / seconds_since(ref_start), ref.count());

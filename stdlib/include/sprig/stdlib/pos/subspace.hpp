@@ -5,7 +5,7 @@
 //
 // Table 1: a stable radix sort of (y, x) pairs by y. Tables 2..6: matching writes each
 // pair's matches at b * 512 + i; two stable sorts (by right position, then by (y, left) as
-// a 64-bit key) order the slots, and a gather writes the dense table: y, parents and
+// a (2K + 8)-bit key) order the slots, and a gather writes the dense table: y, parents and
 // metadata by position, an all-ones y past the last entry.
 #pragma once
 
@@ -57,7 +57,7 @@ inline const auto& subspace_right_keys_kernel() {
   return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
 }
 
-// Second keys, in the order of the first sort: (y << 32) | left, all ones for a hole.
+// Second keys, in the order of the first sort: (y << position_bits) | left, all ones for a hole.
 inline const auto& subspace_y_left_keys_kernel() {
   std::string name = "pos_subspace_y_left_keys";
   auto trace = [=] {
@@ -65,11 +65,11 @@ inline const auto& subspace_y_left_keys_kernel() {
         name,
         [=](ReadBuffer<std::uint32_t> right_keys, ReadBuffer<std::uint32_t> slots_by_right,
             ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> parents, WriteBuffer<std::uint64_t> keys,
-            WriteBuffer<std::uint32_t> values, Expr<std::uint32_t> count) {
+            WriteBuffer<std::uint32_t> values, Expr<std::uint32_t> count, Expr<std::uint32_t> position_bits) {
           U32 j = global_id().x();
           if_(j < count, [&] {
             U32 slot = slots_by_right[j];
-            Expr<std::uint64_t> key = (cast<std::uint64_t>(ys[slot].load()) << 32u) |
+            Expr<std::uint64_t> key = (cast<std::uint64_t>(ys[slot].load()) << cast<std::uint64_t>(position_bits)) |
                                       cast<std::uint64_t>(parents[slot * 2u].load());
             keys[j] = select(right_keys[j] == ~0u, Expr<std::uint64_t>(~std::uint64_t(0)), key);
             values[j] = slot;
@@ -150,7 +150,7 @@ inline std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, in
   const std::uint32_t slots_per_pair = matches_per_pair(Mode::Subspace);
   // Positions stay below 2^(K + 2) (at most 512 matches for each of 2^(K+6) / 15113 pairs),
   // so the right-key sort needs K + 2 bits; a hole's all-ones key sorts after them all.
-  const auto position_bits = std::uint32_t(k + 2), y_left_bits = std::uint32_t(32 + y_bits(k));
+  const auto position_bits = std::uint32_t(k + 2), y_left_bits = std::uint32_t(k + 2 + y_bits(k));
   return {
       [=, &scratch](Sequence& s) {
         s.run(detail::subspace_right_keys_kernel(), grid(count), sparse.parents, sparse.pair_sizes, scratch.right_keys,
@@ -161,7 +161,7 @@ inline std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, in
       },
       [=, &scratch](Sequence& s) {
         s.run(detail::subspace_y_left_keys_kernel(), grid(count), scratch.right_keys, scratch.slots_by_right, sparse.ys,
-              sparse.parents, scratch.y_left_keys, scratch.slots_in_order, count);
+              sparse.parents, scratch.y_left_keys, scratch.slots_in_order, count, position_bits);
       },
       [=, &device, &scratch](Sequence& s) {
         radix_sort(device, s, scratch.y_left_keys, scratch.slots_in_order, SortOptions{0, y_left_bits});
