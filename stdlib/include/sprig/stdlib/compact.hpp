@@ -54,7 +54,7 @@ auto count_if_kernel(Pred pred) {
       if_(lanes.lane() == 0u, [&] { atomic_add(counter[0], in_subgroup); });
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + typeid(Pred).name(), trace);
+  return cached_kernel<decltype(trace())>(name + type_key<Pred>(), trace);
 }
 
 // The compaction pass. `kept[0]` receives the number kept (CopyIf) or holds it already
@@ -119,7 +119,7 @@ auto compact_kernel(Pred pred, CompactKind kind, bool with_values, bool counted_
       }
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + typeid(Pred).name() + (counted_barrier ? "/counted" : ""), trace);
+  return cached_kernel<decltype(trace())>(name + type_key<Pred>() + (counted_barrier ? "/counted" : ""), trace);
 }
 
 template <DeviceValue T, DeviceValue V, class Pred>

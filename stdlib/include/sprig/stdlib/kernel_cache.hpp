@@ -4,9 +4,11 @@
 // every backend keeps its own compiled pipelines).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <typeinfo>
 
 namespace sprig::detail {
 
@@ -17,6 +19,16 @@ template <class K, class Make>
 const K& cached_kernel(const std::string& key, Make&& make) {
   std::shared_ptr<void> object = cached_object(key, [&] { return std::shared_ptr<void>(std::make_shared<K>(make())); });
   return *static_cast<const K*>(object.get());
+}
+
+// A cache key for type T (a user's lambda, say). Lambdas inside functions with internal
+// linkage (anonymous namespaces, Catch2 test cases) can have the same name() in two
+// translation units, so the type_info's address is part of the key: two such types never
+// share a kernel. (The same type seen from two shared libraries may get two entries: only
+// a second trace.)
+template <class T>
+std::string type_key() {
+  return std::string(typeid(T).name()) + "@" + std::to_string(reinterpret_cast<std::uintptr_t>(&typeid(T)));
 }
 
 }  // namespace sprig::detail

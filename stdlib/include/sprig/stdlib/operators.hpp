@@ -17,6 +17,7 @@
 #include <typeinfo>
 
 #include "sprig/dsl.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig {
 
@@ -37,7 +38,7 @@ struct BinaryOperator {
   // Identifies the operator among all operators of this program: the lambda's type is
   // unique per lambda expression, the identity's bytes distinguish e.g. min with a clamp.
   std::string cache_key() const {
-    std::string key = name + "/" + typeid(F).name() + "/";
+    std::string key = name + "/" + detail::type_key<F>() + "/";
     const auto* bytes = reinterpret_cast<const unsigned char*>(&identity);
     for (std::size_t i = 0; i < sizeof(T); ++i) key += "0123456789abcdef"[bytes[i] >> 4], key += "0123456789abcdef"[bytes[i] & 15];
     return key;
