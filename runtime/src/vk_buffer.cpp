@@ -12,7 +12,9 @@ VulkanBuffer::~VulkanBuffer() { context_->memory().release(allocation_); }
 
 RawBuffer allocate_buffer(const std::shared_ptr<DeviceContext>& context, std::size_t bytes, ir::TypeRef element,
                           MemoryKind kind) {
-  MemoryUse use = kind == MemoryKind::HostVisible ? MemoryUse::HostVisible : MemoryUse::DeviceLocal;
+  MemoryUse use = kind == MemoryKind::HostVisible  ? MemoryUse::HostVisible
+                  : kind == MemoryKind::HostCached ? MemoryUse::Staging
+                                                   : MemoryUse::DeviceLocal;
   Allocation allocation = context->memory().allocate(bytes, use);
   std::shared_ptr<VulkanBuffer> storage;
   try {

@@ -33,7 +33,7 @@ void VulkanDevice::write(const RawBuffer& dst, std::size_t offset, std::span<con
   VulkanBuffer& buffer = vulkan_buffer(dst, *context_, "write");
   check_transfer_range("write", dst, offset, data.size());
   if (!data.empty()) {
-    if (buffer.mapped() != nullptr && buffer.kind() == MemoryKind::HostVisible) {
+    if (buffer.mapped() != nullptr && buffer.kind() != MemoryKind::DeviceLocal) {
       std::memcpy(buffer.mapped() + offset, data.data(), data.size());  // coherent: no flush
     } else {
       context_->staging().upload(buffer, offset, data);
@@ -46,7 +46,7 @@ void VulkanDevice::read(const RawBuffer& src, std::size_t offset, std::span<std:
   VulkanBuffer& buffer = vulkan_buffer(src, *context_, "read");
   check_transfer_range("read", src, offset, data.size());
   if (!data.empty()) {
-    if (buffer.mapped() != nullptr && buffer.kind() == MemoryKind::HostVisible) {
+    if (buffer.mapped() != nullptr && buffer.kind() != MemoryKind::DeviceLocal) {
       std::memcpy(data.data(), buffer.mapped() + offset, data.size());
     } else {
       context_->staging().download(buffer, offset, data);

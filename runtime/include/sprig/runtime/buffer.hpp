@@ -19,6 +19,9 @@ class BufferStorage {
 enum class MemoryKind : unsigned char {
   DeviceLocal,  // fastest for kernels; host transfers go through staging
   HostVisible,  // mapped on the host; for data the host touches every launch
+  // Mapped and cached on the host: for results the host reads back (reading HostVisible
+  // memory that lives on the device, e.g. through a resizable BAR, is uncached and slow).
+  HostCached,
 };
 
 class RawBuffer {

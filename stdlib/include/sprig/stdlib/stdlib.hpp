@@ -5,6 +5,7 @@
 #include "sprig/stdlib/compact.hpp"
 #include "sprig/stdlib/hash/hash.hpp"
 #include "sprig/stdlib/operators.hpp"
+#include "sprig/stdlib/pipeline/pipeline.hpp"
 #include "sprig/stdlib/radix_sort.hpp"
 #include "sprig/stdlib/reduce.hpp"
 #include "sprig/stdlib/scan.hpp"

@@ -1,0 +1,36 @@
+// How a pipeline streams: elements per chunk and chunks in flight. Defaults are sized to
+// the device; bad values are rejected with an exception naming the field.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "sprig/runtime/device.hpp"
+
+namespace sprig::gpu {
+
+struct Options {
+  // Elements uploaded per chunk; empty: sized to the device (chosen_chunk_elements).
+  std::optional<std::size_t> chunk_elements;
+  // Chunks in flight (each with its own persistent buffers): 2 is double buffering, 3 lets
+  // chunk k+1 upload while chunk k computes and chunk k-1 downloads.
+  std::uint32_t buffers = 3;
+};
+
+namespace detail {
+
+// Checks `options` for elements of `stride` bytes on `device` and returns the chunk size.
+std::size_t chosen_chunk_elements(const Options& options, const DeviceInfo& device, std::size_t stride);
+
+// Number of pipeline kernels traced so far in this program (each is traced once, then reused).
+std::size_t kernels_traced();
+void count_kernel_trace();
+
+}  // namespace detail
+
+// Pipeline kernels traced since the program started: every later run of the same chain
+// reuses them, so this only grows with new chains.
+inline std::size_t kernels_traced() { return detail::kernels_traced(); }
+
+}  // namespace sprig::gpu

@@ -1,0 +1,138 @@
+// The planner: turns a chain of stages into steps. Element-wise stages between two
+// boundaries (filter, scan, user kernel, the end) fuse into one kernel (fusion.hpp); a
+// filter adds a compaction, a scan its scan and carry, a user kernel its launch. All
+// buffers are allocated here, once per run, one set per chunk in flight.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "sprig/stdlib/pipeline/compaction_step.hpp"
+#include "sprig/stdlib/pipeline/fusion.hpp"
+#include "sprig/stdlib/pipeline/kernel_stage_step.hpp"
+#include "sprig/stdlib/pipeline/scan_step.hpp"
+
+namespace sprig::gpu::detail {
+
+template <class In, bool Padded, class... S>
+class Plan {
+ public:
+  using Out = chain_output_t<In, S...>;
+  using Tuple = std::tuple<S...>;
+
+  // `input`: the links the streamer fills. The last kernel writes into `out_memory`, or
+  // into `external_out` (the caller's buffer) when given.
+  Plan(Device& device, const Geometry& g, const Tuple& stages, Links<In> input, MemoryKind out_memory,
+       const DeviceBuffer<Out>* external_out = nullptr)
+      : device_(device), geometry_(g), stages_(stages), out_memory_(out_memory), external_out_(external_out) {
+    auto setup = device.sequence();
+    setup_ = &setup;
+    build<0, 0>(std::move(input));
+    setup.run_and_wait();
+    setup_ = nullptr;
+  }
+
+  const Links<Out>& output() const { return output_; }
+  // For reductions: the value the last kernel writes past the count.
+  void set_padding(const Out& value) { set_padding_(value); }
+
+  void reset() {
+    for (auto& step : steps_) step->reset(device_);
+  }
+  void record(Sequence& sequence, const ChunkContext& chunk) {
+    for (auto& step : steps_) step->record(sequence, chunk);
+  }
+  bool exhausted(std::size_t chunk) {
+    for (auto& step : steps_)
+      if (step->exhausted(device_, chunk)) return true;
+    return false;
+  }
+
+ private:
+  template <class Term, std::size_t Begin, class T, std::size_t... K>
+  auto make_segment(Links<T> in, MemoryKind memory, const DeviceBuffer<chain_output_t<T, std::tuple_element_t<Begin + K, Tuple>...>>* external,
+                    std::index_sequence<K...>) {
+    using Seg = Segment<T, Term, std::tuple_element_t<Begin + K, Tuple>...>;
+    auto segment = std::make_unique<Seg>(device_, *setup_, geometry_,
+                                         std::tuple<std::tuple_element_t<Begin + K, Tuple>...>{std::get<Begin + K>(stages_)...},
+                                         std::move(in), memory, external);
+    Seg* raw = segment.get();
+    steps_.push_back(std::move(segment));
+    return raw;
+  }
+
+  // Stages [Begin, I) are element-wise and not yet emitted; T is the element type at Begin.
+  template <std::size_t Begin, std::size_t I, class T>
+  void build(Links<T> in) {
+    constexpr std::size_t pending = I - Begin;
+    if constexpr (I == sizeof...(S)) {
+      using Term = std::conditional_t<Padded, EndPadded, EndPlain>;
+      auto* segment = make_segment<Term, Begin>(std::move(in), out_memory_, external_out_, std::make_index_sequence<pending>{});
+      output_ = segment->output();
+      set_padding_ = [this, segment](const Out& value) { segment->set_padding(device_, value); };
+    } else {
+      using Stage = std::tuple_element_t<I, Tuple>;
+      if constexpr (!ends_fusion<Stage>) {
+        build<Begin, I + 1, T>(std::move(in));
+      } else {
+        using V = typename at_boundary<T, Begin, I>::type;  // element type entering the boundary stage
+        Links<V> values;
+        if constexpr (is_filter<Stage>::value) {
+          auto* segment = make_segment<Stage, Begin>(std::move(in), MemoryKind::DeviceLocal,
+                                                     static_cast<const DeviceBuffer<V>*>(nullptr),
+                                                     std::make_index_sequence<pending>{});
+          auto compaction = std::make_unique<CompactionStep<V>>(device_, *setup_, geometry_, segment->output(), segment->keys());
+          Links<V> kept = compaction->output();
+          steps_.push_back(std::move(compaction));
+          build<I + 1, I + 1, V>(std::move(kept));
+          return;
+        } else {
+          if constexpr (pending == 0) {
+            values = std::move(in);
+          } else {
+            values = make_segment<EndPlain, Begin>(std::move(in), MemoryKind::DeviceLocal,
+                                                   static_cast<const DeviceBuffer<V>*>(nullptr),
+                                                   std::make_index_sequence<pending>{})->output();
+          }
+          const Stage& stage = std::get<I>(stages_);
+          if constexpr (is_scan<Stage>::value) {
+            auto step = std::make_unique<ScanStep<V, decltype(stage.op)>>(device_, *setup_, geometry_, values, stage.op);
+            auto next = step->output();
+            steps_.push_back(std::move(step));
+            build<I + 1, I + 1, V>(std::move(next));
+          } else {
+            using U = typename Stage::template output<V>;
+            auto step = std::make_unique<KernelStageStep<V, U, decltype(stage.body)>>(device_, *setup_, geometry_, values,
+                                                                                        stage.workgroup_size);
+            auto next = step->output();
+            steps_.push_back(std::move(step));
+            build<I + 1, I + 1, U>(std::move(next));
+          }
+        }
+      }
+    }
+  }
+
+  // The element type after stages [Begin, End) of the chain, starting from T.
+  template <class T, std::size_t Begin, std::size_t End>
+  struct at_boundary {
+    template <std::size_t... K>
+    static auto apply(std::index_sequence<K...>) -> chain_output_t<T, std::tuple_element_t<Begin + K, Tuple>...>;
+    using type = decltype(apply(std::make_index_sequence<End - Begin>{}));
+  };
+
+  Device& device_;
+  Geometry geometry_;
+  Tuple stages_;
+  MemoryKind out_memory_;
+  const DeviceBuffer<Out>* external_out_;
+  Sequence* setup_ = nullptr;
+  std::vector<std::unique_ptr<Step>> steps_;
+  Links<Out> output_;
+  std::function<void(const Out&)> set_padding_;
+};
+
+}  // namespace sprig::gpu::detail
