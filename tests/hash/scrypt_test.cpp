@@ -174,3 +174,61 @@ TEST_CASE("scrypt of the RFC 7914 vector N=16384 r=8 p=1") {
         "7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e"
         "40dfcf017b45575887");
 }
+
+// A batch larger than one round runs in waves of rounds side by side, one scratch set each,
+// with the waves filled evenly: 10 hashes, rounds of at most 3 (the buffer limit), two sets.
+TEST_CASE("scrypt plans a batch over several scratch sets in even waves") {
+  DeviceInfo info;
+  info.max_buffer_bytes = 3 * 128 * 16;  // three hashes of N = 16, r = 1, p = 1
+  hash::ScryptParams params{16, 1, 1};
+  std::uint64_t set_bytes = 3 * (128 * 16 + 256);
+  auto one = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 0);
+  CHECK(one.per_set == 3);  // ceil(10 / 4 rounds) = 3: four rounds of 3, 3, 3, 1
+  CHECK(one.sets == 1);
+  auto two = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 2 * set_bytes);
+  CHECK(two.per_set == 3);  // two waves of 5: rounds of 3 and 2, then 3 and 2
+  CHECK(two.sets == 2);
+  auto many = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 100 * set_bytes);
+  CHECK(many.per_set == 3);  // one wave: four sets, of 3, 3, 3, 1
+  CHECK(many.sets == 4);
+  auto small = hash::detail::scrypt_rounds("scrypt", info, params, 2, 4, 100 * set_bytes);
+  CHECK(small.per_set == 2);
+  CHECK(small.sets == 1);
+  auto four = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 4 * set_bytes / 3);
+  CHECK(four.per_set == 2);  // four hashes in flight: two sets of 2, three waves of 4, 4, 2
+  CHECK(four.sets == 2);
+  auto two_only = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 2 * set_bytes / 3);
+  CHECK(two_only.per_set == 2);  // rounds of 2 in one set, five waves
+  CHECK(two_only.sets == 1);
+}
+
+TEST_CASE("scrypt over several scratch sets side by side equals OpenSSL") {
+  sim::Options options;
+  options.strict = true;
+  options.subgroup_size = 8;
+  options.max_buffer_bytes = 3 * 128 * 16;  // rounds of at most three hashes
+  sim::Device dev(options);
+  std::mt19937 rng(53);
+  std::vector<Bytes> passwords, salts;
+  for (int i = 0; i < 10; ++i) {
+    passwords.push_back(random_bytes(rng() % 30, rng));
+    salts.push_back(random_bytes(rng() % 30, rng));
+  }
+  hash::ScryptParams params{16, 1, 1};
+  for (auto layout : {hash::ScryptLayout::Contiguous, hash::ScryptLayout::Interleaved}) {
+    for (bool cooperative : {false, true}) {
+      auto got = device_scrypt(dev, passwords, salts, params, 32, {layout, cooperative, 2 * 3 * (128 * 16 + 256)});
+      for (std::size_t i = 0; i < passwords.size(); ++i) {
+        INFO(hash::detail::scrypt_layout_name(layout) << (cooperative ? ", cooperative" : ", per invocation") << ", pair " << i);
+        CHECK(hex(got[i]) == hex(openssl_scrypt(passwords[i], salts[i], params, 32)));
+      }
+    }
+  }
+  std::array<std::uint32_t, 8> everything;
+  everything.fill(0xffffffffu);
+  auto found = hash::scrypt_search(dev, Bytes(80, 3), 100, 10, everything, params, 16,
+                                   {hash::ScryptLayout::Contiguous, true, 2 * 3 * (128 * 16 + 256)});
+  CHECK(found.found == 10);
+  CHECK(found.nonces == std::vector<std::uint32_t>{100, 101, 102, 103, 104, 105, 106, 107, 108, 109});
+  CHECK(dev.report().clean());
+}

@@ -7,10 +7,11 @@
 // Output i is `dk_bytes` bytes in words i*W .. i*W+W-1 of `out`, W = ceil(dk_bytes / 4)
 // (bytes past dk_bytes in the last word are the next bytes of the derived stream). Three
 // kinds of launch per round of hashes: expand (B = PBKDF2-HMAC-SHA-256(P, S, 1, 128 r p),
-// one invocation per lane, straight into V[0]), ROMix (scrypt_romix.hpp, in as many launches
+// one invocation per lane, straight into block 0 of the scratch: V[0], or X slot 0 where
+// ROMix keeps X in registers), ROMix (scrypt_romix.hpp, in as many launches
 // as the loop budget needs), and finish (PBKDF2(P, B', 1, dk_bytes), one invocation per
-// 32-byte output block). Batches larger than the scratch memory a device allows run in
-// rounds over the same scratch buffers.
+// 32-byte output block). Batches larger than the scratch memory run in rounds: in waves of
+// one round per scratch set (ScryptOptions::scratch_bytes), the sets' launches side by side.
 #pragma once
 
 #include <stdexcept>
@@ -23,7 +24,8 @@ namespace sprig::hash {
 
 namespace detail {
 
-// Writes B, the PBKDF2 expansion of the lane's password and salt, as V[0] of `lane`: lane
+// Writes B, the PBKDF2 expansion of the lane's password and salt, as block 0 of `lane` in
+// `v` (V, or X where v_at's block count is 2; scrypt_expand_target): lane
 // k of a hash takes PBKDF2 output blocks 4rk+1 .. 4rk+4r (128 r bytes).
 template <class VBuffer, class Salt>
 void scrypt_expand_lane(const VBuffer& v, const ScryptScratchIndex& v_at, const Expr<std::uint32_t>& lane,
@@ -143,19 +145,30 @@ inline void scrypt(Device& device, Sequence& sequence, const DeviceBuffer<std::u
   detail::check_scrypt_pbkdf2_loops(what, info, params);
   std::size_t count = password_spans.size();
   if (count == 0) return;
-  std::size_t round = detail::scrypt_hashes_per_round(what, info, params, count, options.cooperative ? 4 : 1);
-  std::uint32_t lanes = std::uint32_t(round * params.p);
-  auto v = device.alloc<std::uint32_t>(std::size_t(lanes) * params.N * 32 * params.r);
-  auto x = device.alloc<std::uint32_t>(std::size_t(lanes) * 2 * 32 * params.r);
-  for (std::size_t first = 0; first < count; first += round) {
-    std::uint32_t hashes = std::uint32_t(std::min(round, count - first));
-    std::uint32_t used_lanes = hashes * params.p;
-    // The scratch index uses the round's lane count: a short last round packs its lanes.
-    sequence.run(detail::scrypt_expand_kernel(options.layout), grid(used_lanes), data, password_spans, salt_spans, v,
-                 params.r, params.N, params.p, used_lanes, std::uint32_t(first));
-    detail::scrypt_romix(sequence, info, params, options, v, x, used_lanes);
-    sequence.run(detail::scrypt_finish_kernel(options.layout), grid(std::uint64_t(hashes) * blocks), data,
-                 password_spans, x, out, params.r, params.p, hashes, std::uint32_t(first), out_words, blocks);
+  detail::ScryptRounds rounds =
+      detail::scrypt_rounds(what, info, params, count, options.cooperative ? 4 : 1, options.scratch_bytes);
+  std::vector<detail::ScryptScratch> sets = detail::scrypt_scratch(device, params, rounds);
+  for (std::size_t first = 0; first < count; first += rounds.per_set * rounds.sets) {
+    // Each set's round packs its lanes (the scratch index uses the round's lane count).
+    auto hashes_of = [&](std::size_t k) {
+      std::size_t start = std::min(count, first + k * rounds.per_set);
+      return std::uint32_t(std::min(rounds.per_set, count - start));
+    };
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      sets[k].lanes = hashes_of(k) * params.p;
+      if (sets[k].lanes == 0) continue;
+      sequence.run(detail::scrypt_expand_kernel(options.layout), grid(sets[k].lanes), data, password_spans, salt_spans,
+                   detail::scrypt_expand_target(params, sets[k]), params.r, detail::scrypt_expand_blocks(params),
+                   params.p, sets[k].lanes, std::uint32_t(first + k * rounds.per_set));
+    }
+    detail::scrypt_romix(sequence, info, params, options, sets);
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      std::uint32_t hashes = hashes_of(k);
+      if (hashes == 0) continue;
+      sequence.run(detail::scrypt_finish_kernel(options.layout), grid(std::uint64_t(hashes) * blocks), data,
+                   password_spans, sets[k].x, out, params.r, params.p, hashes,
+                   std::uint32_t(first + k * rounds.per_set), out_words, blocks);
+    }
   }
 }
 

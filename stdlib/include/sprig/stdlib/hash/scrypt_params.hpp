@@ -30,16 +30,23 @@ enum class ScryptLayout {
   Interleaved,  // word-interleaved across the lanes of a launch (coalesced)
 };
 
-// The defaults are the fastest measured on an NVIDIA H100 (N = 1024, r = 1, p = 1, 16384
-// hashes): contiguous + cooperative 1.85 M hashes/s, contiguous per invocation 0.62 M,
-// interleaved per invocation 0.48 M, interleaved + cooperative 0.46 M. The interleaved
-// layout coalesces every access but ROMix's data-dependent V reads, where each word then
-// costs a sector of its own; contiguous lanes read those 64-byte blocks whole through the cache.
+// The defaults are the fastest measured on an NVIDIA H100 (bench_scrypt: N = 1024, r = 1,
+// p = 1, 2^20 hashes, X in registers and V as uvec4s): contiguous + cooperative 7.7 M hashes/s
+// (0.81 of the copy bound), contiguous per invocation 3.8 M, interleaved 3.1 M either way.
+// The interleaved layout coalesces every access but ROMix's data-dependent V reads, where
+// each lane's 16-byte vector then costs a sector of its own; contiguous lanes read those
+// 64-byte blocks whole. Cooperating quarters the registers per invocation, so four times as
+// many invocations keep the same hashes in flight (that count is capped by the scratch memory).
 struct ScryptOptions {
   ScryptLayout layout = ScryptLayout::Contiguous;
   // Four invocations per lane, one per Salsa20 quarter-column, exchanging words through
   // subgroup shuffles (scrypt_romix.hpp); needs subgroups of 4 to 64 invocations.
   bool cooperative = true;
+  // Device memory the scratch (V and X) may take in all, which is how many hashes are in
+  // flight at once. 0: one scratch buffer's worth (up to 3 GiB, scrypt_scratch_limit). More
+  // is split evenly over several scratch sets (each within one buffer) whose rounds run side
+  // by side; less makes rounds smaller. bench/scrypt.cpp measures the effect.
+  std::uint64_t scratch_bytes = 0;
 };
 
 namespace detail {
@@ -95,6 +102,30 @@ inline std::size_t scrypt_hashes_per_round(const char* what, const DeviceInfo& i
   std::uint64_t by_grid =
       std::uint64_t(info.max_workgroup_count[0]) * scrypt_workgroup / invocations_per_lane / params.p;
   return std::size_t(std::max<std::uint64_t>(1, std::min<std::uint64_t>({by_memory, by_grid, wanted})));
+}
+
+// How a batch of `count` hashes runs: in waves of `sets` rounds side by side, each round of
+// at most `per_set` hashes in a scratch set of its own (a set: at most one buffer's worth;
+// ScryptOptions::scratch_bytes is split evenly over the fewest sets that hold it). Waves are
+// filled evenly, so a batch just past a multiple of the wave does not end nearly empty.
+struct ScryptRounds {
+  std::size_t per_set = 1, sets = 1;
+};
+
+inline ScryptRounds scrypt_rounds(const char* what, const DeviceInfo& info, const ScryptParams& params,
+                                  std::size_t count, std::uint32_t invocations_per_lane, std::uint64_t scratch_bytes) {
+  std::size_t round = scrypt_hashes_per_round(what, info, params, count, invocations_per_lane);
+  std::uint64_t per_hash = scrypt_v_bytes_per_hash(params) + 256ull * params.r * params.p;  // V and X
+  std::size_t sets = 1;
+  if (scratch_bytes != 0) {  // the fewest sets of at most `round` hashes that hold scratch_bytes
+    std::uint64_t total = std::max<std::uint64_t>(1, scratch_bytes / per_hash);
+    std::uint64_t wanted = (total + round - 1) / round;
+    round = std::size_t((total + wanted - 1) / wanted);
+    sets = std::size_t(std::min<std::uint64_t>(wanted, (count + round - 1) / round));
+  }
+  std::size_t waves = (count + round * sets - 1) / (round * sets);
+  std::size_t per_wave = (count + waves - 1) / waves;
+  return {(per_wave + sets - 1) / sets, sets};
 }
 
 // ROMix steps (2N in all) per launch, so that each launch stays within the loop budget.

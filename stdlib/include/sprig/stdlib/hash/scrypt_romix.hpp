@@ -16,8 +16,12 @@
 //   words of the scratch memory, so no barrier is needed; Integerify's word (word 0, held by
 //   q = 0) reaches the others by a shuffle.
 // Cooperating pays on a GPU: a quarter of the state per invocation (fewer registers, more
-// lanes in flight) and four invocations reading one 64-byte block together. On an H100 it
-// was 3x faster than one invocation per lane (ScryptOptions in scrypt_params.hpp has the figures).
+// invocations in flight) and four invocations reading one 64-byte block together. On an H100
+// it is 2x faster than one invocation per lane (ScryptOptions in scrypt_params.hpp has the figures).
+//
+// Two forms of the steps: the generic one below (any r; X in the scratch buffer, re-read each
+// step) and, for r <= scrypt_register_r_max, scrypt_romix_register_steps (X in registers, V
+// as uvec4s), which scrypt_romix picks.
 #pragma once
 
 #include <string>
@@ -134,6 +138,126 @@ inline void scrypt_romix_steps(const ScryptMixer& mixer, ScryptLayout layout, co
   });
 }
 
+// ROMix with X held in registers, for r <= scrypt_register_r_max known at trace time (one
+// kernel per r): BlockMix is unrolled, so its 2r blocks live in variables the compiler keeps
+// in registers, and each step's only memory traffic is V — phase 1 writes X as V[s] before
+// mixing it, phase 2 issues all 2r block loads of V[j] before the first Salsa core (more
+// bytes in flight per lane). X goes through memory only between launches: the expansion
+// writes B to X slot 0, each launch reads X from there and leaves it there for the next
+// launch and the finish kernel. The generic form above re-read X (and V[s]) from memory
+// every step: on an H100 that traffic, not V, set the pace (2.7x slower).
+//
+// V is private to ROMix, so it is stored as uvec4s in whatever order suits the mixer: each
+// invocation's held words of a 64-byte block, four to a vector (cooperative: its whole
+// quarter-column in one 16-byte access; otherwise four). Vector v of block i of a V entry
+// holds the held words 4m..4m+3 of invocation q where v = 4i + q + m.
+constexpr std::uint32_t scrypt_register_r_max = 4;
+
+inline Expr<uvec4> scrypt_pack(const Expr<std::uint32_t>& a, const Expr<std::uint32_t>& b,
+                               const Expr<std::uint32_t>& c, const Expr<std::uint32_t>& d) {
+  return Expr<uvec4>(sprig::detail::pure(ir::Op::Construct, device_type<uvec4>(),
+                                         {a.node(), b.node(), c.node(), d.node()}, a.node()->loc));
+}
+
+inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout layout, std::uint32_t r,
+                                        const Buffer<uvec4>& v, const Buffer<std::uint32_t>& x,
+                                        const Expr<std::uint32_t>& lane, const Expr<std::uint32_t>& n,
+                                        const Expr<std::uint32_t>& lanes, const Expr<std::uint32_t>& begin,
+                                        const Expr<std::uint32_t>& end) {
+  using U = Expr<std::uint32_t>;
+  const std::size_t held = mixer.offsets.size(), blocks = 2 * std::size_t(r), groups = held / 4;
+  ScryptScratchIndex v_at{layout, U(r * 8u), n, lanes};
+  ScryptScratchIndex x_at{layout, U(r * 32u), U(2u), lanes};
+  auto word = [&](std::size_t i, std::size_t k) { return U(std::uint32_t(i) * 16u) + mixer.offsets[k]; };
+  U first_group = mixer.cooperative ? mixer.quarter : U(0u);
+  auto vector = [&](std::size_t i, std::size_t m) { return first_group + std::uint32_t(4 * i + m); };
+  std::vector<std::vector<Var<std::uint32_t>>> state(blocks);
+  for (std::size_t i = 0; i < blocks; ++i) {
+    state[i].reserve(held);
+    for (std::size_t k = 0; k < held; ++k) state[i].emplace_back(x[x_at(lane, 0u, word(i, k))].load());
+  }
+  // BlockMix of `in` (2r blocks of `held` words) into the state variables.
+  auto blockmix = [&](const std::vector<ScryptWords>& in) {
+    ScryptWords running = in[blocks - 1];
+    std::vector<ScryptWords> out(blocks);
+    for (std::size_t i = 0; i < blocks; ++i) {
+      ScryptWords mixed;
+      for (std::size_t k = 0; k < held; ++k) mixed.push_back(in[i][k] ^ running[k]);
+      running = mixer.mix(mixed);
+      out[i / 2 + (i & 1) * r] = running;
+    }
+    for (std::size_t i = 0; i < blocks; ++i)
+      for (std::size_t k = 0; k < held; ++k) state[i][k] = out[i][k];
+  };
+  auto current = [&] {
+    std::vector<ScryptWords> words(blocks);
+    for (std::size_t i = 0; i < blocks; ++i)
+      for (std::size_t k = 0; k < held; ++k) words[i].push_back(state[i][k].load());
+    return words;
+  };
+
+  // Phase 1: V[s] = X; X = BlockMix(X).
+  for_(begin, min(end, n), [&](U s) {
+    std::vector<ScryptWords> words = current();
+    for (std::size_t i = 0; i < blocks; ++i)
+      for (std::size_t m = 0; m < groups; ++m)
+        v[v_at(lane, s, vector(i, m))] =
+            scrypt_pack(words[i][4 * m], words[i][4 * m + 1], words[i][4 * m + 2], words[i][4 * m + 3]);
+    blockmix(words);
+  });
+  // Phase 2: X = BlockMix(X ^ V[Integerify(X) mod N]).
+  for_(max(begin, n), end, [&](U) {
+    std::vector<ScryptWords> words = current();
+    U j = mixer.word_zero(words[blocks - 1][0]) & (n - 1u);
+    std::vector<Expr<uvec4>> loaded;
+    for (std::size_t i = 0; i < blocks; ++i)
+      for (std::size_t m = 0; m < groups; ++m) loaded.push_back(v[v_at(lane, j, vector(i, m))].load());
+    for (std::size_t i = 0; i < blocks; ++i)
+      for (std::size_t k = 0; k < held; ++k) words[i][k] = words[i][k] ^ loaded[i * groups + k / 4][int(k % 4)];
+    blockmix(words);
+  });
+  for (std::size_t i = 0; i < blocks; ++i)
+    for (std::size_t k = 0; k < held; ++k) x[x_at(lane, 0u, word(i, k))] = state[i][k].load();
+}
+
+// The mixer of this invocation: one invocation per lane, or four (cooperative), and the lane.
+inline ScryptMixer scrypt_mixer(bool cooperative, Expr<std::uint32_t>& lane) {
+  using U = Expr<std::uint32_t>;
+  ScryptMixer mixer;
+  lane = global_id().x();
+  if (cooperative) {
+    // Numbered by subgroup so that a lane's four invocations share one subgroup
+    // whatever order the device gives local ids to subgroup lanes.
+    U sid = subgroup_invocation_id();
+    U t = workgroup_id().x() * scrypt_workgroup + subgroup_id() * subgroup_size() + sid;
+    lane = t >> 2u;
+    mixer.cooperative = true;
+    mixer.quarter = sid & 3u;
+    mixer.group_base = sid - mixer.quarter;
+    for (std::uint32_t k = 0; k < 4; ++k) mixer.offsets.push_back((mixer.quarter * 5u + k * 4u) & 15u);
+  } else {
+    for (std::uint32_t w = 0; w < 16; ++w) mixer.offsets.push_back(U(w));
+  }
+  return mixer;
+}
+
+inline const auto& scrypt_romix_register_kernel(ScryptLayout layout, bool cooperative, std::uint32_t r) {
+  std::string name = std::string("scrypt_romix_") + scrypt_layout_name(layout) + (cooperative ? "_cooperative" : "") +
+                     "_r" + std::to_string(r);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](Buffer<uvec4> v, Buffer<std::uint32_t> x, Expr<std::uint32_t> n, Expr<std::uint32_t> lanes,
+            Expr<std::uint32_t> begin, Expr<std::uint32_t> end) {
+          Expr<std::uint32_t> lane = 0u;
+          ScryptMixer mixer = scrypt_mixer(cooperative, lane);
+          if_(lane < lanes, [&] { scrypt_romix_register_steps(mixer, layout, r, v, x, lane, n, lanes, begin, end); });
+        },
+        workgroup(scrypt_workgroup));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+}
+
 inline const auto& scrypt_romix_kernel(ScryptLayout layout, bool cooperative) {
   std::string name = std::string("scrypt_romix_") + scrypt_layout_name(layout) + (cooperative ? "_cooperative" : "");
   auto trace = [=] {
@@ -141,22 +265,8 @@ inline const auto& scrypt_romix_kernel(ScryptLayout layout, bool cooperative) {
         name,
         [=](Buffer<std::uint32_t> v, Buffer<std::uint32_t> x, Expr<std::uint32_t> r, Expr<std::uint32_t> n,
             Expr<std::uint32_t> lanes, Expr<std::uint32_t> begin, Expr<std::uint32_t> end) {
-          using U = Expr<std::uint32_t>;
-          ScryptMixer mixer;
-          U lane = global_id().x();
-          if (cooperative) {
-            // Numbered by subgroup so that a lane's four invocations share one subgroup
-            // whatever order the device gives local ids to subgroup lanes.
-            U sid = subgroup_invocation_id();
-            U t = workgroup_id().x() * scrypt_workgroup + subgroup_id() * subgroup_size() + sid;
-            lane = t >> 2u;
-            mixer.cooperative = true;
-            mixer.quarter = sid & 3u;
-            mixer.group_base = sid - mixer.quarter;
-            for (std::uint32_t k = 0; k < 4; ++k) mixer.offsets.push_back((mixer.quarter * 5u + k * 4u) & 15u);
-          } else {
-            for (std::uint32_t w = 0; w < 16; ++w) mixer.offsets.push_back(U(w));
-          }
+          Expr<std::uint32_t> lane = 0u;
+          ScryptMixer mixer = scrypt_mixer(cooperative, lane);
           if_(lane < lanes, [&] { scrypt_romix_steps(mixer, layout, v, x, lane, r, n, lanes, begin, end); });
         },
         workgroup(scrypt_workgroup));
@@ -173,17 +283,57 @@ inline void check_scrypt_cooperative(const char* what, const DeviceInfo& info) {
                                 std::to_string(scrypt_workgroup) + "; " + info.name + " has " + std::to_string(s));
 }
 
-// Records all of ROMix (2N steps) for `lanes` lanes, in launches within the loop budget.
+// Whether ROMix of these parameters keeps X in registers (and V as uvec4s).
+inline bool scrypt_in_registers(const ScryptParams& params) { return params.r <= scrypt_register_r_max; }
+
+// One scratch set: V and X for a round's lanes (V as words for the generic ROMix, as uvec4s
+// for the register one), and the lanes its current round uses.
+struct ScryptScratch {
+  DeviceBuffer<std::uint32_t> v, x;
+  DeviceBuffer<uvec4> v4;
+  std::uint32_t lanes = 0;
+};
+
+inline std::vector<ScryptScratch> scrypt_scratch(Device& device, const ScryptParams& params, const ScryptRounds& rounds) {
+  std::size_t capacity = rounds.per_set * params.p, v_words = capacity * params.N * 32 * params.r;
+  bool in_registers = scrypt_in_registers(params);
+  std::vector<ScryptScratch> sets;
+  for (std::size_t k = 0; k < rounds.sets; ++k)
+    sets.push_back({device.alloc<std::uint32_t>(in_registers ? 1 : v_words),
+                    device.alloc<std::uint32_t>(capacity * 2 * 32 * params.r),
+                    device.alloc<uvec4>(in_registers ? v_words / 4 : 1), 0});
+  return sets;
+}
+
+// Where the expansion writes B (as block 0 of a scratch buffer of `blocks` blocks per lane):
+// V[0] for the generic ROMix, X slot 0 for the register one.
+inline const DeviceBuffer<std::uint32_t>& scrypt_expand_target(const ScryptParams& params, const ScryptScratch& set) {
+  return scrypt_in_registers(params) ? set.x : set.v;
+}
+inline std::uint32_t scrypt_expand_blocks(const ScryptParams& params) {
+  return scrypt_in_registers(params) ? 2u : params.N;
+}
+
+// Records all of ROMix (2N steps) for the rounds of every scratch set with lanes, in launches
+// within the loop budget. The sets' launches of one step range follow each other without a
+// barrier (they share no buffer), so their rounds run side by side.
 inline void scrypt_romix(Sequence& sequence, const DeviceInfo& info, const ScryptParams& params,
-                         const ScryptOptions& options, const DeviceBuffer<std::uint32_t>& v,
-                         const DeviceBuffer<std::uint32_t>& x, std::uint32_t lanes) {
-  const auto& k = scrypt_romix_kernel(options.layout, options.cooperative);
+                         const ScryptOptions& options, const std::vector<ScryptScratch>& sets) {
   std::uint64_t steps = 2ull * params.N;
   std::uint64_t per_launch = scrypt_steps_per_launch("scrypt", info, params);
-  std::uint64_t invocations = std::uint64_t(lanes) * (options.cooperative ? 4 : 1);
+  bool in_registers = scrypt_in_registers(params);
   for (std::uint64_t begin = 0; begin < steps; begin += per_launch) {
     std::uint64_t end = std::min(steps, begin + per_launch);
-    sequence.run(k, grid(invocations), v, x, params.r, params.N, lanes, std::uint32_t(begin), std::uint32_t(end));
+    for (const ScryptScratch& set : sets) {
+      if (set.lanes == 0) continue;
+      std::uint64_t invocations = std::uint64_t(set.lanes) * (options.cooperative ? 4 : 1);
+      if (in_registers)
+        sequence.run(scrypt_romix_register_kernel(options.layout, options.cooperative, params.r), grid(invocations),
+                     set.v4, set.x, params.N, set.lanes, std::uint32_t(begin), std::uint32_t(end));
+      else
+        sequence.run(scrypt_romix_kernel(options.layout, options.cooperative), grid(invocations), set.v, set.x,
+                     params.r, params.N, set.lanes, std::uint32_t(begin), std::uint32_t(end));
+    }
   }
 }
 

@@ -139,23 +139,34 @@ inline ScryptSearchResult scrypt_search(Device& device, std::span<const std::uin
   ScryptSearchResult result;
   if (count == 0) return result;
 
-  std::size_t round = detail::scrypt_hashes_per_round(what, info, params, count, options.cooperative ? 4 : 1);
-  std::uint32_t lanes = std::uint32_t(round * params.p);
-  auto v = device.alloc<std::uint32_t>(std::size_t(lanes) * params.N * 32 * params.r);
-  auto x = device.alloc<std::uint32_t>(std::size_t(lanes) * 2 * 32 * params.r);
+  detail::ScryptRounds rounds =
+      detail::scrypt_rounds(what, info, params, std::size_t(count), options.cooperative ? 4 : 1, options.scratch_bytes);
+  std::vector<detail::ScryptScratch> sets = detail::scrypt_scratch(device, params, rounds);
   auto header_words = device.upload(pack_bytes(header));
   auto target_words = device.upload(std::vector<std::uint32_t>(target.begin(), target.end()));
   auto counter = device.upload(std::vector<std::uint32_t>{0});
   auto winners = device.alloc<std::uint32_t>(capacity);
   auto sequence = device.sequence();
-  for (std::uint64_t done = 0; done < count; done += round) {
-    std::uint32_t hashes = std::uint32_t(std::min<std::uint64_t>(round, count - done));
-    std::uint32_t used_lanes = hashes * params.p, first = std::uint32_t(first_nonce + done);
-    sequence.run(detail::scrypt_search_expand_kernel(options.layout), grid(used_lanes), header_words, v, params.r,
-                 params.N, params.p, used_lanes, first);
-    detail::scrypt_romix(sequence, info, params, options, v, x, used_lanes);
-    sequence.run(detail::scrypt_search_finish_kernel(options.layout), grid(hashes), header_words, x, target_words,
-                 counter, winners, params.r, params.p, hashes, first);
+  for (std::uint64_t done = 0; done < count; done += rounds.per_set * rounds.sets) {
+    auto hashes_of = [&](std::size_t k) {
+      std::uint64_t start = std::min<std::uint64_t>(count, done + k * rounds.per_set);
+      return std::uint32_t(std::min<std::uint64_t>(rounds.per_set, count - start));
+    };
+    auto first_of = [&](std::size_t k) { return std::uint32_t(first_nonce + done + k * rounds.per_set); };
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      sets[k].lanes = hashes_of(k) * params.p;
+      if (sets[k].lanes == 0) continue;
+      sequence.run(detail::scrypt_search_expand_kernel(options.layout), grid(sets[k].lanes), header_words,
+                   detail::scrypt_expand_target(params, sets[k]), params.r, detail::scrypt_expand_blocks(params),
+                   params.p, sets[k].lanes, first_of(k));
+    }
+    detail::scrypt_romix(sequence, info, params, options, sets);
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      std::uint32_t hashes = hashes_of(k);
+      if (hashes == 0) continue;
+      sequence.run(detail::scrypt_search_finish_kernel(options.layout), grid(hashes), header_words, sets[k].x,
+                   target_words, counter, winners, params.r, params.p, hashes, first_of(k));
+    }
   }
   sequence.run_and_wait();
   result.found = device.download(counter)[0];
