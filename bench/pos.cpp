@@ -74,8 +74,15 @@ int main(int argc, char** argv) {
     while (plotters.size() < in_flight) plotters.push_back(std::make_unique<pos::Plotter>(gpu, k, mode));
     std::vector<pos::Plotter*> group;
     for (std::size_t i = 0; i < in_flight; ++i) group.push_back(plotters[i].get());
-    auto many = gpu.sequence();
     std::uint32_t next = 2;
+    {  // warm-up: the new plotters' first use, and the sorts' temporaries in the memory pool
+      auto warm = gpu.sequence();
+      std::vector<pos::Seed> seeds;
+      for (std::size_t i = 0; i < in_flight; ++i) seeds.push_back(seed_of(next++));
+      pos::record_interleaved(warm, group, seeds);
+      warm.run_and_wait();
+    }
+    auto many = gpu.sequence();
     const int rounds = std::max<int>(1, records / int(in_flight));
     for (int r = 0; r < rounds; ++r) {
       std::vector<pos::Seed> seeds;

@@ -1,0 +1,339 @@
+// sprig-plot: proof-of-space plotting from the command line (Abundance rules, docs/pos.md).
+//
+//   sprig-plot plot --seed HEX64 --k 20 --output record.plot
+//   sprig-plot plot --sector-id HEX64 --piece-offset 0 --records 16 --output sector.plot
+//   sprig-plot verify --input sector.plot
+//   sprig-plot bench --k 20 --records 20
+//
+// The file format (all integers little-endian) is documented in docs/pos.md ("The plot
+// file"): a 32-byte header (magic "SPRIGPOS", version, K, record count), then per record its
+// seed, proof count, found-proofs bitmap, s-buckets and proofs. A plot is written to
+// FILE.tmp and renamed when complete, so a failed run leaves no half-written FILE.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <sprig/sprig.hpp>
+#include <sprig/stdlib/hash/blake3_fixed.hpp>
+#include <sprig/stdlib/pos/pos.hpp>
+#include <sprig/stdlib/pos/verify.hpp>
+
+using namespace sprig;
+
+namespace {
+
+constexpr char file_magic[8] = {'S', 'P', 'R', 'I', 'G', 'P', 'O', 'S'};
+constexpr std::uint32_t file_version = 1;
+constexpr std::size_t header_bytes = 32;
+constexpr std::size_t bitmap_bytes = pos::num_s_buckets / 8;
+
+// A user error: printed as "sprig-plot: error: ..." with exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+pos::Seed parse_hex32(const std::string& text, const std::string& what) {
+  if (text.size() != 64)
+    throw UsageError(what + " must be 64 hex digits (32 bytes); got " + std::to_string(text.size()) + " characters");
+  pos::Seed out{};
+  for (std::size_t i = 0; i < 64; ++i) {
+    const char c = text[i];
+    int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (v < 0) throw UsageError(what + " must be 64 hex digits; '" + std::string(1, c) + "' at position " + std::to_string(i) + " is not one");
+    out[i / 2] = std::uint8_t(out[i / 2] | (v << (i % 2 == 0 ? 4 : 0)));
+  }
+  return out;
+}
+
+std::string hex(const pos::Seed& seed) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (auto b : seed) s += digits[b >> 4], s += digits[b & 15];
+  return s;
+}
+
+void check_k_argument(int k) {
+  try {
+    pos::check_k(k);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::unique_ptr<Device> open_device(const std::string& kind) {
+  if (kind == "sim") {
+    sim::Options options;
+    options.analyses = sim::AnalysisOptions::none();  // plotting, not profiling
+    return std::make_unique<sim::Device>(options);
+  }
+  return std::make_unique<vk::Device>(vk::Device::best());
+}
+
+// Fails early, with the sizes, where the largest buffer of a plot exceeds what the device
+// allows per buffer; allocation failures later are reported the same way.
+void check_device_size(const Device& device, int k) {
+  const std::uint64_t slots = std::uint64_t(pos::num_pairs(k)) * pos::matches_per_pair(pos::Mode::Abundance);
+  const std::uint64_t largest = slots * pos::metadata_words * 4;
+  const std::uint64_t limit = device.info().max_buffer_bytes;
+  if (largest > limit)
+    throw UsageError("device too small: K = " + std::to_string(k) + " needs buffers of " +
+                     std::to_string(largest >> 20) + " MiB, and " + device.info().name + " allows " +
+                     std::to_string(limit >> 20) + " MiB per buffer");
+}
+
+std::unique_ptr<pos::Plotter> make_plotter(Device& device, int k) {
+  check_device_size(device, k);
+  try {
+    return std::make_unique<pos::Plotter>(device, k);
+  } catch (const std::bad_alloc&) {
+    throw UsageError("device too small: the plotter's buffers for K = " + std::to_string(k) + " do not fit in " +
+                     device.info().name + "'s memory");
+  }
+}
+
+// The seeds of records at piece offsets first .. first + count - 1 of a sector (POS.md §1.6):
+// BLAKE3(sector_id ‖ piece_offset as u16 LE), one 34-byte message per record on the device.
+std::vector<pos::Seed> sector_seeds(Device& device, const pos::Seed& sector_id, std::uint32_t first, std::uint32_t count) {
+  std::vector<std::uint8_t> messages;
+  for (std::uint32_t r = 0; r < count; ++r) {
+    messages.insert(messages.end(), sector_id.begin(), sector_id.end());
+    messages.push_back(std::uint8_t((first + r) & 0xff));
+    messages.push_back(std::uint8_t((first + r) >> 8));
+  }
+  auto data = device.upload(hash::pack_bytes(messages));
+  auto out = device.alloc<std::uint32_t>(std::size_t(count) * 8);
+  hash::blake3_fixed(device, data, 34, count, out, 32);
+  std::vector<std::uint8_t> bytes = hash::unpack_bytes(device.download(out), std::size_t(count) * 32);
+  std::vector<pos::Seed> seeds(count);
+  for (std::uint32_t r = 0; r < count; ++r) std::copy_n(bytes.begin() + std::ptrdiff_t(r) * 32, 32, seeds[r].begin());
+  return seeds;
+}
+
+void put_u32(std::ostream& out, std::uint32_t v) {
+  const char b[4] = {char(v & 0xff), char((v >> 8) & 0xff), char((v >> 16) & 0xff), char(v >> 24)};
+  out.write(b, 4);
+}
+
+std::uint32_t get_u32(std::istream& in) {
+  unsigned char b[4];
+  if (!in.read(reinterpret_cast<char*>(b), 4)) throw UsageError("truncated plot file");
+  return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
+}
+
+void read_exact(std::istream& in, void* data, std::size_t bytes) {
+  if (!in.read(static_cast<char*>(data), std::streamsize(bytes))) throw UsageError("truncated plot file");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+struct PlotArgs {
+  std::string seed, sector_id, output, device = "vulkan";
+  std::uint32_t piece_offset = 0, records = 1;
+  int k = 20;
+};
+
+int run_plot(const PlotArgs& a) {
+  check_k_argument(a.k);
+  if (a.records == 0) throw UsageError("--records must be at least 1");
+  std::optional<pos::Seed> seed, sector;
+  if (!a.seed.empty()) {
+    seed = parse_hex32(a.seed, "--seed");
+    if (a.records != 1) throw UsageError("--seed plots one record; use --sector-id for several");
+  } else {
+    sector = parse_hex32(a.sector_id, "--sector-id");
+    if (std::uint64_t(a.piece_offset) + a.records > 65536)
+      throw UsageError("--piece-offset + --records must not exceed 65536 (piece offsets are u16)");
+  }
+  const std::string tmp = a.output + ".tmp";
+  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+  if (!out) throw UsageError("cannot write " + tmp + ": " + std::strerror(errno));
+  try {
+    std::unique_ptr<Device> device = open_device(a.device);
+    std::unique_ptr<pos::Plotter> plotter = make_plotter(*device, a.k);
+    std::vector<pos::Seed> seeds = seed ? std::vector<pos::Seed>{*seed} : sector_seeds(*device, *sector, a.piece_offset, a.records);
+
+    out.write(file_magic, 8);
+    put_u32(out, file_version);
+    put_u32(out, std::uint32_t(a.k));
+    put_u32(out, a.records);
+    for (std::size_t i = 20; i < header_bytes; ++i) out.put(0);
+    const auto start = std::chrono::steady_clock::now();
+    for (std::uint32_t r = 0; r < a.records; ++r) {
+      pos::PlotResult result = plotter->plot(seeds[r]);
+      out.write(reinterpret_cast<const char*>(seeds[r].data()), 32);
+      put_u32(out, std::uint32_t(result.count()));
+      out.write(reinterpret_cast<const char*>(result.found_proofs.data()), std::streamsize(result.found_proofs.size()));
+      for (std::uint32_t s : result.s_buckets) put_u32(out, s);
+      out.write(reinterpret_cast<const char*>(result.proofs.data()), std::streamsize(result.proofs.size()));
+      if (!out) throw UsageError("writing " + tmp + " failed: " + std::strerror(errno));
+      const double elapsed = seconds_since(start);
+      std::fprintf(stderr, "\rplotted %u / %u records, %.2f records/s", r + 1, a.records, (r + 1) / elapsed);
+      std::fflush(stderr);
+    }
+    std::fprintf(stderr, "\n");
+    out.close();
+    if (!out) throw UsageError("writing " + tmp + " failed: " + std::strerror(errno));
+    std::filesystem::rename(tmp, a.output);
+  } catch (...) {
+    out.close();
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw;
+  }
+  std::printf("wrote %u records of K = %d to %s\n", a.records, a.k, a.output.c_str());
+  return 0;
+}
+
+int run_verify(const std::string& input, const std::string& device_kind) {
+  std::ifstream in(input, std::ios::binary);
+  if (!in) throw UsageError("cannot read " + input + ": " + std::strerror(errno));
+  char magic[8];
+  read_exact(in, magic, 8);
+  if (!std::equal(magic, magic + 8, file_magic)) throw UsageError(input + " is not a sprig plot file (bad magic)");
+  const std::uint32_t version = get_u32(in), k = get_u32(in), records = get_u32(in);
+  if (version != file_version)
+    throw UsageError(input + " has format version " + std::to_string(version) + "; this program reads version 1");
+  if (k < std::uint32_t(pos::min_k) || k > std::uint32_t(pos::max_k))
+    throw UsageError(input + " has K = " + std::to_string(k) + ", out of range");
+  in.ignore(std::streamsize(header_bytes - 20));
+
+  std::unique_ptr<Device> device = open_device(device_kind);
+  pos::Verifier verifier(*device, int(k));
+  std::uint64_t proofs = 0, invalid = 0, malformed = 0;
+  for (std::uint32_t r = 0; r < records; ++r) {
+    pos::Seed seed{};
+    read_exact(in, seed.data(), 32);
+    const std::uint32_t count = get_u32(in);
+    if (count > pos::proofs_per_record)
+      throw UsageError("record " + std::to_string(r) + " claims " + std::to_string(count) + " proofs (at most 32768)");
+    std::vector<std::uint8_t> bitmap(bitmap_bytes);
+    read_exact(in, bitmap.data(), bitmap.size());
+    std::vector<std::uint32_t> s_buckets(count);
+    for (auto& s : s_buckets) s = get_u32(in);
+    std::vector<std::uint8_t> proof_data(std::size_t(count) * pos::proof_bytes(int(k)));
+    read_exact(in, proof_data.data(), proof_data.size());
+    // The bitmap must name exactly the s-buckets listed, in ascending order.
+    std::size_t set = 0;
+    for (auto b : bitmap) set += std::size_t(std::popcount(b));
+    bool consistent = set == count;
+    for (std::size_t i = 0; consistent && i < count; ++i)
+      consistent = s_buckets[i] < pos::num_s_buckets && (i == 0 || s_buckets[i] > s_buckets[i - 1]) &&
+                   ((bitmap[s_buckets[i] / 8] >> (s_buckets[i] % 8)) & 1);
+    if (!consistent) {
+      ++malformed;
+      std::fprintf(stderr, "record %u (seed %s): found-proofs bitmap and s-bucket list disagree\n", r, hex(seed).c_str());
+    }
+    std::vector<std::uint8_t> ok = verifier.verify(seed, s_buckets, proof_data);
+    for (std::size_t i = 0; i < ok.size(); ++i)
+      if (!ok[i]) {
+        ++invalid;
+        if (invalid <= 10)
+          std::fprintf(stderr, "record %u (seed %s): proof for s-bucket %u is invalid\n", r, hex(seed).c_str(),
+                       s_buckets[i]);
+      }
+    proofs += count;
+  }
+  std::printf("%s: K = %u, %u records, %llu proofs, %llu valid, %llu invalid, %llu malformed records\n",
+              input.c_str(), k, records, (unsigned long long)proofs, (unsigned long long)(proofs - invalid),
+              (unsigned long long)invalid, (unsigned long long)malformed);
+  return invalid == 0 && malformed == 0 ? 0 : 1;
+}
+
+int run_bench(int k, std::uint32_t records, const std::string& device_kind) {
+  check_k_argument(k);
+  if (records == 0) throw UsageError("--records must be at least 1");
+  std::unique_ptr<Device> device = open_device(device_kind);
+  std::unique_ptr<pos::Plotter> plotter = make_plotter(*device, k);
+  // A stand-in erasure-coded record: timing does not depend on its bytes.
+  auto chunks = device->alloc<std::uint32_t>(std::size_t(pos::record_chunks) * pos::chunk_words);
+  auto seed_of = [](std::uint32_t i) {
+    pos::Seed s{};
+    for (std::size_t b = 0; b < s.size(); ++b) s[b] = std::uint8_t(b * 7 + i * 131 + 1);
+    return s;
+  };
+  {  // the first record traces and compiles every kernel
+    auto warm = device->sequence();
+    plotter->record(warm, seed_of(0));
+    plotter->record_encoding(warm, chunks);
+    warm.run_and_wait();
+  }
+  auto sequence = device->sequence();
+  for (std::uint32_t r = 0; r < records; ++r) {
+    plotter->record(sequence, seed_of(r + 1));
+    plotter->record_encoding(sequence, chunks);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  sequence.run_and_wait();
+  const double seconds = seconds_since(start);
+  std::printf("%s, K = %d, %u records (tables, proofs and encoding): %.3f ms per record, %.2f records/s, "
+              "%.1f MiB of device memory per record in flight\n",
+              device->info().name.c_str(), k, records, seconds * 1e3 / records, records / seconds,
+              double(plotter->device_bytes()) / (1 << 20));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"sprig-plot: proof-of-space plotting on the GPU (Abundance rules)"};
+  app.require_subcommand(1);
+
+  PlotArgs plot;
+  auto* plot_cmd = app.add_subcommand("plot", "plot records to a file");
+  auto* seed_opt = plot_cmd->add_option("--seed", plot.seed, "the record's plot seed, 64 hex digits");
+  auto* sector_opt = plot_cmd->add_option("--sector-id", plot.sector_id, "sector id, 64 hex digits");
+  plot_cmd->add_option("--piece-offset", plot.piece_offset, "first piece offset in the sector (default 0)");
+  seed_opt->excludes(sector_opt);
+  plot_cmd->add_option("--k", plot.k, "K, 15..25 (default 20)");
+  plot_cmd->add_option("--records", plot.records, "records to plot (default 1)");
+  plot_cmd->add_option("--output", plot.output, "output file")->required();
+  plot_cmd->add_option("--device", plot.device, "vulkan (default) or sim")->check(CLI::IsMember({"vulkan", "sim"}));
+
+  std::string input, verify_device = "vulkan";
+  auto* verify_cmd = app.add_subcommand("verify", "verify every proof of a plot file on the device");
+  verify_cmd->add_option("--input", input, "plot file")->required();
+  verify_cmd->add_option("--device", verify_device, "vulkan (default) or sim")->check(CLI::IsMember({"vulkan", "sim"}));
+
+  int bench_k = 20;
+  std::uint32_t bench_records = 20;
+  std::string bench_device = "vulkan";
+  auto* bench_cmd = app.add_subcommand("bench", "records/s and memory per record");
+  bench_cmd->add_option("--k", bench_k, "K, 15..25 (default 20)");
+  bench_cmd->add_option("--records", bench_records, "records in the timed sequence (default 20)");
+  bench_cmd->add_option("--device", bench_device, "vulkan (default) or sim")->check(CLI::IsMember({"vulkan", "sim"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (*plot_cmd) {
+      if (plot.seed.empty() && plot.sector_id.empty()) throw UsageError("plot needs --seed or --sector-id");
+      return run_plot(plot);
+    }
+    if (*verify_cmd) return run_verify(input, verify_device);
+    return run_bench(bench_k, bench_records, bench_device);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "sprig-plot: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sprig-plot: error: %s\n", e.what());
+    return 3;
+  }
+}

@@ -1,0 +1,232 @@
+// Verification of proofs on the device, batched: for each (seed, challenge, proof), F1 of the
+// 64 x values (ChaCha8 blocks computed where x's K bits lie, no keystream buffer), then for
+// tables 2..7 every pair (2i, 2i + 1) must match — bucket(y_R) == bucket(y_L) + 1 and the
+// m rule — and feeds compute_fn; valid iff no pair failed and (y7 >> 6) == challenge.
+//
+//   pos::Verifier verifier(device, k);
+//   std::vector<std::uint8_t> ok = verifier.verify(seed, challenges, proofs);  // 1 = valid
+//
+// One launch per level, one invocation per (proof, entry) of the level, so a batch of N
+// proofs runs 64N, 32N, ..., N invocations. A failed pair carries y = invalid_y upwards.
+#pragma once
+
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/hash/byte_words.hpp"
+#include "sprig/stdlib/hash/chacha_block.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/pos/compute_fn.hpp"
+#include "sprig/stdlib/pos/f1.hpp"
+#include "sprig/stdlib/pos/params.hpp"
+
+namespace sprig::pos {
+
+// No y has 32 bits (K + 6 <= 31), so all ones marks an entry under a non-matching pair.
+inline constexpr std::uint32_t invalid_y = ~0u;
+inline constexpr std::uint32_t verify_metadata_words = 4;  // a Wide per entry
+
+// The match rule for one pair (POS.md §1.4): right's bucket follows left's, and right's r is
+// left's target for the one m with ((b_R - b_L) mod 119) == m, which exists iff it is < 64.
+inline Expr<bool> pair_matches(const U32& y_left, const U32& y_right) {
+  U32 bucket_left = y_left / param_bc, bucket_right = y_right / param_bc;
+  U32 r_left = y_left % param_bc, r_right = y_right % param_bc;
+  U32 b_left = r_left / param_c, c_left = r_left % param_c;
+  U32 b_right = r_right / param_c, c_right = r_right % param_c;
+  U32 m = (b_right + param_b - b_left) % param_b;
+  U32 two_m_p = 2u * m + (bucket_left & 1u);
+  return (bucket_right == bucket_left + 1u) && (m < param_m) && ((two_m_p * two_m_p + c_left) % param_c == c_right);
+}
+
+}  // namespace sprig::pos
+
+namespace sprig::pos::detail {
+
+// Words q and q + 1 of a keystream, presented as f1_y reads them (keystream[q].load()).
+struct KeystreamPair {
+  U32 q, first, second;
+  struct Word {
+    U32 value;
+    U32 load() const { return value; }
+  };
+  Word operator[](const U32& index) const { return Word{select(index == q, first, second)}; }
+};
+
+// Word `w` (dynamic) of a 16-word block.
+inline U32 block_word(const hash::ChachaWords& block, const U32& w) {
+  U32 out = block[0];
+  for (std::uint32_t j = 1; j < 16; ++j) out = select(w == j, block[j], out);
+  return out;
+}
+
+// One invocation per (proof i, x index j): x_j read from the packed proof, its y by F1 from
+// the ChaCha8 block(s) holding keystream bits [K x, K x + K).
+inline const auto& verify_f1_kernel(int k) {
+  std::string name = "pos_verify_f1";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> proofs, ReadBuffer<std::uint32_t> seeds, WriteBuffer<std::uint32_t> ys,
+            WriteBuffer<std::uint32_t> metadata, Expr<std::uint32_t> count) {
+          U32 g = global_id().x();
+          if_(g < count * 64u, [&] {
+            U32 i = g / 64u, j = g % 64u;
+            const std::uint32_t words = proof_words(k);
+            U32 start = j * std::uint32_t(k), offset = start & 31u;
+            U32 q = i * words + (start >> 5u);
+            U32 high = hash::big_endian(proofs[q].load()) << offset;
+            // The next word only exists within the batch; the shift by 32 is not a zero (select).
+            U32 next = min(q + 1u, count * words - 1u);
+            U32 low = select(offset == 0u, U32(0u), hash::big_endian(proofs[next].load()) >> (32u - offset));
+            U32 x = (high | low) >> std::uint32_t(32 - k);
+
+            const U32 seed_base = i * 8u;
+            const hash::ChachaKey key{seeds[seed_base].load(),      seeds[seed_base + 1u].load(),
+                                      seeds[seed_base + 2u].load(), seeds[seed_base + 3u].load(),
+                                      seeds[seed_base + 4u].load(), seeds[seed_base + 5u].load(),
+                                      seeds[seed_base + 6u].load(), seeds[seed_base + 7u].load()};
+            const std::array<U32, 3> nonce{U32(0u), U32(0u), U32(0u)};
+            U32 kq = (x * std::uint32_t(k)) >> 5u;
+            U32 block = kq >> 4u, w = kq & 15u;
+            hash::ChachaWords words0 =
+                hash::chacha_block(hash::chacha_input(hash::ChachaLayout::Ietf, key, block, U32(0u), nonce), 8);
+            Var<std::uint32_t> second = block_word(words0, (w + 1u) & 15u);
+            if_(w == 15u, [&] {  // word q + 1 starts the next block
+              second = hash::chacha_block(
+                  hash::chacha_input(hash::ChachaLayout::Ietf, key, block + 1u, U32(0u), nonce), 8)[0];
+            });
+            ys[g] = f1_y(KeystreamPair{kq, block_word(words0, w), second}, x, k);
+            metadata[g * verify_metadata_words] = x;
+            for (std::uint32_t m = 1; m < verify_metadata_words; ++m) metadata[g * verify_metadata_words + m] = 0u;
+          });
+        },
+        workgroup(64));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
+}
+
+// Table `table` (2..7): one invocation per (proof, pair) of the level below.
+inline const auto& verify_table_kernel(int k, int table) {
+  std::string name = "pos_verify_t" + std::to_string(table);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> ys_in, ReadBuffer<std::uint32_t> metadata_in, WriteBuffer<std::uint32_t> ys_out,
+            WriteBuffer<std::uint32_t> metadata_out, Expr<std::uint32_t> count) {
+          const std::uint32_t pairs = 64u >> (table - 1);
+          U32 g = global_id().x();
+          if_(g < count * pairs, [&] {
+            U32 left = 2u * g, right = left + 1u;  // entries of one proof are contiguous
+            U32 y_left = ys_in[left], y_right = ys_in[right];
+            Wide meta_left = wide(U32(0u)), meta_right = wide(U32(0u));
+            for (std::uint32_t m = 0; m < verify_metadata_words; ++m) {
+              meta_left[m] = metadata_in[left * verify_metadata_words + m];
+              meta_right[m] = metadata_in[right * verify_metadata_words + m];
+            }
+            Expr<bool> ok = (y_left != invalid_y) && (y_right != invalid_y) && pair_matches(y_left, y_right);
+            FnResult f = compute_fn(k, table, y_left, meta_left, meta_right);
+            ys_out[g] = select(ok, f.y, U32(invalid_y));
+            for (std::uint32_t m = 0; m < verify_metadata_words; ++m)
+              metadata_out[g * verify_metadata_words + m] = f.metadata[m];
+          });
+        },
+        workgroup(64));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
+}
+
+// valid[i] = 1 iff table 7's y exists and its first K bits equal the challenge.
+inline const auto& verify_result_kernel() {
+  std::string name = "pos_verify_result";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> y7, ReadBuffer<std::uint32_t> challenges, WriteBuffer<std::uint32_t> valid,
+            Expr<std::uint32_t> count) {
+          U32 i = global_id().x();
+          if_(i < count, [&] {
+            U32 y = y7[i];
+            valid[i] = select(y != invalid_y && (y >> std::uint32_t(param_ext)) == challenges[i], U32(1u), U32(0u));
+          });
+        },
+        workgroup(64));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+}
+
+}  // namespace sprig::pos::detail
+
+namespace sprig::pos {
+
+class Verifier {
+ public:
+  Verifier(Device& device, int k) : device_(device), k_((check_k(k), k)) {}
+  int k() const { return k_; }
+
+  // Records the verification of `count` proofs: proof i is 2K words of `proofs` (bytes in
+  // proof order, byte_words.hpp), its seed 8 words of `seeds` (the seed's bytes as the
+  // ChaCha key), its challenge word i of `challenges`; valid[i] becomes 1 or 0.
+  void record(Sequence& sequence, const DeviceBuffer<std::uint32_t>& seeds,
+              const DeviceBuffer<std::uint32_t>& challenges, const DeviceBuffer<std::uint32_t>& proofs,
+              std::size_t count, const DeviceBuffer<std::uint32_t>& valid) {
+    if (count == 0) return;
+    if (count > (std::size_t(1) << 24)) throw std::invalid_argument("pos verify: more than 2^24 proofs in one batch");
+    if (proofs.size() < count * proof_words(k_) || seeds.size() < count * 8 || challenges.size() < count ||
+        valid.size() < count)
+      throw std::invalid_argument("pos verify: a buffer holds fewer than " + std::to_string(count) + " entries");
+    const auto n = std::uint32_t(count);
+    DeviceBuffer<std::uint32_t> ys = device_.alloc<std::uint32_t>(count * 64);
+    DeviceBuffer<std::uint32_t> metadata = device_.alloc<std::uint32_t>(count * 64 * verify_metadata_words);
+    DeviceBuffer<std::uint32_t> ys_next = device_.alloc<std::uint32_t>(count * 32);
+    DeviceBuffer<std::uint32_t> metadata_next = device_.alloc<std::uint32_t>(count * 32 * verify_metadata_words);
+    sequence.run(detail::verify_f1_kernel(k_), grid(count * 64), proofs, seeds, ys, metadata, n);
+    for (int table = 2; table <= 7; ++table) {
+      sequence.run(detail::verify_table_kernel(k_, table), grid(count * (64u >> (table - 1))), ys, metadata, ys_next,
+                   metadata_next, n);
+      std::swap(ys, ys_next);
+      std::swap(metadata, metadata_next);
+    }
+    sequence.run(detail::verify_result_kernel(), grid(count), ys, challenges, valid, n);
+  }
+
+  // Verifies proofs of 8K bytes each, back to back, with one seed per proof; 1 = valid.
+  std::vector<std::uint8_t> verify(std::span<const Seed> seeds, std::span<const std::uint32_t> challenges,
+                                   std::span<const std::uint8_t> proofs) {
+    const std::size_t count = challenges.size();
+    if (proofs.size() != count * proof_bytes(k_))
+      throw std::invalid_argument("pos verify: " + std::to_string(proofs.size()) + " proof bytes for " +
+                                  std::to_string(count) + " challenges; a K = " + std::to_string(k_) +
+                                  " proof is " + std::to_string(proof_bytes(k_)) + " bytes");
+    if (seeds.size() != count)
+      throw std::invalid_argument("pos verify: " + std::to_string(seeds.size()) + " seeds for " +
+                                  std::to_string(count) + " proofs");
+    if (count == 0) return {};
+    std::vector<std::uint32_t> seed_words;
+    for (const Seed& s : seeds) {
+      auto w = hash::pack_bytes(s);
+      seed_words.insert(seed_words.end(), w.begin(), w.end());
+    }
+    auto valid = device_.alloc<std::uint32_t>(count);
+    auto sequence = device_.sequence();
+    record(sequence, device_.upload(seed_words), device_.upload(std::vector<std::uint32_t>(challenges.begin(), challenges.end())),
+           device_.upload(hash::pack_bytes(proofs)), count, valid);
+    sequence.run_and_wait();
+    std::vector<std::uint32_t> result = device_.download(valid);
+    return std::vector<std::uint8_t>(result.begin(), result.end());
+  }
+
+  // The same seed for every proof (a record's proofs).
+  std::vector<std::uint8_t> verify(const Seed& seed, std::span<const std::uint32_t> challenges,
+                                   std::span<const std::uint8_t> proofs) {
+    return verify(std::vector<Seed>(challenges.size(), seed), challenges, proofs);
+  }
+
+ private:
+  Device& device_;
+  int k_;
+};
+
+}  // namespace sprig::pos
