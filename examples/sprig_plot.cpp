@@ -1,12 +1,13 @@
-// sprig-plot: proof-of-space plotting from the command line (Abundance rules, docs/pos.md).
+// sprig-plot: proof-of-space plotting from the command line (Abundance's or Subspace's
+// rules, docs/pos.md).
 //
-//   sprig-plot plot --seed HEX64 --k 20 --output record.plot
+//   sprig-plot plot --seed HEX64 --k 20 [--mode subspace] --output record.plot
 //   sprig-plot plot --sector-id HEX64 --piece-offset 0 --records 16 --output sector.plot
 //   sprig-plot verify --input sector.plot
 //   sprig-plot bench --k 20 --records 20
 //
 // The file format (all integers little-endian) is documented in docs/pos.md ("The plot
-// file"): a 32-byte header (magic "SPRIGPOS", version, K, record count), then per record its
+// file"): a 32-byte header (magic "SPRIGPOS", version, K, record count, mode), then per record its
 // seed, proof count, found-proofs bitmap, s-buckets and proofs. A plot is written to
 // FILE.tmp and renamed when complete, so a failed run leaves no half-written FILE.
 #include <CLI/CLI.hpp>
@@ -84,8 +85,8 @@ std::unique_ptr<Device> open_device(const std::string& kind) {
 
 // Fails early, with the sizes, where the largest buffer of a plot exceeds what the device
 // allows per buffer; allocation failures later are reported the same way.
-void check_device_size(const Device& device, int k) {
-  const std::uint64_t slots = std::uint64_t(pos::num_pairs(k)) * pos::matches_per_pair(pos::Mode::Abundance);
+void check_device_size(const Device& device, int k, pos::Mode mode) {
+  const std::uint64_t slots = std::uint64_t(pos::num_pairs(k)) * pos::matches_per_pair(mode);
   const std::uint64_t largest = slots * pos::metadata_words * 4;
   const std::uint64_t limit = device.info().max_buffer_bytes;
   if (largest > limit)
@@ -94,10 +95,14 @@ void check_device_size(const Device& device, int k) {
                      std::to_string(limit >> 20) + " MiB per buffer");
 }
 
-std::unique_ptr<pos::Plotter> make_plotter(Device& device, int k) {
-  check_device_size(device, k);
+pos::Mode parse_mode(const std::string& text) {
+  return text == "subspace" ? pos::Mode::Subspace : pos::Mode::Abundance;  // CLI11 checked the spelling
+}
+
+std::unique_ptr<pos::Plotter> make_plotter(Device& device, int k, pos::Mode mode) {
+  check_device_size(device, k, mode);
   try {
-    return std::make_unique<pos::Plotter>(device, k);
+    return std::make_unique<pos::Plotter>(device, k, mode);
   } catch (const std::bad_alloc&) {
     throw UsageError("device too small: the plotter's buffers for K = " + std::to_string(k) + " do not fit in " +
                      device.info().name + "'s memory");
@@ -142,7 +147,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 struct PlotArgs {
-  std::string seed, sector_id, output, device = "vulkan";
+  std::string seed, sector_id, output, device = "vulkan", mode = "abundance";
   std::uint32_t piece_offset = 0, records = 1;
   int k = 20;
 };
@@ -164,14 +169,15 @@ int run_plot(const PlotArgs& a) {
   if (!out) throw UsageError("cannot write " + tmp + ": " + std::strerror(errno));
   try {
     std::unique_ptr<Device> device = open_device(a.device);
-    std::unique_ptr<pos::Plotter> plotter = make_plotter(*device, a.k);
+    std::unique_ptr<pos::Plotter> plotter = make_plotter(*device, a.k, parse_mode(a.mode));
     std::vector<pos::Seed> seeds = seed ? std::vector<pos::Seed>{*seed} : sector_seeds(*device, *sector, a.piece_offset, a.records);
 
     out.write(file_magic, 8);
     put_u32(out, file_version);
     put_u32(out, std::uint32_t(a.k));
     put_u32(out, a.records);
-    for (std::size_t i = 20; i < header_bytes; ++i) out.put(0);
+    put_u32(out, parse_mode(a.mode) == pos::Mode::Subspace ? 1u : 0u);
+    for (std::size_t i = 24; i < header_bytes; ++i) out.put(0);
     const auto start = std::chrono::steady_clock::now();
     for (std::uint32_t r = 0; r < a.records; ++r) {
       pos::PlotResult result = plotter->plot(seeds[r]);
@@ -195,7 +201,8 @@ int run_plot(const PlotArgs& a) {
     std::filesystem::remove(tmp, ignored);
     throw;
   }
-  std::printf("wrote %u records of K = %d to %s\n", a.records, a.k, a.output.c_str());
+  std::printf("wrote %u records of K = %d (%s rules) to %s\n", a.records, a.k, pos::mode_name(parse_mode(a.mode)),
+              a.output.c_str());
   return 0;
 }
 
@@ -210,7 +217,10 @@ int run_verify(const std::string& input, const std::string& device_kind) {
     throw UsageError(input + " has format version " + std::to_string(version) + "; this program reads version 1");
   if (k < std::uint32_t(pos::min_k) || k > std::uint32_t(pos::max_k))
     throw UsageError(input + " has K = " + std::to_string(k) + ", out of range");
-  in.ignore(std::streamsize(header_bytes - 20));
+  const std::uint32_t mode_word = get_u32(in);
+  if (mode_word > 1) throw UsageError(input + " names plotting rules " + std::to_string(mode_word) + " (0 or 1 expected)");
+  const pos::Mode mode = mode_word == 1 ? pos::Mode::Subspace : pos::Mode::Abundance;
+  in.ignore(std::streamsize(header_bytes - 24));
 
   std::unique_ptr<Device> device = open_device(device_kind);
   pos::Verifier verifier(*device, int(k));
@@ -238,7 +248,12 @@ int run_verify(const std::string& input, const std::string& device_kind) {
       ++malformed;
       std::fprintf(stderr, "record %u (seed %s): found-proofs bitmap and s-bucket list disagree\n", r, hex(seed).c_str());
     }
-    std::vector<std::uint8_t> ok = verifier.verify(seed, s_buckets, proof_data);
+    // The challenge a proof answers: its s-bucket (Abundance), or the first K bits of y that
+    // the s-bucket as a challenge index selects (Subspace).
+    std::vector<std::uint32_t> challenges(s_buckets);
+    if (mode == pos::Mode::Subspace)
+      for (auto& c : challenges) c = pos::subspace_challenge(int(k), c);
+    std::vector<std::uint8_t> ok = verifier.verify(seed, challenges, proof_data);
     for (std::size_t i = 0; i < ok.size(); ++i)
       if (!ok[i]) {
         ++invalid;
@@ -248,17 +263,17 @@ int run_verify(const std::string& input, const std::string& device_kind) {
       }
     proofs += count;
   }
-  std::printf("%s: K = %u, %u records, %llu proofs, %llu valid, %llu invalid, %llu malformed records\n",
-              input.c_str(), k, records, (unsigned long long)proofs, (unsigned long long)(proofs - invalid),
+  std::printf("%s: K = %u, %s rules, %u records, %llu proofs, %llu valid, %llu invalid, %llu malformed records\n",
+              input.c_str(), k, pos::mode_name(mode), records, (unsigned long long)proofs, (unsigned long long)(proofs - invalid),
               (unsigned long long)invalid, (unsigned long long)malformed);
   return invalid == 0 && malformed == 0 ? 0 : 1;
 }
 
-int run_bench(int k, std::uint32_t records, const std::string& device_kind) {
+int run_bench(int k, std::uint32_t records, const std::string& device_kind, pos::Mode mode) {
   check_k_argument(k);
   if (records == 0) throw UsageError("--records must be at least 1");
   std::unique_ptr<Device> device = open_device(device_kind);
-  std::unique_ptr<pos::Plotter> plotter = make_plotter(*device, k);
+  std::unique_ptr<pos::Plotter> plotter = make_plotter(*device, k, mode);
   // A stand-in erasure-coded record: timing does not depend on its bytes.
   auto chunks = device->alloc<std::uint32_t>(std::size_t(pos::record_chunks) * pos::chunk_words);
   auto seed_of = [](std::uint32_t i) {
@@ -280,9 +295,9 @@ int run_bench(int k, std::uint32_t records, const std::string& device_kind) {
   const auto start = std::chrono::steady_clock::now();
   sequence.run_and_wait();
   const double seconds = seconds_since(start);
-  std::printf("%s, K = %d, %u records (tables, proofs and encoding): %.3f ms per record, %.2f records/s, "
+  std::printf("%s, K = %d, %s rules, %u records (tables, proofs and encoding): %.3f ms per record, %.2f records/s, "
               "%.1f MiB of device memory per record in flight\n",
-              device->info().name.c_str(), k, records, seconds * 1e3 / records, records / seconds,
+              device->info().name.c_str(), k, pos::mode_name(mode), records, seconds * 1e3 / records, records / seconds,
               double(plotter->device_bytes()) / (1 << 20));
   return 0;
 }
@@ -290,7 +305,7 @@ int run_bench(int k, std::uint32_t records, const std::string& device_kind) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"sprig-plot: proof-of-space plotting on the GPU (Abundance rules)"};
+  CLI::App app{"sprig-plot: proof-of-space plotting on the GPU (Abundance's or Subspace's rules)"};
   app.require_subcommand(1);
 
   PlotArgs plot;
@@ -301,6 +316,8 @@ int main(int argc, char** argv) {
   seed_opt->excludes(sector_opt);
   plot_cmd->add_option("--k", plot.k, "K, 15..25 (default 20)");
   plot_cmd->add_option("--records", plot.records, "records to plot (default 1)");
+  plot_cmd->add_option("--mode", plot.mode, "abundance (default) or subspace")
+      ->check(CLI::IsMember({"abundance", "subspace"}));
   plot_cmd->add_option("--output", plot.output, "output file")->required();
   plot_cmd->add_option("--device", plot.device, "vulkan (default) or sim")->check(CLI::IsMember({"vulkan", "sim"}));
 
@@ -311,11 +328,13 @@ int main(int argc, char** argv) {
 
   int bench_k = 20;
   std::uint32_t bench_records = 20;
-  std::string bench_device = "vulkan";
+  std::string bench_device = "vulkan", bench_mode = "abundance";
   auto* bench_cmd = app.add_subcommand("bench", "records/s and memory per record");
   bench_cmd->add_option("--k", bench_k, "K, 15..25 (default 20)");
   bench_cmd->add_option("--records", bench_records, "records in the timed sequence (default 20)");
   bench_cmd->add_option("--device", bench_device, "vulkan (default) or sim")->check(CLI::IsMember({"vulkan", "sim"}));
+  bench_cmd->add_option("--mode", bench_mode, "abundance (default) or subspace")
+      ->check(CLI::IsMember({"abundance", "subspace"}));
 
   try {
     app.parse(argc, argv);
@@ -328,7 +347,7 @@ int main(int argc, char** argv) {
       return run_plot(plot);
     }
     if (*verify_cmd) return run_verify(input, verify_device);
-    return run_bench(bench_k, bench_records, bench_device);
+    return run_bench(bench_k, bench_records, bench_device, parse_mode(bench_mode));
   } catch (const UsageError& e) {
     std::fprintf(stderr, "sprig-plot: error: %s\n", e.what());
     return 2;

@@ -57,6 +57,14 @@ inline constexpr int metadata_bits(int k, int table) {
   return k * mult[table];
 }
 
+// Subspace's challenge for a challenge index (the farmer passes the s-bucket): the first K
+// bits of y that its proof's table-7 entry has, u32_be(index.to_le_bytes()) >> (32 - K).
+// Abundance's challenge is the s-bucket itself.
+inline constexpr std::uint32_t subspace_challenge(int k, std::uint32_t index) {
+  const std::uint32_t swapped = (index >> 24) | ((index >> 8) & 0xff00u) | ((index << 8) & 0xff0000u) | (index << 24);
+  return swapped >> (32 - k);
+}
+
 // A proof is 64 x values of K bits, MSB-first: 8K bytes, 2K words.
 inline constexpr std::uint32_t proof_bytes(int k) { return std::uint32_t(8 * k); }
 inline constexpr std::uint32_t proof_words(int k) { return std::uint32_t(2 * k); }

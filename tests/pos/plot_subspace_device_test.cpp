@@ -1,0 +1,115 @@
+// The device plotter under Subspace's rules (subspace.hpp) against the CPU reference: whole
+// PlotResults at K = 15 and 16, find_proof for any challenge index, the published K = 20
+// proofs, and the simulator's analyses of the renumbering.
+#include <algorithm>
+#include <optional>
+
+#include <catch2/catch.hpp>
+
+#include "backends.hpp"
+#include "pos_reference.hpp"
+#include "pos_test_support.hpp"
+#include "sprig/simulator/device.hpp"
+#include "sprig/stdlib/pos/pos.hpp"
+
+namespace {
+
+using sprig::test::Backend;
+
+pos_ref::Seed seed_of(std::uint32_t i) {
+  pos_ref::Seed seed{};
+  for (std::size_t b = 0; b < seed.size(); ++b) seed[b] = std::uint8_t(b * 11 + i * 37 + 5);
+  return seed;
+}
+
+sprig::pos::Seed device_seed(const pos_ref::Seed& s) {
+  sprig::pos::Seed out{};
+  std::copy(s.begin(), s.end(), out.begin());
+  return out;
+}
+
+void require_same_proofs(const sprig::pos::PlotResult& device, const pos_ref::PosProofs& expected) {
+  REQUIRE(device.count() == expected.count());
+  REQUIRE(std::equal(device.found_proofs.begin(), device.found_proofs.end(), expected.found_proofs.begin(),
+                     expected.found_proofs.end()));
+  REQUIRE(device.s_buckets == expected.s_buckets);
+  REQUIRE(device.proofs == expected.proofs);
+}
+
+}  // namespace
+
+TEST_CASE("Subspace device plot equals the reference at K = 15, tables and proofs", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  sprig::pos::Plotter plotter(dev, 15, sprig::pos::Mode::Subspace);
+  for (std::uint32_t i : {0u, 1u}) {
+    INFO("seed " << i);
+    const pos_ref::Tables tables = pos_ref::build_tables(seed_of(i), 15, pos_ref::Mode::Subspace);
+    require_same_proofs(plotter.plot(device_seed(seed_of(i))), pos_ref::create_proofs(tables));
+    // Dense (y, left, right) numbering: every table's parent pairs equal the reference's.
+    for (int t = 2; t <= 6; ++t) {
+      INFO("table " << t);
+      std::vector<std::uint32_t> parents = dev.download(plotter.parents(t));
+      const auto& expected = tables.table[std::size_t(t)].parents;
+      for (std::size_t p = 0; p < expected.size(); ++p) {
+        if (parents[2 * p] != expected[p][0] || parents[2 * p + 1] != expected[p][1]) {
+          FAIL("position " << p << ": [" << parents[2 * p] << ", " << parents[2 * p + 1] << "], expected ["
+                           << expected[p][0] << ", " << expected[p][1] << "]");
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Subspace device find_proofs equals the reference for any challenge index", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  sprig::pos::Plotter plotter(dev, 16, sprig::pos::Mode::Subspace);
+  const pos_ref::Tables tables = pos_ref::build_tables(seed_of(2), 16, pos_ref::Mode::Subspace);
+  plotter.plot(device_seed(seed_of(2)));
+  std::vector<std::uint32_t> challenges{0, 1, 77, 650, 1011, 65535, 65536, 600426542, 1232460437, 0xffffffffu};
+  for (std::uint32_t i = 0; i < 40; ++i) challenges.push_back(i * 2654435761u);
+  const auto found = plotter.find_proofs(challenges);
+  REQUIRE(found.size() == challenges.size());
+  std::size_t with_proof = 0;
+  for (std::size_t i = 0; i < challenges.size(); ++i) {
+    INFO("challenge index " << challenges[i]);
+    const auto expected = pos_ref::subspace_find_proof(tables, challenges[i]);
+    REQUIRE(found[i].has_value() == expected.has_value());
+    if (expected) {
+      REQUIRE(*found[i] == *expected);
+      ++with_proof;
+    }
+  }
+  CHECK(with_proof > 10);  // the test exercises both outcomes
+  CHECK(with_proof < challenges.size());
+}
+
+TEST_CASE("Subspace device find_proofs gives the published K = 20 proofs", "[pos][device][slow]") {
+  sprig::Device& dev = sprig::test::device(Backend::Vulkan);
+  sprig::pos::Plotter plotter(dev, 20, sprig::pos::Mode::Subspace);
+  plotter.plot(device_seed(pos_test::subspace_test_seed));
+  const auto found = plotter.find_proofs({600426542, 1011, 650, 1232460437});
+  REQUIRE(found[0].has_value());
+  CHECK(pos_test::hex(*found[0]) == pos_test::subspace_proof_600426542);
+  REQUIRE(found[1].has_value());
+  CHECK(pos_test::hex(*found[1]) == pos_test::subspace_proof_1011);
+  REQUIRE(found[2].has_value());
+  CHECK(pos_test::hex(*found[2]) == pos_test::subspace_proof_650);
+  CHECK_FALSE(found[3].has_value());
+}
+
+TEST_CASE("Subspace plotting runs clean under the simulator's analyses at K = 15", "[pos][device]") {
+  sprig::sim::Device& sim = sprig::test::simulator();
+  sim.clear_report();
+  sprig::pos::Plotter plotter(sim, 15, sprig::pos::Mode::Subspace);
+  plotter.plot(device_seed(seed_of(3)));
+  const sprig::sim::Report report = sim.report();
+  REQUIRE(report.errors.empty());
+  REQUIRE(report.races.empty());
+  REQUIRE(report.clean());
+}
+
+TEST_CASE("find_proofs is Subspace's and says so under Abundance's rules", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  sprig::pos::Plotter plotter(dev, 15);
+  REQUIRE_THROWS_WITH(plotter.find_proofs({1}), Catch::Contains("Mode::Subspace"));
+}
