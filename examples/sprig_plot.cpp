@@ -269,11 +269,15 @@ int run_verify(const std::string& input, const std::string& device_kind) {
   return invalid == 0 && malformed == 0 ? 0 : 1;
 }
 
-int run_bench(int k, std::uint32_t records, const std::string& device_kind, pos::Mode mode) {
+int run_bench(int k, std::uint32_t records, const std::string& device_kind, pos::Mode mode, std::uint32_t in_flight) {
   check_k_argument(k);
   if (records == 0) throw UsageError("--records must be at least 1");
   std::unique_ptr<Device> device = open_device(device_kind);
-  std::unique_ptr<pos::Plotter> plotter = make_plotter(*device, k, mode);
+  if (in_flight == 0) in_flight = std::uint32_t(pos::default_records_in_flight(device->info()));
+  std::vector<std::unique_ptr<pos::Plotter>> plotters;
+  for (std::uint32_t i = 0; i < in_flight; ++i) plotters.push_back(make_plotter(*device, k, mode));
+  std::vector<pos::Plotter*> group;
+  for (auto& p : plotters) group.push_back(p.get());
   // A stand-in erasure-coded record: timing does not depend on its bytes.
   auto chunks = device->alloc<std::uint32_t>(std::size_t(pos::record_chunks) * pos::chunk_words);
   auto seed_of = [](std::uint32_t i) {
@@ -281,24 +285,30 @@ int run_bench(int k, std::uint32_t records, const std::string& device_kind, pos:
     for (std::size_t b = 0; b < s.size(); ++b) s[b] = std::uint8_t(b * 7 + i * 131 + 1);
     return s;
   };
-  {  // the first record traces and compiles every kernel
+  // `in_flight` records at a time, their launches interleaved (pos::record_interleaved).
+  std::uint32_t next = 0;
+  auto record_round = [&](Sequence& sequence) {
+    std::vector<pos::Seed> seeds;
+    for (std::uint32_t i = 0; i < in_flight; ++i) seeds.push_back(seed_of(next++));
+    pos::record_interleaved(sequence, group, seeds);
+    for (auto* p : group) p->record_encoding(sequence, chunks);
+  };
+  {  // the first round traces and compiles every kernel
     auto warm = device->sequence();
-    plotter->record(warm, seed_of(0));
-    plotter->record_encoding(warm, chunks);
+    record_round(warm);
     warm.run_and_wait();
   }
   auto sequence = device->sequence();
-  for (std::uint32_t r = 0; r < records; ++r) {
-    plotter->record(sequence, seed_of(r + 1));
-    plotter->record_encoding(sequence, chunks);
-  }
+  const std::uint32_t rounds = std::max<std::uint32_t>(1, records / in_flight);
+  for (std::uint32_t r = 0; r < rounds; ++r) record_round(sequence);
   const auto start = std::chrono::steady_clock::now();
   sequence.run_and_wait();
   const double seconds = seconds_since(start);
-  std::printf("%s, K = %d, %s rules, %u records (tables, proofs and encoding): %.3f ms per record, %.2f records/s, "
-              "%.1f MiB of device memory per record in flight\n",
-              device->info().name.c_str(), k, pos::mode_name(mode), records, seconds * 1e3 / records, records / seconds,
-              double(plotter->device_bytes()) / (1 << 20));
+  const std::uint32_t plotted = rounds * in_flight;
+  std::printf("%s, K = %d, %s rules, %u records, %u in flight (tables, proofs and encoding): %.3f ms per record, "
+              "%.2f records/s, %.1f MiB of device memory per record in flight\n",
+              device->info().name.c_str(), k, pos::mode_name(mode), plotted, in_flight, seconds * 1e3 / plotted,
+              plotted / seconds, double(plotters[0]->device_bytes()) / (1 << 20));
   return 0;
 }
 
@@ -329,12 +339,15 @@ int main(int argc, char** argv) {
   int bench_k = 20;
   std::uint32_t bench_records = 20;
   std::string bench_device = "vulkan", bench_mode = "abundance";
+  std::uint32_t bench_in_flight = 0;
   auto* bench_cmd = app.add_subcommand("bench", "records/s and memory per record");
   bench_cmd->add_option("--k", bench_k, "K, 15..25 (default 20)");
   bench_cmd->add_option("--records", bench_records, "records in the timed sequence (default 20)");
   bench_cmd->add_option("--device", bench_device, "vulkan (default) or sim")->check(CLI::IsMember({"vulkan", "sim"}));
   bench_cmd->add_option("--mode", bench_mode, "abundance (default) or subspace")
       ->check(CLI::IsMember({"abundance", "subspace"}));
+  bench_cmd->add_option("--in-flight", bench_in_flight,
+                        "records in flight, their launches interleaved (default: the device type's best)");
 
   try {
     app.parse(argc, argv);
@@ -347,7 +360,7 @@ int main(int argc, char** argv) {
       return run_plot(plot);
     }
     if (*verify_cmd) return run_verify(input, verify_device);
-    return run_bench(bench_k, bench_records, bench_device, parse_mode(bench_mode));
+    return run_bench(bench_k, bench_records, bench_device, parse_mode(bench_mode), bench_in_flight);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "sprig-plot: error: %s\n", e.what());
     return 2;

@@ -270,6 +270,11 @@ class Plotter {
   std::optional<DeviceBuffer<std::uint32_t>> masks_, encoded_;  // record encoding, on first use
 };
 
+// Records in flight that plot fastest on a kind of device, as measured at K = 20
+// (docs/benchmarks.md): on lavapipe two interleaved records ran 9% faster per record than
+// one; on the H100 one record at a time was fastest.
+inline std::size_t default_records_in_flight(const DeviceInfo& device) { return device.type == "cpu" ? 2 : 1; }
+
 // Records one plot per plotter (plotters[i] plots seeds[i]) into `sequence`, their steps
 // interleaved: the runtime puts barriers only where a launch needs an earlier one's results,
 // so independent records' launches run side by side and fill each other's idle tails.
