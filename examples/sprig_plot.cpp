@@ -83,26 +83,17 @@ std::unique_ptr<Device> open_device(const std::string& kind) {
   return std::make_unique<vk::Device>(vk::Device::best());
 }
 
-// Fails early, with the sizes, where the largest buffer of a plot exceeds what the device
-// allows per buffer; allocation failures later are reported the same way.
-void check_device_size(const Device& device, int k, pos::Mode mode) {
-  const std::uint64_t slots = std::uint64_t(pos::num_pairs(k)) * pos::matches_per_pair(mode);
-  const std::uint64_t largest = slots * pos::metadata_words * 4;
-  const std::uint64_t limit = device.info().max_buffer_bytes;
-  if (largest > limit)
-    throw UsageError("device too small: K = " + std::to_string(k) + " needs buffers of " +
-                     std::to_string(largest >> 20) + " MiB, and " + device.info().name + " allows " +
-                     std::to_string(limit >> 20) + " MiB per buffer");
-}
-
 pos::Mode parse_mode(const std::string& text) {
   return text == "subspace" ? pos::Mode::Subspace : pos::Mode::Abundance;  // CLI11 checked the spelling
 }
 
+// The plotter says when the device's per-buffer limit is too small for K; a failed
+// allocation later is reported the same way.
 std::unique_ptr<pos::Plotter> make_plotter(Device& device, int k, pos::Mode mode) {
-  check_device_size(device, k, mode);
   try {
     return std::make_unique<pos::Plotter>(device, k, mode);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   } catch (const std::bad_alloc&) {
     throw UsageError("device too small: the plotter's buffers for K = " + std::to_string(k) + " do not fit in " +
                      device.info().name + "'s memory");

@@ -191,6 +191,15 @@ TEST_CASE("simulator analyses of a K = 15 plot, its encoding and verification ar
   }
 }
 
+TEST_CASE("Plotter says when the device is too small for K", "[pos][device]") {
+  sprig::sim::Options options;
+  options.max_buffer_bytes = std::uint64_t(16) << 20;
+  sprig::sim::Device small(options);
+  REQUIRE_THROWS_WITH(sprig::pos::Plotter(small, 20), Catch::Contains("device too small: K = 20 (Abundance) needs buffers of 19 MiB") &&
+                                                          Catch::Contains("allows 16 MiB per buffer"));
+  REQUIRE_NOTHROW(sprig::pos::Plotter(small, 17));
+}
+
 TEST_CASE("Plotter rejects K outside 15..25 with a clear error", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 14), Catch::Contains("K = 14 is out of range"));

@@ -41,6 +41,13 @@ class Plotter {
  public:
   Plotter(Device& device, int k, Mode mode = Mode::Abundance) : device_(device), k_((check_k(k), k)), mode_(mode) {
     const std::size_t child_slots = std::size_t(num_pairs(k)) * matches_per_pair(mode);
+    // The largest buffer: a table's metadata (or Subspace's 64-bit sort keys, the same size).
+    const std::uint64_t largest = std::uint64_t(child_slots) * metadata_words * 4;
+    if (largest > device.info().max_buffer_bytes)
+      throw std::invalid_argument("pos::Plotter: device too small: K = " + std::to_string(k) + " (" + mode_name(mode) +
+                                  ") needs buffers of " + std::to_string(largest >> 20) + " MiB, and " +
+                                  device.info().name + " allows " + std::to_string(device.info().max_buffer_bytes >> 20) +
+                                  " MiB per buffer");
     keystream_ = device.alloc<std::uint32_t>((f1_keystream_words(k) + 15) / 16 * 16);
     ys_ = device.alloc<std::uint32_t>(std::max(std::size_t(1) << k, child_slots));
     for (auto& m : metadata_) m = device.alloc<std::uint32_t>(child_slots * metadata_words);
