@@ -3,8 +3,9 @@
 //      per r (a second entry with the same r sets the second bit: at most two duplicates are
 //      used), Subspace a byte per r counting them all;
 //   2. every left entry looks up its 64 targets (one per m) in the map; a workgroup scan of
-//      the entries' match counts gives every match its index, and the first 288 are kept,
-//      in the order both define (left index, m, duplicate): 288 in Abundance, 512 in Subspace;
+//      the entries' match counts gives every match its index, and the first ones in the
+//      order both rules define (left index, m, duplicate) are kept: 288 in Abundance, 512 in
+//      Subspace;
 //   3. each kept match finds its right entry (the d-th with that r, in position order),
 //      reads both parents' metadata and runs compute_fn. The match's position in the child
 //      table is b * 288 + index (b * 512 in Subspace mode, whose tables are then renumbered
