@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -160,7 +161,10 @@ int run_plot(const PlotArgs& a) {
   if (!out) throw UsageError("cannot write " + tmp + ": " + std::strerror(errno));
   try {
     std::unique_ptr<Device> device = open_device(a.device);
-    std::unique_ptr<pos::Plotter> plotter = make_plotter(*device, a.k, parse_mode(a.mode));
+    // Two plotters take turns: the device plots record r + 1 while the host downloads and
+    // writes record r.
+    std::array<std::unique_ptr<pos::Plotter>, 2> plotters{make_plotter(*device, a.k, parse_mode(a.mode)),
+                                                         make_plotter(*device, a.k, parse_mode(a.mode))};
     std::vector<pos::Seed> seeds = seed ? std::vector<pos::Seed>{*seed} : sector_seeds(*device, *sector, a.piece_offset, a.records);
 
     out.write(file_magic, 8);
@@ -170,8 +174,17 @@ int run_plot(const PlotArgs& a) {
     put_u32(out, parse_mode(a.mode) == pos::Mode::Subspace ? 1u : 0u);
     for (std::size_t i = 24; i < header_bytes; ++i) out.put(0);
     const auto start = std::chrono::steady_clock::now();
+    std::array<std::optional<Sequence>, 2> in_flight;
+    auto start_record = [&](std::uint32_t r) {
+      in_flight[r % 2].emplace(device->sequence());
+      plotters[r % 2]->record(*in_flight[r % 2], seeds[r]);
+      in_flight[r % 2]->submit();
+    };
+    start_record(0);
     for (std::uint32_t r = 0; r < a.records; ++r) {
-      pos::PlotResult result = plotter->plot(seeds[r]);
+      if (r + 1 < a.records) start_record(r + 1);
+      in_flight[r % 2]->wait();
+      pos::PlotResult result = plotters[r % 2]->result();
       out.write(reinterpret_cast<const char*>(seeds[r].data()), 32);
       put_u32(out, std::uint32_t(result.count()));
       out.write(reinterpret_cast<const char*>(result.found_proofs.data()), std::streamsize(result.found_proofs.size()));
