@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "pos_device_test_support.hpp"
 #include "pos_reference.hpp"
 #include "pos_test_support.hpp"
 #include "sprig/simulator/device.hpp"
@@ -21,18 +22,9 @@
 namespace {
 
 using sprig::test::Backend;
-
-pos_ref::Seed seed_of(std::uint32_t i) {
-  pos_ref::Seed seed{};
-  for (std::size_t b = 0; b < seed.size(); ++b) seed[b] = std::uint8_t(b * 7 + i * 131 + 1);
-  return seed;
-}
-
-sprig::pos::Seed device_seed(const pos_ref::Seed& s) {
-  sprig::pos::Seed out{};
-  std::copy(s.begin(), s.end(), out.begin());
-  return out;
-}
+using pos_device_test::device_seed;
+using pos_device_test::require_same_proofs;
+using pos_device_test::seed_of;
 
 // Tables are built once per (seed, K) per test binary: several test cases compare with them.
 const pos_ref::Tables& reference_tables(const pos_ref::Seed& seed, int k) {
@@ -41,15 +33,6 @@ const pos_ref::Tables& reference_tables(const pos_ref::Seed& seed, int k) {
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, pos_ref::build_tables(seed, k, pos_ref::Mode::Abundance)).first;
   return it->second;
-}
-
-void require_same_proofs(const sprig::pos::PlotResult& device, const pos_ref::PosProofs& expected) {
-  REQUIRE(device.k == expected.k);
-  REQUIRE(device.count() == expected.count());
-  REQUIRE(std::equal(device.found_proofs.begin(), device.found_proofs.end(), expected.found_proofs.begin(),
-                     expected.found_proofs.end()));
-  REQUIRE(device.s_buckets == expected.s_buckets);
-  REQUIRE(device.proofs == expected.proofs);
 }
 
 }  // namespace

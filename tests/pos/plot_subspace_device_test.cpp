@@ -7,36 +7,16 @@
 #include <catch2/catch.hpp>
 
 #include "backends.hpp"
+#include "pos_device_test_support.hpp"
 #include "pos_reference.hpp"
 #include "pos_test_support.hpp"
 #include "sprig/simulator/device.hpp"
 #include "sprig/stdlib/pos/pos.hpp"
 
-namespace {
-
 using sprig::test::Backend;
-
-pos_ref::Seed seed_of(std::uint32_t i) {
-  pos_ref::Seed seed{};
-  for (std::size_t b = 0; b < seed.size(); ++b) seed[b] = std::uint8_t(b * 11 + i * 37 + 5);
-  return seed;
-}
-
-sprig::pos::Seed device_seed(const pos_ref::Seed& s) {
-  sprig::pos::Seed out{};
-  std::copy(s.begin(), s.end(), out.begin());
-  return out;
-}
-
-void require_same_proofs(const sprig::pos::PlotResult& device, const pos_ref::PosProofs& expected) {
-  REQUIRE(device.count() == expected.count());
-  REQUIRE(std::equal(device.found_proofs.begin(), device.found_proofs.end(), expected.found_proofs.begin(),
-                     expected.found_proofs.end()));
-  REQUIRE(device.s_buckets == expected.s_buckets);
-  REQUIRE(device.proofs == expected.proofs);
-}
-
-}  // namespace
+using pos_device_test::device_seed;
+using pos_device_test::require_same_proofs;
+using pos_device_test::seed_of;
 
 TEST_CASE("Subspace device plot equals the reference at K = 15, tables and proofs", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
@@ -106,6 +86,24 @@ TEST_CASE("Subspace plotting runs clean under the simulator's analyses at K = 15
   REQUIRE(report.errors.empty());
   REQUIRE(report.races.empty());
   REQUIRE(report.clean());
+}
+
+// Plotters of different rules have different numbers of steps; interleaved, each still
+// runs all of its own.
+TEST_CASE("records interleaved under both rules equal each plotted alone", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  sprig::pos::Plotter abundance(dev, 15), subspace(dev, 15, sprig::pos::Mode::Subspace);
+  const sprig::pos::PlotResult alone_a = abundance.plot(device_seed(seed_of(4)));
+  const sprig::pos::PlotResult alone_s = subspace.plot(device_seed(seed_of(5)));
+  auto sequence = dev.sequence();
+  sprig::pos::record_interleaved(sequence, {&abundance, &subspace}, {device_seed(seed_of(4)), device_seed(seed_of(5))});
+  sequence.run_and_wait();
+  const sprig::pos::PlotResult together_a = abundance.result(), together_s = subspace.result();
+  REQUIRE(together_a.s_buckets == alone_a.s_buckets);
+  REQUIRE(together_a.proofs == alone_a.proofs);
+  REQUIRE(together_s.s_buckets == alone_s.s_buckets);
+  REQUIRE(together_s.proofs == alone_s.proofs);
+  REQUIRE_THROWS_WITH(sprig::pos::record_interleaved(sequence, {&abundance}, {}), Catch::Contains("one seed per plotter"));
 }
 
 TEST_CASE("find_proofs is Subspace's and says so under Abundance's rules", "[pos][device]") {

@@ -289,9 +289,15 @@ inline void record_interleaved(Sequence& sequence, const std::vector<Plotter*>& 
   if (plotters.size() != seeds.size())
     throw std::invalid_argument("pos::record_interleaved: one seed per plotter is needed");
   std::vector<std::vector<RecordStep>> all;
-  for (std::size_t i = 0; i < plotters.size(); ++i) all.push_back(plotters[i]->steps(seeds[i]));
-  for (std::size_t step = 0; !all.empty() && step < all.front().size(); ++step)
-    for (auto& steps : all) steps[step](sequence);
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < plotters.size(); ++i) {
+    all.push_back(plotters[i]->steps(seeds[i]));
+    longest = std::max(longest, all.back().size());
+  }
+  // Plotters of different K or rules have different numbers of steps: each runs all of its own.
+  for (std::size_t step = 0; step < longest; ++step)
+    for (auto& steps : all)
+      if (step < steps.size()) steps[step](sequence);
 }
 
 }  // namespace sprig::pos
