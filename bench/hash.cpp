@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <numeric>
 
 #include <sprig/sprig.hpp>
 #include <sprig/stdlib/hash/hash.hpp>

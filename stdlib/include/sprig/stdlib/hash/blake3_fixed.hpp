@@ -24,27 +24,6 @@ namespace sprig::hash {
 
 namespace detail {
 
-// Reads the 8 key words of a launch.
-inline Blake3Words blake3_key_of(const ReadBuffer<std::uint32_t>& key) {
-  Blake3Words k = zero_words<8>();
-  for (std::uint32_t j = 0; j < 8; ++j) k[j] = key[j];
-  return k;
-}
-
-// Writes root output words [0, out_words) of message `i`.
-template <class Out>
-void blake3_store_output(const Out& out, const Expr<std::uint32_t>& i, const Expr<std::uint32_t>& out_words,
-                         const Blake3Root& root) {
-  using U = Expr<std::uint32_t>;
-  for_(0u, (out_words + 15u) / 16u, [&](U t) {
-    Blake3Output words = blake3_root_output(root, t);
-    for (std::uint32_t j = 0; j < 16; ++j) {
-      U w = t * 16u + j;
-      if_(w < out_words, [&] { out[i * out_words + w] = words[j]; });
-    }
-  });
-}
-
 // Messages of at most one chunk: one invocation each.
 inline const auto& blake3_fixed_small_kernel(bool aligned) {
   std::string name = std::string("blake3_fixed_small") + (aligned ? "" : "_unaligned");
