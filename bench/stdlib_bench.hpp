@@ -59,7 +59,9 @@ inline double peer(const Args& a, const std::string& op, int log_n) {
 }
 
 // Milliseconds per repetition: `record` is called `repeat` times into one sequence after
-// one warm-up sequence (pipelines, first-touch allocations).
+// one warm-up sequence (pipelines, first-touch allocations). Rounds go on for at least
+// half a second and the best counts: a GPU that idled while the host checked the last
+// result clocks up again only after some tenths of a second of work.
 inline double time_ms(sprig::Device& device, int repeat, const std::function<void(sprig::Sequence&)>& record) {
   {
     auto warm = device.sequence();
@@ -67,7 +69,8 @@ inline double time_ms(sprig::Device& device, int repeat, const std::function<voi
     warm.run_and_wait();
   }
   double best = 1e30;
-  for (int round = 0; round < 3; ++round) {
+  auto first = std::chrono::steady_clock::now();
+  for (int round = 0; round < 3 || std::chrono::steady_clock::now() - first < std::chrono::milliseconds(500); ++round) {
     auto s = device.sequence();
     for (int r = 0; r < repeat; ++r) record(s);
     auto start = std::chrono::steady_clock::now();

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -48,6 +49,13 @@ class Sequence {
   // Fill with a repeated 32-bit word; offset and bytes must be multiples of 4.
   Sequence& fill(const RawBuffer& dst, std::uint32_t word = 0) {
     impl_->fill(dst, 0, dst.bytes(), word);
+    return *this;
+  }
+  Sequence& fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word) {
+    check_range(dst, offset, bytes);
+    if (offset % 4 != 0 || bytes % 4 != 0)
+      throw std::invalid_argument("Sequence::fill: offset and byte count must be multiples of 4");
+    impl_->fill(dst, offset, bytes, word);
     return *this;
   }
 

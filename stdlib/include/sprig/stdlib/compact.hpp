@@ -60,7 +60,7 @@ auto count_if_kernel(Pred pred) {
 // The compaction pass. `kept[0]` receives the number kept (CopyIf) or holds it already
 // (Partition). Payloads of type V move with the keys when `with_values`.
 template <DeviceValue T, DeviceValue V, class Pred>
-auto compact_kernel(Pred pred, CompactKind kind, bool with_values, bool counted_barrier) {
+auto compact_kernel(Pred pred, CompactKind kind, bool with_values, const LookBackTraits& traits) {
   TileShape shape = compact_shape<T>();
   std::string name = std::string(kind == CompactKind::CopyIf ? "copy_if<" : "partition<") + type_name<T>() +
                      (with_values ? "," + type_name<V>() : std::string()) + ">";
@@ -72,9 +72,9 @@ auto compact_kernel(Pred pred, CompactKind kind, bool with_values, bool counted_
       using Op = decltype(op);
       SubgroupScan<std::uint32_t, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<std::uint32_t, Op> totals(lanes, shape.invocations);
-      DecoupledLookBack<std::uint32_t, Op> lookback(lanes, status);
+      DecoupledLookBack<std::uint32_t, Op> lookback(lanes, traits, status);
       auto tile_prefix = shared<std::uint32_t>("tile_prefix");
-      SpinSafeBarrier after_lookback(counted_barrier);
+      SpinSafeBarrier after_lookback(traits.counted_barrier);
       after_lookback.reset();
       Expr<std::uint32_t> tile = acquire_tile(status);
       Expr<std::uint32_t> tiles = tiles_covering(count, shape);
@@ -119,7 +119,7 @@ auto compact_kernel(Pred pred, CompactKind kind, bool with_values, bool counted_
       }
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + type_key<Pred>() + (counted_barrier ? "/counted" : ""), trace);
+  return cached_kernel<decltype(trace())>(name + type_key<Pred>() + traits.key(), trace);
 }
 
 template <DeviceValue T, DeviceValue V, class Pred>
@@ -142,7 +142,7 @@ void record_compaction(Device& device, Sequence& sequence, const DeviceBuffer<T>
   bool with_values = in_values != nullptr;
   DeviceBuffer<V> dummy;
   if (!with_values) dummy = device.alloc<V>(1);
-  sequence.run(compact_kernel<T, V>(pred, kind, with_values, barrier_needs_arrival_counter(device.info())), tile_grid(tiles, shape), in, out,
+  sequence.run(compact_kernel<T, V>(pred, kind, with_values, lookback_traits(device.info())), tile_grid(tiles, shape), in, out,
                with_values ? *in_values : dummy, with_values ? *out_values : dummy, status, kept, count);
 }
 

@@ -3,6 +3,7 @@
 //
 //   sprig::radix_sort(device, keys);                      // in place
 //   sprig::radix_sort(device, keys, values, {0, 24});     // pairs, low 24 bits only
+//   sprig::radix_sort(device, sequence, keys, scratch);   // recorded, temporaries kept
 //
 // Onesweep (Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
 // for GPUs", 2022): one histogram pass counts every digit of every pass at once; then each
@@ -17,6 +18,7 @@
 #include <stdexcept>
 
 #include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/decoupled_lookback.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/scan.hpp"
 
@@ -53,17 +55,17 @@ struct SortShape {
   std::uint32_t scratch_words() const {
     return std::max(max_subgroups * radix / 2, tile.elements() * (key_words + value_words));
   }
-  bool counted_barrier = false;  // see spin_safe_barrier.hpp
+  LookBackTraits lookback;
   std::string key() const {
     return std::to_string(tile.items) + "x" + std::to_string(max_subgroups) + "v" + std::to_string(value_words) +
-           (counted_barrier ? "c" : "");
+           lookback.key();
   }
 };
 
 template <RadixKey K>
 SortShape sort_shape(const DeviceInfo& device, bool with_values) {
   SortShape s{{radix, 16}, radix / std::max(1u, device.min_subgroup_size), std::uint32_t(sizeof(K) / 4),
-              with_values ? 1u : 0u, barrier_needs_arrival_counter(device)};
+              with_values ? 1u : 0u, lookback_traits(device)};
   // Leave room beside the scratch for the per-digit tables and the subgroup totals (4 x 256
   // words) and a few words more.
   while (s.tile.items > 2 && (s.scratch_words() + 5 * radix) * 4 > device.max_shared_memory) s.tile.items /= 2;
@@ -80,28 +82,40 @@ Expr<std::uint32_t> digit_of(const Expr<K>& key, const Expr<std::uint32_t>& shif
 template <RadixKey K>
 auto digit_histogram_kernel() {
   constexpr std::uint32_t passes = max_passes<K>(), invocations = 256, items = 16;
+  // Each digit has `parts` counters, side by side, and an invocation adds to part
+  // l % parts: lanes of a subgroup that meet the same digit then mostly hit different
+  // words, and shared atomics on one word serialize.
+  constexpr std::uint32_t parts = 4;
   std::string name = "radix_histogram<" + type_name<K>() + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<K> keys, Buffer<std::uint32_t> histograms, Expr<std::uint32_t> count,
                             Expr<std::uint32_t> begin_bit, Expr<std::uint32_t> end_bit,
                             Expr<std::uint32_t> tiles_per_workgroup) {
-      auto local = shared_array<std::uint32_t>(passes * radix, "digit_counts");
-      Expr<std::uint32_t> l = local_index();
-      for (std::uint32_t p = 0; p < passes; ++p) local[l + p * radix] = 0u;
+      auto local = shared_array<std::uint32_t>(passes * radix * parts, "digit_counts");
+      Expr<std::uint32_t> l = local_index(), part = l % parts;
+      for (std::uint32_t w = 0; w < passes * parts; ++w) local[l + w * radix] = 0u;
       barrier();
       TileShape shape{invocations, items};
       Expr<std::uint32_t> first_tile = linear_workgroup_id() * tiles_per_workgroup;
       Expr<std::uint32_t> end_tile = min(first_tile + tiles_per_workgroup, tiles_covering(count, shape));
       for_(first_tile, end_tile, [&](Expr<std::uint32_t> tile) {
+        // All of the tile's loads go out before the first atomic: they are what hides
+        // the memory latency. Indices past the end read the last key and count nothing.
+        std::vector<Var<K>> tile_keys;
+        tile_keys.reserve(items);
+        for (std::uint32_t j = 0; j < items; ++j) {
+          Expr<std::uint32_t> i = tile * shape.elements() + l + j * invocations;
+          tile_keys.emplace_back(Expr<K>(keys[min(i, count - 1u)]));
+        }
         for (std::uint32_t j = 0; j < items; ++j) {
           Expr<std::uint32_t> i = tile * shape.elements() + l + j * invocations;
           if_(i < count, [&] {
-            Expr<K> key = keys[i];
+            Expr<K> key = tile_keys[j].load();
             for (std::uint32_t p = 0; p < passes; ++p) {
               Expr<std::uint32_t> shift = begin_bit + p * radix_bits;
               if_(shift < end_bit, [&] {
                 Expr<std::uint32_t> mask = (1u << min(end_bit - shift, radix_bits)) - 1u;
-                atomic_add(local[digit_of<K>(key, shift, mask) + p * radix], 1u);
+                atomic_add(local[(digit_of<K>(key, shift, mask) + p * radix) * parts + part], 1u);
               });
             }
           });
@@ -109,8 +123,9 @@ auto digit_histogram_kernel() {
       });
       barrier();
       for (std::uint32_t p = 0; p < passes; ++p) {
-        Expr<std::uint32_t> c = local[l + p * radix];
-        if_(c != 0u, [&] { atomic_add(histograms[l + p * radix], c); });
+        Var<std::uint32_t> c = 0u;
+        for (std::uint32_t q = 0; q < parts; ++q) c = c.load() + Expr<std::uint32_t>(local[(l + p * radix) * parts + q]);
+        if_(c.load() != 0u, [&] { atomic_add(histograms[l + p * radix], c.load()); });
       }
     }, workgroup(invocations));
   };
@@ -134,6 +149,42 @@ inline auto digit_offsets_kernel() {
     }, workgroup(radix));
   };
   return cached_kernel<decltype(trace())>(name, trace);
+}
+
+// Predecessor tiles one look-back round trip inspects per digit: their loads are
+// independent, so a window costs about one L2 latency instead of one per tile.
+constexpr std::uint32_t sort_lookback_window = 8;
+
+// Adds to `earlier` the counts that tiles [0, tile) hold of one digit, whose word for tile
+// t is status[first_word + t * 256]. Walks back a window of tiles at a time, summing
+// counts up to the nearest tile that published its inclusive count; a tile that has not
+// published yet ends the round, and the next round starts from it.
+inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const Expr<std::uint32_t>& first_word,
+                            const Expr<std::uint32_t>& tile, MemoryOrder order, Var<std::uint32_t>& earlier) {
+  Var<std::uint32_t> next = tile;  // tiles [next, tile) are summed
+  loop_([&] {
+    std::vector<Var<std::uint32_t>> words;
+    words.reserve(sort_lookback_window);
+    for (std::uint32_t j = 0; j < sort_lookback_window; ++j) {
+      // Tiles before the first read as an inclusive count of 0, which ends the walk; the
+      // index is chosen by select so that it never leaves the pass's words.
+      Expr<bool> real = next.load() > j;
+      Expr<std::uint32_t> at = first_word + select(real, next.load() - 1u - j, 0u) * radix;
+      words.emplace_back(select(real, atomic_load(status[at], order), Expr<std::uint32_t>(sort_prefix_ready)));
+    }
+    Var<bool> stopped = false, found = false;
+    Var<std::uint32_t> taken = 0u;
+    for (std::uint32_t j = 0; j < sort_lookback_window; ++j) {
+      Expr<std::uint32_t> w = words[j].load();
+      Expr<bool> take = !stopped.load() && w != 0u;
+      earlier = earlier.load() + select(take, w & sort_count_mask, 0u);
+      taken = taken.load() + select(take, 1u, 0u);
+      found = found.load() || (take && w >= sort_prefix_ready);
+      stopped = stopped.load() || !take || w >= sort_prefix_ready;
+    }
+    if_(found.load(), [&] { break_(); });
+    next = next.load() - taken.load();
+  });
 }
 
 // One digit pass (see the top of the file). The pass's status words start at
@@ -160,7 +211,7 @@ auto onesweep_kernel(const SortShape& shape) {
       auto digit_start = shared_array<std::uint32_t>(radix, "digit_start");   // in the sorted tile
       auto destination = shared_array<std::uint32_t>(radix, "digit_destination");  // minus digit_start
       auto tile_index = shared<std::uint32_t>("tile_index");
-      SpinSafeBarrier after_lookback(shape.counted_barrier);
+      SpinSafeBarrier after_lookback(shape.lookback.counted_barrier);
       after_lookback.reset();
       Expr<std::uint32_t> l = local_index(), subgroup = subgroup_id();
 
@@ -213,26 +264,23 @@ auto onesweep_kernel(const SortShape& shape) {
       barrier();
 
       // 3. Publish this tile's digit counts, look back for the earlier tiles' counts
-      // (invocation d owns digit d; d counts in subgroup order, as
-      // the scan over digits does), and place the tile's digits in sorted order.
+      // (invocation d owns digit d; d counts in subgroup order, as the scan over digits
+      // does), and place the tile's digits in sorted order. The status words carry the
+      // counts themselves, so relaxed atomics suffice (on the GPU an acquire fence per
+      // poll costs a round trip of its own), except where LookBackTraits says otherwise.
       Expr<std::uint32_t> d = subgroup * subgroup_size() + subgroup_invocation_id();
       Expr<std::uint32_t> mine = digit_count[d];
       Expr<std::uint32_t> my_word = status_base + tile * radix + d + 1u;
       Var<std::uint32_t> earlier = 0u;
+      bool ordered = shape.lookback.ordered_words;
+      MemoryOrder publish = ordered ? MemoryOrder::Release : MemoryOrder::Relaxed;
       if_(tile == 0u, [&] {
-        atomic_store(status[my_word], sort_prefix_ready | mine, MemoryOrder::Release);
+        atomic_store(status[my_word], sort_prefix_ready | mine, publish);
       }).else_([&] {
-        atomic_store(status[my_word], sort_aggregate_ready | mine, MemoryOrder::Release);
-        Var<std::uint32_t> look = my_word - radix;
-        loop_([&] {
-          Expr<std::uint32_t> w = atomic_load(status[look.load()], MemoryOrder::Acquire);
-          if_(w != 0u, [&] {
-            earlier = earlier.load() + (w & sort_count_mask);
-            if_(w >= sort_prefix_ready, [&] { break_(); });
-            look = look.load() - radix;
-          });
-        });
-        atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + mine), MemoryOrder::Release);
+        atomic_store(status[my_word], sort_aggregate_ready | mine, publish);
+        look_back_digit(status, status_base + d + 1u, tile, ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed,
+                        earlier);
+        atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + mine), publish);
       });
       Expr<std::uint32_t> s = lanes.inclusive(mine);
       after_lookback.arrive_and_wait();
@@ -295,9 +343,69 @@ auto onesweep_kernel(const SortShape& shape) {
   return cached_kernel<decltype(trace())>(name + shape.key(), trace);
 }
 
+// Fills histograms[pass * 256 + digit] with the counts of the first n keys' digits.
+template <RadixKey K>
+void record_digit_histogram(Sequence& sequence, const DeviceBuffer<K>& keys, std::size_t n,
+                            const DeviceBuffer<std::uint32_t>& histograms, std::uint32_t begin, std::uint32_t end) {
+  sequence.fill(histograms, 0);
+  TileShape histogram_tile{256, 16};
+  std::size_t histogram_tiles = histogram_tile.tiles_for(n);
+  std::size_t per_group = (histogram_tiles + 1023) / 1024;
+  std::size_t groups = (histogram_tiles + per_group - 1) / per_group;
+  sequence.run(digit_histogram_kernel<K>(), tile_grid(groups, histogram_tile), keys, histograms, std::uint32_t(n),
+               begin, end, std::uint32_t(per_group));
+}
+
+template <RadixKey K>
+class SortScratchOf;
+
+}  // namespace detail
+
+// The temporaries of radix_sort: a second buffer of keys (and of values), the digit
+// histograms and the look-back words. A scratch passed to each call is grown as needed and
+// kept, so repeated sorts do not allocate:
+//
+//   sprig::SortScratch<std::uint32_t> scratch;
+//   for (auto& keys : batches) sprig::radix_sort(device, sequence, keys, scratch);
+//
+// One scratch may serve several sorts of one sequence: they run one after another.
+template <detail::RadixKey K>
+class SortScratch {
+ public:
+  // Device memory held (what the largest sort so far needed).
+  std::size_t device_bytes() const { return keys_.bytes() + values_.bytes() + histograms_.bytes() + status_.bytes(); }
+
+ private:
+  friend class detail::SortScratchOf<K>;
+  DeviceBuffer<K> keys_;
+  DeviceBuffer<std::uint32_t> values_, histograms_, status_;
+};
+
+namespace detail {
+
+// A scratch's buffers, each at least the size asked for.
+template <RadixKey K>
+class SortScratchOf {
+ public:
+  SortScratchOf(Device& device, SortScratch<K>& scratch) : device_(device), scratch_(scratch) {}
+  const DeviceBuffer<K>& keys(std::size_t n) { return reserve(scratch_.keys_, n); }
+  const DeviceBuffer<std::uint32_t>& values(std::size_t n) { return reserve(scratch_.values_, n); }
+  const DeviceBuffer<std::uint32_t>& histograms(std::size_t n) { return reserve(scratch_.histograms_, n); }
+  const DeviceBuffer<std::uint32_t>& status(std::size_t n) { return reserve(scratch_.status_, n); }
+
+ private:
+  template <class T>
+  const DeviceBuffer<T>& reserve(DeviceBuffer<T>& buffer, std::size_t size) {
+    if (buffer.size() < size) buffer = device_.alloc<T>(size);
+    return buffer;
+  }
+  Device& device_;
+  SortScratch<K>& scratch_;
+};
+
 template <RadixKey K>
 void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys,
-                       const DeviceBuffer<std::uint32_t>* values, SortOptions options) {
+                       const DeviceBuffer<std::uint32_t>* values, SortOptions options, SortScratch<K>& scratch_buffers) {
   std::size_t n = keys.size();
   std::uint32_t width = sizeof(K) * 8;
   std::uint32_t begin = options.begin_bit, end = std::min(options.end_bit, width);
@@ -308,36 +416,30 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
   SortShape shape = sort_shape<K>(device.info(), values != nullptr);
   std::size_t tiles = shape.tile.tiles_for(n);
 
+  SortScratchOf<K> scratch(device, scratch_buffers);
   // Digit counts of all passes, then their offsets.
-  auto histograms = device.alloc<std::uint32_t>(max_passes<K>() * radix);
-  sequence.fill(histograms, 0);
-  TileShape histogram_tile{256, 16};
-  std::size_t histogram_tiles = histogram_tile.tiles_for(n);
-  std::size_t per_group = (histogram_tiles + 1023) / 1024;
-  std::size_t groups = (histogram_tiles + per_group - 1) / per_group;
-  sequence.run(digit_histogram_kernel<K>(), tile_grid(groups, histogram_tile), keys, histograms, std::uint32_t(n),
-               begin, end, std::uint32_t(per_group));
+  const DeviceBuffer<std::uint32_t>& histograms = scratch.histograms(max_passes<K>() * radix);
+  record_digit_histogram(sequence, keys, n, histograms, begin, end);
   sequence.run(digit_offsets_kernel(), grid(std::uint64_t(max_passes<K>()) * radix), histograms);
 
   std::size_t status_words = 1 + tiles * radix;
-  auto status = device.alloc<std::uint32_t>(status_words * passes);
-  sequence.fill(status, 0);
-  auto other_keys = device.alloc<K>(n);
-  DeviceBuffer<std::uint32_t> other_values = device.alloc<std::uint32_t>(values ? n : 1);
-  DeviceBuffer<std::uint32_t> no_values = other_values;
+  const DeviceBuffer<std::uint32_t>& status = scratch.status(status_words * passes);
+  sequence.fill(status, 0, status_words * passes * sizeof(std::uint32_t), 0);
+  const DeviceBuffer<K>& other_keys = scratch.keys(n);
+  const DeviceBuffer<std::uint32_t>& other_values = scratch.values(values ? n : 1);
   const auto& sweep = onesweep_kernel<K>(shape);
   for (std::uint32_t p = 0; p < passes; ++p) {
     std::uint32_t shift = begin + p * radix_bits, bits = std::min(radix_bits, end - shift);
     bool forward = p % 2 == 0;
     const DeviceBuffer<K>& from = forward ? keys : other_keys;
     const DeviceBuffer<K>& to = forward ? other_keys : keys;
-    const DeviceBuffer<std::uint32_t>& values_from = values ? (forward ? *values : other_values) : no_values;
-    const DeviceBuffer<std::uint32_t>& values_to = values ? (forward ? other_values : *values) : no_values;
+    const DeviceBuffer<std::uint32_t>& values_from = values ? (forward ? *values : other_values) : other_values;
+    const DeviceBuffer<std::uint32_t>& values_to = values ? (forward ? other_values : *values) : other_values;
     sequence.run(sweep, tile_grid(tiles, shape.tile), from, to, values_from, values_to, histograms, status,
                  std::uint32_t(n), shift, (1u << bits) - 1u, p, std::uint32_t(p * status_words));
   }
   if (passes % 2 == 1) {
-    sequence.copy(other_keys, keys);
+    sequence.copy(other_keys, 0, keys, 0, n * sizeof(K));
     if (values) sequence.copy(other_values, 0, *values, 0, n * sizeof(std::uint32_t));
   }
 }
@@ -346,28 +448,52 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
 
 // Sorts `keys` in place, stably, by the bits [begin_bit, end_bit) (recorded).
 template <detail::RadixKey K>
+void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, SortScratch<K>& scratch,
+                SortOptions options = {}) {
+  detail::record_radix_sort<K>(device, sequence, keys, nullptr, options, scratch);
+}
+template <detail::RadixKey K>
 void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, SortOptions options = {}) {
-  detail::record_radix_sort<K>(device, sequence, keys, nullptr, options);
+  SortScratch<K> scratch;
+  radix_sort(device, sequence, keys, scratch, options);
 }
 // Sorts `keys` in place and moves values[i] along with keys[i] (recorded).
 template <detail::RadixKey K>
 void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
+                SortScratch<K>& scratch, SortOptions options = {}) {
+  detail::record_radix_sort<K>(device, sequence, keys, &values, options, scratch);
+}
+template <detail::RadixKey K>
+void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
                 SortOptions options = {}) {
-  detail::record_radix_sort<K>(device, sequence, keys, &values, options);
+  SortScratch<K> scratch;
+  radix_sort(device, sequence, keys, values, scratch, options);
 }
 
+// The same, run at once.
+template <detail::RadixKey K>
+void radix_sort(Device& device, const DeviceBuffer<K>& keys, SortScratch<K>& scratch, SortOptions options = {}) {
+  auto sequence = device.sequence();
+  radix_sort(device, sequence, keys, scratch, options);
+  sequence.run_and_wait();
+}
 template <detail::RadixKey K>
 void radix_sort(Device& device, const DeviceBuffer<K>& keys, SortOptions options = {}) {
+  SortScratch<K> scratch;
+  radix_sort(device, keys, scratch, options);
+}
+template <detail::RadixKey K>
+void radix_sort(Device& device, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
+                SortScratch<K>& scratch, SortOptions options = {}) {
   auto sequence = device.sequence();
-  radix_sort(device, sequence, keys, options);
+  radix_sort(device, sequence, keys, values, scratch, options);
   sequence.run_and_wait();
 }
 template <detail::RadixKey K>
 void radix_sort(Device& device, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
                 SortOptions options = {}) {
-  auto sequence = device.sequence();
-  radix_sort(device, sequence, keys, values, options);
-  sequence.run_and_wait();
+  SortScratch<K> scratch;
+  radix_sort(device, keys, values, scratch, options);
 }
 
 }  // namespace sprig

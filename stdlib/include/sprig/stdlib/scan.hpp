@@ -68,9 +68,8 @@ std::string type_name() {
   return ir::to_string(device_type<T>());
 }
 
-// `counted_barrier`: see spin_safe_barrier.hpp.
 template <DeviceValue T, AssociativeOperator Op>
-auto lookback_scan_kernel(const Op& op, ScanKind kind, bool counted_barrier, TileShape shape = scan_shape<T>()) {
+auto lookback_scan_kernel(const Op& op, ScanKind kind, const LookBackTraits& traits, TileShape shape = scan_shape<T>()) {
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_lookback<" +
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
@@ -78,8 +77,8 @@ auto lookback_scan_kernel(const Op& op, ScanKind kind, bool counted_barrier, Til
                             CoherentBuffer<T> values, Expr<std::uint32_t> count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
-      DecoupledLookBack<T, Op> lookback(lanes, status, values);
-      SpinSafeBarrier after_lookback(counted_barrier);
+      DecoupledLookBack<T, Op> lookback(lanes, traits, status, values);
+      SpinSafeBarrier after_lookback(traits.counted_barrier);
       after_lookback.reset();
       Expr<std::uint32_t> tile = acquire_tile(status);
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
@@ -88,14 +87,14 @@ auto lookback_scan_kernel(const Op& op, ScanKind kind, bool counted_barrier, Til
                    &after_lookback);
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key() + (counted_barrier ? "/counted" : "") + shape_key(shape),
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + traits.key() + shape_key(shape),
                                           trace);
 }
 
 // The look-back scan of 4-byte scalars whose full tiles move as 4-vectors; `in4`/`out4`
 // are `in`/`out` viewed as vectors.
 template <VectorizableScalar T, AssociativeOperator Op>
-auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, bool counted_barrier, TileShape shape) {
+auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, const LookBackTraits& traits, TileShape shape) {
   using V = vector4_t<T>;
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_lookback_vec4<" +
                      type_name<T>() + "," + op.name + ">";
@@ -104,8 +103,8 @@ auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, bool counted_b
                             CoherentBuffer<std::uint64_t> status, Expr<std::uint32_t> count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
-      DecoupledLookBack<T, Op> lookback(lanes, status);
-      SpinSafeBarrier after_lookback(counted_barrier);
+      DecoupledLookBack<T, Op> lookback(lanes, traits, status);
+      SpinSafeBarrier after_lookback(traits.counted_barrier);
       after_lookback.reset();
       Expr<std::uint32_t> tile = acquire_tile(status);
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
@@ -117,7 +116,7 @@ auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, bool counted_b
       });
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key() + (counted_barrier ? "/counted" : "") + shape_key(shape),
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + traits.key() + shape_key(shape),
                                           trace);
 }
 
@@ -207,15 +206,15 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
     auto status = device.alloc<std::uint64_t>(tile_status_words(tiles));
     auto values = device.alloc<T>(tile_value_slots<T>(tiles));
     sequence.fill(status, 0);
-    bool counted = barrier_needs_arrival_counter(device.info());
+    LookBackTraits traits = lookback_traits(device.info());
     if constexpr (VectorizableScalar<T>) {
       if (options.vectorized && shape.items % 4 == 0 && n >= 4) {
-        sequence.run(lookback_scan_vectorized_kernel<T>(op, kind, counted, shape), tile_grid(tiles, shape), in,
+        sequence.run(lookback_scan_vectorized_kernel<T>(op, kind, traits, shape), tile_grid(tiles, shape), in,
                      as_vectors(in), out, as_vectors(out), status, count);
         return;
       }
     }
-    sequence.run(lookback_scan_kernel<T>(op, kind, counted, shape), tile_grid(tiles, shape), in, out, status, values,
+    sequence.run(lookback_scan_kernel<T>(op, kind, traits, shape), tile_grid(tiles, shape), in, out, status, values,
                  count);
   } else {
     auto prefixes = device.alloc<T>(tiles);

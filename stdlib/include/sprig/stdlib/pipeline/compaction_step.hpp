@@ -42,7 +42,7 @@ class CompactionStep : public Step {
  private:
   static auto kernel(Device& device) {
     return sprig::detail::compact_kernel<std::uint32_t, T>(KeyIsSet{}, sprig::detail::CompactKind::CopyIf, true,
-                                                           sprig::detail::barrier_needs_arrival_counter(device.info()));
+                                                           sprig::detail::lookback_traits(device.info()));
   }
 
   Links<T> values_;

@@ -120,6 +120,7 @@ struct Buckets {
 // whole buffers, so table 1 and tables 2..7 each have their own).
 struct BucketScratch {
   DeviceBuffer<std::uint32_t> keys, values, starts, ends;
+  SortScratch<std::uint32_t> sort;
   BucketScratch(Device& device, int k, std::size_t count)
       : keys(device.alloc<std::uint32_t>(count)),
         values(device.alloc<std::uint32_t>(count)),
@@ -164,7 +165,7 @@ inline std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode,
   };
   if (mode == Mode::Abundance)
     steps.insert(steps.begin() + 1, [&, k](Sequence& s) {
-      radix_sort(device, s, scratch.keys, scratch.values, SortOptions{0, bucket_key_bits(k)});
+      radix_sort(device, s, scratch.keys, scratch.values, scratch.sort, SortOptions{0, bucket_key_bits(k)});
     });
   return steps;
 }

@@ -83,7 +83,7 @@ class Plotter {
 
   int k() const { return k_; }
 
-  // Device memory this plotter holds (the sort's own temporaries are not counted).
+  // Device memory this plotter holds (its sorts' scratch as far as grown).
   std::size_t device_bytes() const {
     std::size_t bytes = keystream_.bytes() + ys_.bytes() + pair_sizes_.bytes() + targets_.bytes() + found_.bytes() +
                         index_.bytes() + all_proofs_.bytes() + kept_proofs_.bytes() + kept_s_buckets_.bytes() +
@@ -92,12 +92,13 @@ class Plotter {
     for (const auto& p : parents_) bytes += p.bytes();
     if (encoded_) bytes += masks_->bytes() + encoded_->bytes();
     for (const auto* s : {&*table1_scratch_, &*child_scratch_})
-      bytes += s->keys.bytes() + s->values.bytes() + s->starts.bytes() + s->ends.bytes();
+      bytes += s->keys.bytes() + s->values.bytes() + s->starts.bytes() + s->ends.bytes() + s->sort.device_bytes();
     bytes += xs_.bytes() + subspace_targets_.bytes() + challenges_.bytes();
     if (mode_ == Mode::Subspace) {
       bytes += table1_ys_.bytes() + sparse_ys_.bytes() + sparse_parents_.bytes() + sparse_metadata_.bytes();
       const SubspaceScratch& r = *renumber_scratch_;
-      bytes += r.right_keys.bytes() + r.slots_by_right.bytes() + r.slots_in_order.bytes() + r.y_left_keys.bytes();
+      bytes += r.right_keys.bytes() + r.slots_by_right.bytes() + r.slots_in_order.bytes() + r.y_left_keys.bytes() +
+               r.sort.device_bytes() + r.sort64.device_bytes();
     }
     return bytes;
   }
@@ -120,7 +121,7 @@ class Plotter {
     out.push_back([this, k, entries, &table1_ys](Sequence& s) {
       s.run(detail::f1_kernel(k), grid(entries), keystream_, table1_ys);
     });
-    if (mode == Mode::Subspace) append(subspace_table1_steps(device_, k, table1_ys_, xs_));
+    if (mode == Mode::Subspace) append(subspace_table1_steps(device_, k, table1_ys_, xs_, table1_scratch_->sort));
     append(bucketing_steps(device_, k, mode, table1_ys, pair_sizes_, 0, *table1_scratch_, buckets_));
     out.push_back([this](Sequence& s) {
       s.fill(targets_, no_target);

@@ -114,6 +114,8 @@ inline const auto& subspace_gather_kernel(int k, int table) {
 struct SubspaceScratch {
   DeviceBuffer<std::uint32_t> right_keys, slots_by_right, slots_in_order;
   DeviceBuffer<std::uint64_t> y_left_keys;
+  SortScratch<std::uint32_t> sort;
+  SortScratch<std::uint64_t> sort64;
   SubspaceScratch(Device& device, std::size_t slots)
       : right_keys(device.alloc<std::uint32_t>(slots)),
         slots_by_right(device.alloc<std::uint32_t>(slots)),
@@ -137,10 +139,11 @@ struct DenseTable {
 
 // Table 1 in (y, x) order: ys becomes the sorted ys, xs the x at each position.
 inline std::vector<RecordStep> subspace_table1_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
-                                                     const DeviceBuffer<std::uint32_t>& xs) {
+                                                     const DeviceBuffer<std::uint32_t>& xs,
+                                                     SortScratch<std::uint32_t>& sort_scratch) {
   return {
       [&](Sequence& s) { s.run(detail::iota_kernel(), grid(xs.size()), xs); },
-      [&, k](Sequence& s) { radix_sort(device, s, ys, xs, SortOptions{0, std::uint32_t(y_bits(k))}); },
+      [&, k](Sequence& s) { radix_sort(device, s, ys, xs, sort_scratch, SortOptions{0, std::uint32_t(y_bits(k))}); },
   };
 }
 
@@ -157,14 +160,14 @@ inline std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, in
               scratch.slots_by_right, count, slots_per_pair);
       },
       [=, &device, &scratch](Sequence& s) {
-        radix_sort(device, s, scratch.right_keys, scratch.slots_by_right, SortOptions{0, position_bits});
+        radix_sort(device, s, scratch.right_keys, scratch.slots_by_right, scratch.sort, SortOptions{0, position_bits});
       },
       [=, &scratch](Sequence& s) {
         s.run(detail::subspace_y_left_keys_kernel(), grid(count), scratch.right_keys, scratch.slots_by_right, sparse.ys,
               sparse.parents, scratch.y_left_keys, scratch.slots_in_order, count, position_bits);
       },
       [=, &device, &scratch](Sequence& s) {
-        radix_sort(device, s, scratch.y_left_keys, scratch.slots_in_order, SortOptions{0, y_left_bits});
+        radix_sort(device, s, scratch.y_left_keys, scratch.slots_in_order, scratch.sort64, SortOptions{0, y_left_bits});
       },
       [=, &scratch](Sequence& s) {
         s.run(detail::subspace_gather_kernel(k, table), grid(count), scratch.y_left_keys, scratch.slots_in_order,
