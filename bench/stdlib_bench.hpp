@@ -81,10 +81,11 @@ inline double time_ms(sprig::Device& device, int repeat, const std::function<voi
   return best;
 }
 
-// A device-to-device copy of `bytes` by a DSL kernel (16 coalesced words per invocation):
-// the bound for an algorithm that reads and writes that many bytes once. (A kernel rather
-// than vkCmdCopyBuffer, which measured 3x slower than a kernel copy on the H100.)
-inline double copy_ms(sprig::Device& device, std::size_t bytes, int repeat) {
+// Records a device-to-device copy of `from` into `to` (as many words as `from` holds) by a
+// DSL kernel, 16 coalesced words per invocation. (A kernel rather than vkCmdCopyBuffer,
+// which measured 3x slower than a kernel copy on the H100.)
+inline void record_copy(sprig::Sequence& s, const sprig::DeviceBuffer<std::uint32_t>& from,
+                        const sprig::DeviceBuffer<std::uint32_t>& to) {
   using namespace sprig;
   static auto copy = kernel("copy_words", [](ReadBuffer<std::uint32_t> from, WriteBuffer<std::uint32_t> to) {
     UInt group = workgroup_id().x() + workgroup_id().y() * num_workgroups().x();
@@ -93,9 +94,15 @@ inline double copy_ms(sprig::Device& device, std::size_t bytes, int repeat) {
       if_(i < from.size(), [&] { to[i] = from[i]; });
     }
   }, workgroup(256));
-  std::size_t words = bytes / 4, groups = (words + 4095) / 4096, per_row = std::min<std::size_t>(groups, 32768);
-  auto a = device.alloc<std::uint32_t>(words), b = device.alloc<std::uint32_t>(words);
-  return time_ms(device, repeat, [&](Sequence& s) { s.run(copy, grid(per_row * 256, (groups + per_row - 1) / per_row), a, b); });
+  std::size_t groups = (from.size() + 4095) / 4096, per_row = std::min<std::size_t>(groups, 32768);
+  s.run(copy, grid(per_row * 256, (groups + per_row - 1) / per_row), from, to);
+}
+
+// The time of such a copy of `bytes`: the bound for an algorithm that reads and writes
+// that many bytes once.
+inline double copy_ms(sprig::Device& device, std::size_t bytes, int repeat) {
+  auto a = device.alloc<std::uint32_t>(bytes / 4), b = device.alloc<std::uint32_t>(bytes / 4);
+  return time_ms(device, repeat, [&](sprig::Sequence& s) { record_copy(s, a, b); });
 }
 
 inline bool fits(sprig::Device& device, std::size_t bytes) { return bytes <= device.info().max_buffer_bytes; }

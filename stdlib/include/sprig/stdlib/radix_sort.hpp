@@ -153,7 +153,7 @@ inline auto digit_offsets_kernel() {
 
 // Predecessor tiles one look-back round trip inspects per digit: their loads are
 // independent, so a window costs about one L2 latency instead of one per tile.
-constexpr std::uint32_t sort_lookback_window = 8;
+constexpr std::uint32_t sort_lookback_window = 4;
 
 // Adds to `earlier` the counts that tiles [0, tile) hold of one digit, whose word for tile
 // t is status[first_word + t * 256]. Walks back a window of tiles at a time, summing
