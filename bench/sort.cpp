@@ -69,4 +69,30 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   }
+
+  // Both pass modes at every size (keys only): what SortMode::Auto's threshold rests on.
+  std::printf("radix_sort<uint32> by pass mode (ms)\n\n| elements | tiles | OneSweep | CountScanScatter |\n|---|---|---|---|\n");
+  for (int log_n : args.log_sizes) {
+    std::size_t n = std::size_t(1) << log_n;
+    if (!fits(gpu, n * 4)) continue;
+    std::vector<std::uint32_t> host(n);
+    std::mt19937 rng(log_n);
+    for (auto& k : host) k = rng();
+    auto pristine = gpu.upload(host);
+    auto keys = gpu.alloc<std::uint32_t>(n);
+    double restore_ms = time_ms(gpu, args.repeat, [&](Sequence& s) { record_copy(s, pristine, keys); });
+    double ms[2];
+    for (SortMode mode : {SortMode::OneSweep, SortMode::CountScanScatter}) {
+      SortScratch<std::uint32_t> scratch;
+      ms[mode == SortMode::OneSweep ? 0 : 1] = time_ms(gpu, args.repeat, [&](Sequence& s) {
+        record_copy(s, pristine, keys);
+        radix_sort(gpu, s, keys, scratch, SortOptions{0, 32, mode});
+      }) - restore_ms;
+      std::vector<std::uint32_t> got = gpu.download(keys);
+      if (!std::is_sorted(got.begin(), got.end()) || power_sums(got) != power_sums(host))
+        std::printf("WRONG RESULT at 2^%d\n", log_n);
+    }
+    std::printf("| 2^%d | %zu | %.4f | %.4f |\n", log_n, (n + 4095) / 4096, ms[0], ms[1]);
+    std::fflush(stdout);
+  }
 }

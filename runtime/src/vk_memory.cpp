@@ -138,22 +138,20 @@ Allocation MemoryAllocator::allocate(VkDeviceSize bytes, MemoryUse use) {
 
   std::lock_guard lock(mutex_);
   Allocation out;
-  if (!dedicated) {
-    // Reuse space in existing blocks (best type first) before opening a new block.
-    for (std::uint32_t type : types) {
-      for (auto& block : blocks_) {
-        if (!block->dedicated && block->memory_type == type && suballocate(*block, size, out)) return out;
-      }
-    }
-  }
   VkResult result = VK_SUCCESS;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    for (std::uint32_t type : types) {
-      VkDeviceSize heap_size = properties_.memoryHeaps[properties_.memoryTypes[type].heapIndex].size;
+    std::vector<std::optional<std::uint32_t>> block_types;
+    for (const auto& block : blocks_) block_types.push_back(block->dedicated ? std::nullopt : std::optional(block->memory_type));
+    for (const Placement& place : placement_order(types, block_types, !dedicated)) {
+      if (place.block) {
+        if (suballocate(*blocks_[*place.block], size, out)) return out;
+        continue;
+      }
+      VkDeviceSize heap_size = properties_.memoryHeaps[properties_.memoryTypes[place.memory_type].heapIndex].size;
       // A heap smaller than a block (a small BAR window, say) still takes a buffer of its own.
       bool own_block = dedicated || heap_size < block_bytes_;
       if (heap_size < size) continue;
-      std::unique_ptr<MemoryBlock> block = create_block(own_block ? size : block_bytes_, type, own_block, result);
+      std::unique_ptr<MemoryBlock> block = create_block(own_block ? size : block_bytes_, place.memory_type, own_block, result);
       if (block) {
         suballocate(*block, size, out);
         blocks_.push_back(std::move(block));

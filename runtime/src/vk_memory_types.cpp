@@ -56,4 +56,17 @@ std::vector<std::uint32_t> memory_type_candidates(const VkPhysicalDeviceMemoryPr
   return candidates;
 }
 
+std::vector<Placement> placement_order(const std::vector<std::uint32_t>& candidates,
+                                       const std::vector<std::optional<std::uint32_t>>& block_types, bool shared) {
+  std::vector<Placement> order;
+  for (std::uint32_t type : candidates) {
+    if (shared) {
+      for (std::size_t b = 0; b < block_types.size(); ++b)
+        if (block_types[b] == type) order.push_back({type, b});
+    }
+    order.push_back({type, std::nullopt});
+  }
+  return order;
+}
+
 }  // namespace sprig::vk

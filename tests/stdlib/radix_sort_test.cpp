@@ -59,51 +59,56 @@ void check_pairs(sprig::Device& dev, const std::vector<K>& keys, SortOptions opt
 
 using namespace radix_sort_test;
 
-TEST_CASE("uint32 keys sort like std::sort at every size") {
+TEST_CASE("uint32 keys sort like std::sort at every size, in both pass modes") {
   auto t = STDLIB_TARGET;
+  SortMode mode = GENERATE(SortMode::OneSweep, SortMode::CountScanScatter);
   for (std::size_t n : sizes_for(t)) {
-    INFO(t.name << " n=" << n);
+    INFO(t.name << " n=" << n << " mode " << int(mode));
     auto keys = random_values<std::uint32_t>(n, std::uint32_t(n) + 5);
     auto k = t.device->upload(keys);
-    radix_sort(*t.device, k);
+    radix_sort(*t.device, k, SortOptions{0, 32, mode});
     std::sort(keys.begin(), keys.end());
     REQUIRE(stdlib_test::first_difference(t.device->download(k), keys) == "");
   }
 }
 
-TEST_CASE("uint32 key-value pairs sort stably for every distribution") {
+TEST_CASE("uint32 key-value pairs sort stably for every distribution, in both pass modes") {
   auto t = STDLIB_TARGET;
   auto d = GENERATE(Distribution::Random, Distribution::AllEqual, Distribution::Sorted, Distribution::Reversed,
                     Distribution::FewDistinct);
+  SortMode mode = GENERATE(SortMode::OneSweep, SortMode::CountScanScatter);
   for (std::size_t n : sizes_for(t, {1, 257, 4099, 65537, 300007})) {
-    INFO(t.name << " n=" << n << " distribution " << int(d));
-    check_pairs(*t.device, keys_for<std::uint32_t>(n, d, 21));
+    INFO(t.name << " n=" << n << " distribution " << int(d) << " mode " << int(mode));
+    check_pairs(*t.device, keys_for<std::uint32_t>(n, d, 21), SortOptions{0, 32, mode});
   }
 }
 
-TEST_CASE("uint64 keys and pairs sort stably") {
+TEST_CASE("uint64 keys and pairs sort stably, in both pass modes") {
   auto t = STDLIB_TARGET;
+  SortMode mode = GENERATE(SortMode::OneSweep, SortMode::CountScanScatter);
   for (std::size_t n : sizes_for(t, {2, 1000, 65537, 200003})) {
-    INFO(t.name << " n=" << n);
+    INFO(t.name << " n=" << n << " mode " << int(mode));
     auto keys = keys_for<std::uint64_t>(n, Distribution::Random, 22);
     auto k = t.device->upload(keys);
-    radix_sort(*t.device, k);
+    radix_sort(*t.device, k, SortOptions{0, 64, mode});
     std::vector<std::uint64_t> expected = keys;
     std::sort(expected.begin(), expected.end());
     REQUIRE(stdlib_test::first_difference(t.device->download(k), expected) == "");
-    check_pairs(*t.device, keys_for<std::uint64_t>(n, Distribution::FewDistinct, 23));
+    check_pairs(*t.device, keys_for<std::uint64_t>(n, Distribution::FewDistinct, 23), SortOptions{0, 64, mode});
   }
 }
 
-TEST_CASE("a bit range sorts by those bits only, stably") {
+TEST_CASE("a bit range sorts by those bits only, stably, in both pass modes") {
   auto t = STDLIB_TARGET;
+  SortMode mode = GENERATE(SortMode::OneSweep, SortMode::CountScanScatter);
+  INFO("mode " << int(mode));
   std::size_t n = std::min<std::size_t>(t.max_elements, 65537);
   auto keys = random_values<std::uint32_t>(n, 31);
-  check_pairs(*t.device, keys, SortOptions{0, 12});    // two passes, the second of 4 bits
-  check_pairs(*t.device, keys, SortOptions{5, 24});    // three passes starting off a byte boundary
-  check_pairs(*t.device, keys, SortOptions{16, 16});   // empty: nothing moves
+  check_pairs(*t.device, keys, SortOptions{0, 12, mode});    // two passes, the second of 4 bits
+  check_pairs(*t.device, keys, SortOptions{5, 24, mode});    // three passes starting off a byte boundary
+  check_pairs(*t.device, keys, SortOptions{16, 16, mode});   // empty: nothing moves
   auto keys64 = random_values<std::uint64_t>(n, 32);
-  check_pairs(*t.device, keys64, SortOptions{30, 50});
+  check_pairs(*t.device, keys64, SortOptions{30, 50, mode});
 }
 
 TEST_CASE("one scratch serves sorts of growing and shrinking sizes in one sequence") {

@@ -49,6 +49,8 @@ TEST_CASE("the simulator reports no problem in any stdlib kernel") {
   CHECK(reduce(dev, in) == std::accumulate(v.begin(), v.end(), 0u));
   CHECK(reduce(dev, pairs, pair_op).a == n);
   partition(dev, in, out, [](Expr<std::uint32_t> x) { return x < 0x80000000u; });
-  radix_sort(dev, in);
+  auto keys = dev.upload(v);
+  radix_sort(dev, in, SortOptions{0, 32, SortMode::OneSweep});
+  radix_sort(dev, keys, SortOptions{0, 32, SortMode::CountScanScatter});
   require_clean(dev);
 }
