@@ -234,6 +234,8 @@ auto tile_digit_counts_kernel(const TileShape& tile_shape) {
 // One digit pass (see the top of the file). The pass's status words start at
 // status_base: the first counts tiles, 1 + tile * 256 + digit is that tile's look-back
 // word for the digit. digit_offsets[pass * 256 + digit] is where the digit's keys start.
+// A prefixed pass (CountScanScatter) uses neither: tile_offsets[digit * tiles + tile] is
+// where the tile's keys of the digit go.
 template <RadixKey K>
 auto onesweep_kernel(const SortShape& shape) {
   const bool with_values = shape.value_words != 0;
@@ -416,8 +418,8 @@ class SortScratchOf;
 }  // namespace detail
 
 // The temporaries of radix_sort: a second buffer of keys (and of values), the digit
-// histograms and the look-back words. A scratch passed to each call is grown as needed and
-// kept, so repeated sorts do not allocate:
+// histograms and the look-back words (or CountScanScatter's per-tile counts). A scratch
+// passed to each call is grown as needed and kept, so repeated sorts do not allocate:
 //
 //   sprig::SortScratch<std::uint32_t> scratch;
 //   for (auto& keys : batches) sprig::radix_sort(device, sequence, keys, scratch);
