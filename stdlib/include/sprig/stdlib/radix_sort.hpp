@@ -89,22 +89,44 @@ Expr<std::uint32_t> digit_of(const Expr<K>& key, const Expr<std::uint32_t>& shif
   else return cast<std::uint32_t>(key >> cast<std::uint64_t>(shift)) & mask;
 }
 
+// `bins` (a multiple of 256) digit counters in shared memory for a workgroup of 256
+// invocations. Each bin has four counters side by side and invocation l adds to counter
+// l % 4: lanes of a subgroup that meet the same digit then mostly hit different words, and
+// shared atomics on one word serialize.
+class SplitDigitCounters {
+ public:
+  explicit SplitDigitCounters(std::uint32_t bins)
+      : bins_(bins), counters_(shared_array<std::uint32_t>(bins * parts, "digit_counts")) {}
+  // Every invocation, before a barrier.
+  void zero() const {
+    for (std::uint32_t w = 0; w < bins_ * parts / radix; ++w) counters_[local_index() + w * radix] = 0u;
+  }
+  void add(const Expr<std::uint32_t>& bin) const { atomic_add(counters_[bin * parts + local_index() % parts], 1u); }
+  // After a barrier.
+  Expr<std::uint32_t> total(const Expr<std::uint32_t>& bin) const {
+    Var<std::uint32_t> sum = 0u;
+    for (std::uint32_t q = 0; q < parts; ++q) sum = sum.load() + Expr<std::uint32_t>(counters_[bin * parts + q]);
+    return sum.load();
+  }
+
+ private:
+  static constexpr std::uint32_t parts = 4;
+  std::uint32_t bins_;
+  SharedArray<std::uint32_t> counters_;
+};
+
 // Counts the digits of all passes: histograms[pass * 256 + digit].
 template <RadixKey K>
 auto digit_histogram_kernel() {
   constexpr std::uint32_t passes = max_passes<K>(), invocations = 256, items = 16;
-  // Each digit has `parts` counters, side by side, and an invocation adds to part
-  // l % parts: lanes of a subgroup that meet the same digit then mostly hit different
-  // words, and shared atomics on one word serialize.
-  constexpr std::uint32_t parts = 4;
   std::string name = "radix_histogram<" + type_name<K>() + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<K> keys, Buffer<std::uint32_t> histograms, Expr<std::uint32_t> count,
                             Expr<std::uint32_t> begin_bit, Expr<std::uint32_t> end_bit,
                             Expr<std::uint32_t> tiles_per_workgroup) {
-      auto local = shared_array<std::uint32_t>(passes * radix * parts, "digit_counts");
-      Expr<std::uint32_t> l = local_index(), part = l % parts;
-      for (std::uint32_t w = 0; w < passes * parts; ++w) local[l + w * radix] = 0u;
+      SplitDigitCounters local(passes * radix);
+      Expr<std::uint32_t> l = local_index();
+      local.zero();
       barrier();
       TileShape shape{invocations, items};
       Expr<std::uint32_t> first_tile = linear_workgroup_id() * tiles_per_workgroup;
@@ -126,7 +148,7 @@ auto digit_histogram_kernel() {
               Expr<std::uint32_t> shift = begin_bit + p * radix_bits;
               if_(shift < end_bit, [&] {
                 Expr<std::uint32_t> mask = (1u << min(end_bit - shift, radix_bits)) - 1u;
-                atomic_add(local[(digit_of<K>(key, shift, mask) + p * radix) * parts + part], 1u);
+                local.add(digit_of<K>(key, shift, mask) + p * radix);
               });
             }
           });
@@ -134,8 +156,7 @@ auto digit_histogram_kernel() {
       });
       barrier();
       for (std::uint32_t p = 0; p < passes; ++p) {
-        Var<std::uint32_t> c = 0u;
-        for (std::uint32_t q = 0; q < parts; ++q) c = c.load() + Expr<std::uint32_t>(local[(l + p * radix) * parts + q]);
+        Var<std::uint32_t> c = local.total(l + p * radix);
         if_(c.load() != 0u, [&] { atomic_add(histograms[l + p * radix], c.load()); });
       }
     }, workgroup(invocations));
@@ -202,14 +223,13 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const E
 // tile have the digit, over the same tiles as the digit pass.
 template <RadixKey K>
 auto tile_digit_counts_kernel(const TileShape& tile_shape) {
-  constexpr std::uint32_t parts = 4;  // as in digit_histogram_kernel
   std::string name = "radix_tile_counts<" + type_name<K>() + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<K> keys, WriteBuffer<std::uint32_t> counts, Expr<std::uint32_t> count,
                             Expr<std::uint32_t> shift, Expr<std::uint32_t> mask, Expr<std::uint32_t> tiles) {
-      auto local = shared_array<std::uint32_t>(radix * parts, "digit_counts");
-      Expr<std::uint32_t> l = local_index(), part = l % parts;
-      for (std::uint32_t w = 0; w < parts; ++w) local[l + w * radix] = 0u;
+      SplitDigitCounters local(radix);
+      Expr<std::uint32_t> l = local_index();
+      local.zero();
       barrier();
       Expr<std::uint32_t> tile = linear_workgroup_id();
       if_(tile >= tiles, [] { return_(); });
@@ -220,12 +240,10 @@ auto tile_digit_counts_kernel(const TileShape& tile_shape) {
         tile_keys.emplace_back(Expr<K>(keys[min(first + l + j * radix, count - 1u)]));
       for (std::uint32_t j = 0; j < tile_shape.items; ++j) {
         if_(first + l + j * radix < count,
-            [&] { atomic_add(local[digit_of<K>(tile_keys[j].load(), shift, mask) * parts + part], 1u); });
+            [&] { local.add(digit_of<K>(tile_keys[j].load(), shift, mask)); });
       }
       barrier();
-      Var<std::uint32_t> c = 0u;
-      for (std::uint32_t q = 0; q < parts; ++q) c = c.load() + Expr<std::uint32_t>(local[l * parts + q]);
-      counts[l * tiles + tile] = c.load();
+      counts[l * tiles + tile] = local.total(l);
     }, workgroup(radix));
   };
   return cached_kernel<decltype(trace())>(name + std::to_string(tile_shape.items), trace);
