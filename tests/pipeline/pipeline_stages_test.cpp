@@ -56,6 +56,41 @@ TEST_CASE("take cuts an infinite generator") {
   CHECK(fives == std::vector<std::uint32_t>{0, 5, 10, 15});
 }
 
+TEST_CASE("enumerate, drop and take before a filter run inside its compaction") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  gpu::Options tiny{.chunk_elements = 7};
+  auto odd = [](UInt x) { return x % 2u == 1u; };
+  // Indices count every element, kept or not: 0*100+0, 1*100+1, ... keeps the odd ones.
+  CHECK((iota_values(12) | gpu::enumerate([](UInt i, UInt x) { return i * 100u + x; }) | gpu::filter(odd) |
+         gpu::collect(dev, tiny)) == std::vector<std::uint32_t>{101, 303, 505, 707, 909, 1111});
+  CHECK((iota_values(30) | gpu::drop(9) | gpu::take(10) | gpu::filter(odd) | gpu::collect(dev, tiny)) ==
+        std::vector<std::uint32_t>{9, 11, 13, 15, 17});
+  // A take satisfied in the first chunk: later chunks arrive empty at the filter.
+  CHECK((iota_values(40) | gpu::take(3) | gpu::filter(odd) | gpu::filter(odd) | gpu::collect(dev, tiny)) ==
+        std::vector<std::uint32_t>{1});
+  // Chunks of many tiles: every third of 100000 elements, mapped before the filter.
+  auto thirds = iota_values(100000) | gpu::map([](UInt x) { return x + 1u; }) |
+                gpu::filter([](UInt x) { return x % 3u == 0u; }) | gpu::collect(dev, {.chunk_elements = 65536});
+  REQUIRE(thirds.size() == 33333);
+  for (std::size_t k = 0; k < thirds.size(); ++k) REQUIRE(thirds[k] == 3 * (k + 1));
+}
+
+TEST_CASE("the maps after a filter run in its kernel, up to a scan, a take, the end or a reduce") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  gpu::Options tiny{.chunk_elements = 7};
+  auto odd = [](UInt x) { return x % 2u == 1u; };
+  // Odd numbers below 10 are 1, 3, 5, 7, 9.
+  CHECK((iota_values(10) | gpu::filter(odd) | gpu::map([](UInt x) { return x * 10u; }) | gpu::scan<std::uint32_t>() |
+         gpu::collect(dev, tiny)) == std::vector<std::uint32_t>{10, 40, 90, 160, 250});
+  CHECK((iota_values(20) | gpu::filter(odd) | gpu::map([](UInt x) { return x + 1u; }) | gpu::take(3) |
+         gpu::collect(dev, tiny)) == std::vector<std::uint32_t>{2, 4, 6});
+  CHECK((iota_values(10) | gpu::filter(odd) | gpu::map([](UInt x) { return cast<float>(x) * 0.5f; }) |
+         gpu::collect(dev, tiny)) == std::vector<float>{0.5f, 1.5f, 2.5f, 3.5f, 4.5f});
+  // A reduce pads the chunk past its count, so its maps stay in a kernel of their own.
+  CHECK((iota_values(10) | gpu::filter(odd) | gpu::map([](UInt x) { return x * 2u; }) |
+         gpu::reduce(dev, sprig::plus<std::uint32_t>(), tiny)) == 50u);
+}
+
 TEST_CASE("scan is a running sum across chunk boundaries") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   gpu::Options chunks{.chunk_elements = 100};

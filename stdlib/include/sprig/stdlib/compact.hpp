@@ -7,9 +7,8 @@
 //   std::size_t front = sprig::partition(device, in, out, pred);
 //
 // One pass (plus a counting pass for partition, whose rejected elements start where the
-// accepted ones end): each subgroup ranks its kept elements with ballots, the workgroup
-// scans the subgroup counts, and tiles chain their counts with a decoupled look-back.
-// Writes go straight from registers; a subgroup's kept elements land contiguously.
+// accepted ones end), ranked tile by tile as compaction_tile.hpp says. Writes go straight
+// from registers.
 #pragma once
 
 #include <stdexcept>
@@ -17,7 +16,7 @@
 #include <typeinfo>
 
 #include "sprig/runtime/device.hpp"
-#include "sprig/stdlib/decoupled_lookback.hpp"
+#include "sprig/stdlib/compaction_tile.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/scan.hpp"
 
@@ -27,13 +26,14 @@ namespace detail {
 
 enum class CompactKind { CopyIf, Partition };
 
-// 32 bytes per invocation. On the H100, 12 and 16 items ran faster (0.95 and 0.81 ms
-// against 1.24 ms for 2^28 uint32) but counted wrong kept totals from 10 items on, acquire
-// look-back or not, while lavapipe and the simulator (subgroups of 8 and 32) agree with
-// std:: at every size. Not understood yet (docs/benchmarks.md).
+// 64 bytes per invocation: on the H100, 2^28 uint32 take 0.95 ms with 16 items against
+// 1.11 ms with 8 and 1.00 ms with 24 (docs/benchmarks.md).
+inline TileShape compact_shape(std::size_t item_bytes) {
+  return TileShape{256, std::clamp<std::uint32_t>(64 / std::uint32_t(item_bytes), 1, 16)};
+}
 template <DeviceValue T>
 TileShape compact_shape() {
-  return TileShape{256, std::clamp<std::uint32_t>(32 / std::uint32_t(sizeof(T)), 1, 8)};
+  return compact_shape(sizeof(T));
 }
 
 // Counts the elements `pred` accepts into counter[0] (atomically: the sum is exact in any order).
@@ -72,53 +72,34 @@ auto compact_kernel(Pred pred, CompactKind kind, bool with_values, const LookBac
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, ReadBuffer<V> in_values, WriteBuffer<V> out_values,
                             CoherentBuffer<std::uint64_t> status, Buffer<std::uint32_t> kept,
                             Expr<std::uint32_t> count) {
-      auto op = plus<std::uint32_t>();
-      using Op = decltype(op);
-      SubgroupScan<std::uint32_t, Op> lanes(op, shape.invocations);
-      SubgroupTotalsScan<std::uint32_t, Op> totals(lanes, shape.invocations);
-      DecoupledLookBack<std::uint32_t, Op> lookback(lanes, traits, status);
-      auto tile_prefix = shared<std::uint32_t>("tile_prefix");
-      SpinSafeBarrier after_lookback(traits.counted_barrier);
-      after_lookback.reset();
-      Expr<std::uint32_t> tile = acquire_tile(status);
+      CompactionTile work(shape, traits, status);
+      Expr<std::uint32_t> tile = work.acquire();
       Expr<std::uint32_t> tiles = tiles_covering(count, shape);
       if_(tile >= tiles, [] { return_(); });
       TileBounds bounds = tile_bounds(tile, count, shape);
       std::vector<Var<T>> items = load_items(in, bounds, count, shape, Expr<T>(in[0u]));
 
-      std::vector<Expr<std::uint32_t>> index, rank_in_run;
+      std::vector<Expr<std::uint32_t>> index;
       std::vector<Expr<bool>> valid, keep;
-      std::vector<Expr<std::uint32_t>> before;  // kept in this subgroup's earlier runs
-      Expr<std::uint32_t> running = 0u;
       for (std::uint32_t j = 0; j < shape.items; ++j) {
         index.push_back(striped_index(bounds.first, shape.items, j));
         valid.push_back(index[j] < count);
         keep.push_back(valid[j] && pred(items[j].load()));
-        Expr<uvec4> ballot = subgroup_ballot(keep[j]);
-        rank_in_run.push_back(ballot_exclusive_bit_count(ballot));
-        before.push_back(running);
-        running = running + ballot_bit_count(ballot);
       }
-      totals.scan(running, [&](const Expr<std::uint32_t>& aggregate) {
-        Expr<std::uint32_t> p = lookback.exclusive_prefix(tile, aggregate);
-        if_(lanes.lane() == 0u, [&] {
-          tile_prefix = p;
-          if (kind == CompactKind::CopyIf) if_(tile == tiles - 1u, [&] { kept[0] = p + aggregate; });
-        });
-      }, &after_lookback);
-      Expr<std::uint32_t> base = tile_prefix.load() + totals.exclusive_prefix();
-      Expr<std::uint32_t> accepted_total = kind == CompactKind::Partition ? Expr<std::uint32_t>(kept[0]) : base;
+      std::vector<Expr<std::uint32_t>> kept_before = work.destinations(keep, tile, [&](const Expr<std::uint32_t>& n) {
+        if (kind == CompactKind::CopyIf) if_(tile == tiles - 1u, [&] { kept[0] = n; });
+      });
+      Expr<std::uint32_t> accepted_total = kind == CompactKind::Partition ? Expr<std::uint32_t>(kept[0]) : Expr<std::uint32_t>(0u);
       for (std::uint32_t j = 0; j < shape.items; ++j) {
-        Expr<std::uint32_t> kept_before = base + before[j] + rank_in_run[j];
         auto move_to = [&](const Expr<std::uint32_t>& destination) {
           out[destination] = items[j].load();
           if (with_values) out_values[destination] = Expr<V>(in_values[index[j]]);
         };
         if (kind == CompactKind::CopyIf) {
-          if_(keep[j], [&] { move_to(kept_before); });
+          if_(keep[j], [&] { move_to(kept_before[j]); });
         } else {
-          if_(keep[j], [&] { move_to(kept_before); })
-              .else_if_(valid[j], [&] { move_to(accepted_total + (index[j] - kept_before)); });
+          if_(keep[j], [&] { move_to(kept_before[j]); })
+              .else_if_(valid[j], [&] { move_to(accepted_total + (index[j] - kept_before[j])); });
         }
       }
     }, workgroup(shape.invocations));

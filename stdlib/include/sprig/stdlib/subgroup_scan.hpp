@@ -88,8 +88,13 @@ class SubgroupScan {
   // Folds x over all lanes in the order lane size-1, ..., 1, 0 (highest lane first). The
   // look-back walks predecessors from the nearest (lane 0) to the farthest, so this is
   // their sequence order.
+  //
+  // Never the native reduce, even for commutative operators: on the H100 (driver 580) an
+  // OpGroupNonUniformIAdd Reduce in the look-back loop of compaction kernels with 9 or more
+  // items per invocation dropped lanes — lane 0 held 1536 and the reduce returned 0 — so
+  // later tiles got short prefixes. The scan-based fold gives the right prefix there
+  // (docs/benchmarks.md); it runs once per look-back window, so its cost does not show.
   Expr<T> fold_descending(const Expr<T>& x) const {
-    if (native() && op_.commutative) return native_scan(x, ir::GroupOperation::Reduce);
     return last(inclusive(reversed(x)));
   }
 

@@ -1,9 +1,8 @@
 // Fusion: a run of element-wise stages (map, enumerate, take, drop) becomes ONE kernel,
 // traced once per chain type. Each invocation loads one element, carries it through every
-// stage in registers and stores it once. take/drop only ever cut a prefix or a suffix
-// off a chunk, so they need no compaction: the kernel tracks the uniform count and each
-// element's rank, and survivors land at out[rank]. A segment that ends in a filter stores
-// the predicate as a 0/1 key beside the value, for the compaction that follows.
+// stage in registers (fusing.hpp) and stores it once; survivors of take/drop land at
+// out[rank]. A segment that holds a filter is one stream compaction with the stages
+// before the filter, the predicate and the maps after it inside (filter_kernel.hpp).
 #pragma once
 
 #include <algorithm>
@@ -12,6 +11,8 @@
 #include <typeinfo>
 
 #include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/pipeline/filter_kernel.hpp"
+#include "sprig/stdlib/pipeline/fusing.hpp"
 #include "sprig/stdlib/pipeline/options.hpp"
 #include "sprig/stdlib/pipeline/stages.hpp"
 #include "sprig/stdlib/pipeline/step.hpp"
@@ -22,107 +23,33 @@ namespace sprig::gpu::detail {
 // How a segment ends.
 struct EndPlain {};   // values and count
 struct EndPadded {};  // values, with positions past the count set to a given value (for reductions)
-// (Filter<P> ends a segment with values and keys.)
-
-template <class S>
-struct uses_state : std::false_type {};
-template <>
-struct uses_state<Take> : std::true_type {};
-template <>
-struct uses_state<Drop> : std::true_type {};
-template <class F>
-struct uses_state<Enumerate<F>> : std::true_type {};
-
-// Trace-time context of the fused kernel: the element's rank among the survivors so far,
-// the chunk's surviving count (uniform), and the per-stage stream counters.
-struct Fusing {
-  Expr<std::uint32_t> i, rank, count;
-  Expr<bool> valid;
-  const ReadBuffer<std::uint32_t>* limits;
-  const ReadBuffer<std::uint32_t>* state_in;
-  const WriteBuffer<std::uint32_t>* state_out;
-  std::uint32_t slot = 0;
-
-  // Elements that reached stage `slot` in earlier chunks; records this chunk's arrivals.
-  Expr<std::uint32_t> arrive() {
-    Expr<std::uint32_t> passed = (*state_in)[slot];
-    Expr<std::uint32_t> reached = passed + count;
-    const WriteBuffer<std::uint32_t>& out = *state_out;
-    std::uint32_t s = slot;
-    if_(i == 0u, [&] { out[s] = reached; });
-    return passed;
-  }
-  // Of `count` arriving elements, how many lie before position `limit` of the stream.
-  Expr<std::uint32_t> before_limit(const Expr<std::uint32_t>& passed) {
-    Expr<std::uint32_t> limit = (*limits)[slot];
-    return select(limit > passed, min(limit - passed, count), Expr<std::uint32_t>(0u));
-  }
-};
-
-template <class T, class F>
-auto apply_stage(const Map<F>&, const Expr<T>& v, Fusing&) {
-  return F{}(v);
-}
-template <class T, class F>
-auto apply_stage(const Enumerate<F>&, const Expr<T>& v, Fusing& s) {
-  Expr<std::uint32_t> passed = s.arrive();
-  auto result = F{}(passed + s.rank, v);
-  ++s.slot;
-  return result;
-}
-template <class T>
-Expr<T> apply_stage(const Take&, const Expr<T>& v, Fusing& s) {
-  Expr<std::uint32_t> kept = s.before_limit(s.arrive());
-  s.valid = s.valid && s.rank < kept;
-  s.count = kept;
-  ++s.slot;
-  return v;
-}
-template <class T>
-Expr<T> apply_stage(const Drop&, const Expr<T>& v, Fusing& s) {
-  Expr<std::uint32_t> dropped = s.before_limit(s.arrive());
-  s.valid = s.valid && s.rank >= dropped;
-  s.rank = s.rank - dropped;
-  s.count = s.count - dropped;
-  ++s.slot;
-  return v;
-}
-
-template <std::size_t I, class T, class Tuple, class Done>
-void fuse(const Tuple& stages, const Expr<T>& v, Fusing& s, Done&& done) {
-  if constexpr (I == std::tuple_size_v<Tuple>) {
-    done(v);
-  } else {
-    auto next = apply_stage(std::get<I>(stages), v, s);
-    fuse<I + 1>(stages, next, s, done);
-  }
-}
-
-inline std::uint32_t clamp_limit(std::uint64_t n) { return std::uint32_t(std::min<std::uint64_t>(n, 0xFFFFFFFFu)); }
+struct EndCompacted {};  // the stages hold a filter (maps only after it): the survivors, compacted
 
 // One fused kernel: In -> stages S... -> Out, ending as Term says.
 template <class In, class Term, class... S>
 class Segment : public Step {
  public:
   using Out = chain_output_t<In, S...>;
+  static constexpr bool filters = std::is_same_v<Term, EndCompacted>;
   static constexpr std::uint32_t state_slots = (0u + ... + (uses_state<S>::value ? 1u : 0u));
 
   Segment(Device& device, Sequence& setup, const Geometry& g, std::tuple<S...> stages, Links<In> in,
           MemoryKind out_memory, const DeviceBuffer<Out>* external_out = nullptr)
-      : stages_(std::move(stages)), in_(std::move(in)) {
+      : stages_(std::move(stages)), in_(std::move(in)), traits_(sprig::detail::lookback_traits(device.info())) {
     out_ = make_links<Out>(device, setup, external_out ? Geometry{1, g.slots} : g, out_memory);
     if (external_out)
       for (auto& link : *out_) link.values = *external_out;
-    for (std::size_t s = 0; s < g.slots; ++s)
-      keys_.push_back(zeroed_buffer<std::uint32_t>(device, setup, is_filter<Term>::value ? g.capacity : 1,
-                                                   MemoryKind::DeviceLocal));
+    if constexpr (filters) {
+      std::size_t words = sprig::detail::tile_status_words(filter_shape<In, Out>().tiles_for(g.capacity));
+      for (std::size_t s = 0; s < g.slots; ++s)
+        status_.push_back(zeroed_buffer<std::uint64_t>(device, setup, words, MemoryKind::DeviceLocal));
+    }
     limits_ = zeroed_buffer<std::uint32_t>(device, setup, state_slots, MemoryKind::HostVisible);
     for (auto& s : state_) s = zeroed_buffer<std::uint32_t>(device, setup, state_slots, MemoryKind::HostVisible);
     pad_ = zeroed_buffer<Out>(device, setup, 1, MemoryKind::HostVisible);
   }
 
   const Links<Out>& output() const { return out_; }
-  const std::vector<DeviceBuffer<std::uint32_t>>& keys() const { return keys_; }
   void set_padding(Device& device, const Out& value) { device.write(pad_, std::span<const Out>(&value, 1)); }
 
   void reset(Device& device) override {
@@ -135,10 +62,18 @@ class Segment : public Step {
   void record(Sequence& sequence, const ChunkContext& c) override {
     const Link<In>& in = (*in_)[c.slot];
     const Link<Out>& out = (*out_)[c.slot];
+    const DeviceBuffer<std::uint32_t>&state_in = state_[c.chunk % 2], &state_out = state_[(c.chunk + 1) % 2];
+    if constexpr (filters) {
+      auto shape = filter_shape<In, Out>();
+      sequence.fill(status_[c.slot], 0);
+      sequence.run(filter_kernel<Segment, In, Out, S...>(traits_),
+                   sprig::detail::tile_grid(shape.tiles_for(c.upper), shape), in.values, in.count, out.values, out.count,
+                   status_[c.slot], limits_, state_in, state_out);
+      return;
+    }
     std::size_t groups = (std::size_t(c.upper) + elementwise_workgroup - 1) / elementwise_workgroup;
     sequence.run(kernel(), sprig::detail::tile_grid(groups, sprig::detail::TileShape{elementwise_workgroup, 1}),
-                 in.values, in.count, out.values, out.count, keys_[c.slot], pad_, limits_, state_[c.chunk % 2],
-                 state_[(c.chunk + 1) % 2], c.upper);
+                 in.values, in.count, out.values, out.count, pad_, limits_, state_in, state_out, c.upper);
   }
 
   // After `chunk`: has some take already passed everything it will ever pass?
@@ -176,8 +111,7 @@ class Segment : public Step {
     auto trace = [=] {
       count_kernel_trace();
       return sprig::kernel(name, [](ReadBuffer<In> in, ReadBuffer<std::uint32_t> in_count, WriteBuffer<Out> out,
-                                    WriteBuffer<std::uint32_t> out_count, WriteBuffer<std::uint32_t> keys,
-                                    ReadBuffer<Out> pad, ReadBuffer<std::uint32_t> limits,
+                                    WriteBuffer<std::uint32_t> out_count, ReadBuffer<Out> pad, ReadBuffer<std::uint32_t> limits,
                                     ReadBuffer<std::uint32_t> state_in, WriteBuffer<std::uint32_t> state_out,
                                     Expr<std::uint32_t> upper) {
         Expr<std::uint32_t> i = sprig::detail::linear_workgroup_id() * elementwise_workgroup + local_index();
@@ -191,17 +125,9 @@ class Segment : public Step {
           Expr<std::uint32_t> rank = s.rank;
           Expr<std::uint32_t> survivors = s.count;
           Expr<bool> keep = s.valid;
-          if constexpr (is_filter<Term>::value) {
-            if_(keep, [&] {
-              out[rank] = v;
-              keys[rank] = select(typename Term::predicate_type{}(v), Expr<std::uint32_t>(1u), Expr<std::uint32_t>(0u));
-            });
-            if_(i >= survivors, [&] { keys[i] = 0u; });
-          } else {
-            if_(keep, [&] { out[rank] = v; });
-            if constexpr (std::is_same_v<Term, EndPadded>) if_(i >= survivors, [&] { out[i] = Expr<Out>(pad[0u]); });
-            if_(i == 0u, [&] { out_count[0u] = survivors; });
-          }
+          if_(keep, [&] { out[rank] = v; });
+          if constexpr (std::is_same_v<Term, EndPadded>) if_(i >= survivors, [&] { out[i] = Expr<Out>(pad[0u]); });
+          if_(i == 0u, [&] { out_count[0u] = survivors; });
         });
       }, workgroup(elementwise_workgroup));
     };
@@ -212,7 +138,8 @@ class Segment : public Step {
   std::tuple<S...> stages_;
   Links<In> in_;
   Links<Out> out_;
-  std::vector<DeviceBuffer<std::uint32_t>> keys_;
+  sprig::detail::LookBackTraits traits_;
+  std::vector<DeviceBuffer<std::uint64_t>> status_;  // look-back words of the filter's compaction
   DeviceBuffer<std::uint32_t> limits_;
   DeviceBuffer<std::uint32_t> state_[2];
   DeviceBuffer<Out> pad_;

@@ -1,6 +1,6 @@
 // The planner: turns a chain of stages into steps. Element-wise stages between two
 // boundaries (filter, scan, user kernel, the end) fuse into one kernel (fusion.hpp); a
-// filter adds a compaction, a scan its scan and carry, a user kernel its launch. All
+// filter makes it a compaction, a scan adds its scan and carry, a user kernel its launch. All
 // buffers are allocated here, once per run, one set per chunk in flight.
 #pragma once
 
@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "sprig/stdlib/pipeline/compaction_step.hpp"
 #include "sprig/stdlib/pipeline/fusion.hpp"
 #include "sprig/stdlib/pipeline/kernel_stage_step.hpp"
 #include "sprig/stdlib/pipeline/scan_step.hpp"
@@ -81,13 +80,22 @@ class Plan {
         using V = typename at_boundary<T, Begin, I>::type;  // element type entering the boundary stage
         Links<V> values;
         if constexpr (is_filter<Stage>::value) {
-          auto* segment = make_segment<Stage, Begin>(std::move(in), MemoryKind::DeviceLocal,
-                                                     static_cast<const DeviceBuffer<V>*>(nullptr),
-                                                     std::make_index_sequence<pending>{});
-          auto compaction = std::make_unique<CompactionStep<V>>(device_, *setup_, geometry_, segment->output(), segment->keys());
-          Links<V> kept = compaction->output();
-          steps_.push_back(std::move(compaction));
-          build<I + 1, I + 1, V>(std::move(kept));
+          // The maps after the filter join its kernel, and so does the end of the chain
+          // unless it needs padding; the survivors are then written once, as they leave.
+          constexpr std::size_t maps_end = first_non_map<I + 1>();
+          constexpr std::size_t End = maps_end == sizeof...(S) && Padded ? I + 1 : maps_end;
+          using W = typename at_boundary<T, Begin, End>::type;
+          if constexpr (End == sizeof...(S)) {
+            auto* segment = make_segment<EndCompacted, Begin>(std::move(in), out_memory_, external_out_,
+                                                              std::make_index_sequence<End - Begin>{});
+            output_ = segment->output();
+            set_padding_ = [](const Out&) {};  // unpadded chains only
+          } else {
+            auto* segment = make_segment<EndCompacted, Begin>(std::move(in), MemoryKind::DeviceLocal,
+                                                              static_cast<const DeviceBuffer<W>*>(nullptr),
+                                                              std::make_index_sequence<End - Begin>{});
+            build<End, End, W>(segment->output());
+          }
           return;
         } else {
           if constexpr (pending == 0) {
@@ -114,6 +122,14 @@ class Plan {
         }
       }
     }
+  }
+
+  // The first stage at or after `From` that is not a map (sizeof...(S) if none).
+  template <std::size_t From>
+  static constexpr std::size_t first_non_map() {
+    if constexpr (From == sizeof...(S)) return From;
+    else if constexpr (is_map<std::tuple_element_t<From, Tuple>>::value) return first_non_map<From + 1>();
+    else return From;
   }
 
   // The element type after stages [Begin, End) of the chain, starting from T.

@@ -89,6 +89,10 @@ struct KernelStage {
 };
 
 template <class S>
+struct is_map : std::false_type {};
+template <class F>
+struct is_map<Map<F>> : std::true_type {};
+template <class S>
 struct is_filter : std::false_type {};
 template <class P>
 struct is_filter<Filter<P>> : std::true_type {};
