@@ -3,7 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
+#include <cstdint>
 #include <string>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace sprig::gpu::detail {
 
@@ -13,6 +19,19 @@ std::atomic<std::size_t> traced{0};
 
 std::size_t kernels_traced() { return traced.load(); }
 void count_kernel_trace() { ++traced; }
+
+void advise_huge_pages(void* data, std::size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+  auto first = (std::uintptr_t(data) + page - 1) / page * page;
+  auto last = (std::uintptr_t(data) + bytes) / page * page;
+  // Advice only: where huge pages are off or the range is too small, nothing changes.
+  if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
 
 std::size_t chosen_chunk_elements(const Options& options, const DeviceInfo& device, std::size_t stride) {
   if (options.buffers < 1 || options.buffers > 8)
@@ -31,7 +50,11 @@ std::size_t chosen_chunk_elements(const Options& options, const DeviceInfo& devi
     return n;
   }
   // The simulator interprets every lane: smaller chunks keep the first results early.
-  std::size_t automatic = device.backend == "simulator" ? std::size_t(1) << 14 : std::size_t(1) << 22;
+  // Elsewhere 64 MiB of input per chunk: recording and submitting a chunk costs the host
+  // about 0.7 ms, which 4 MiB chunks could not hide (on the H100, 2^28 uint32 counted in
+  // 234 ms with 2^22-element chunks, 155 ms with 2^24; docs/benchmarks.md).
+  constexpr std::size_t chunk_bytes = std::size_t(64) << 20;
+  std::size_t automatic = device.backend == "simulator" ? std::size_t(1) << 14 : chunk_bytes / std::max<std::size_t>(stride, 4);
   return std::min(automatic, largest);
 }
 

@@ -27,6 +27,11 @@ std::size_t chosen_chunk_elements(const Options& options, const DeviceInfo& devi
 std::size_t kernels_traced();
 void count_kernel_trace();
 
+// Asks the OS to back [data, data + bytes) with huge pages where it can (Linux with
+// transparent huge pages on "madvise"): collect's fresh result memory is otherwise faulted
+// in 4 KiB at a time, which cost the H100 machine's host more than the transfers did.
+void advise_huge_pages(void* data, std::size_t bytes);
+
 }  // namespace detail
 
 // Pipeline kernels traced since the program started: every later run of the same chain

@@ -101,7 +101,10 @@ namespace detail {
 template <class Stream>
 auto collect_all(Stream& s) {
   std::vector<typename Stream::Out> all;
-  if (auto known = s.known_length(); known && *known <= all.max_size()) all.reserve(std::size_t(*known));
+  if (auto known = s.known_length(); known && *known <= all.max_size()) {
+    all.reserve(std::size_t(*known));
+    advise_huge_pages(all.data(), all.capacity() * sizeof(typename Stream::Out));
+  }
   while (s.next([&](std::size_t n) {
     all.resize(all.size() + n);
     return all.data() + all.size() - n;
