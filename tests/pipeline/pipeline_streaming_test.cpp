@@ -24,6 +24,23 @@ TEST_CASE("a generator of 10 million elements streams through in chunks with the
   CHECK(kept == expected);
 }
 
+TEST_CASE("large chunks pull the next chunk on a helper thread while results are copied out") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  // 2^20 elements in chunks of the smallest size that prefetches: 16 chunks, 3 in flight.
+  gpu::Options options{.chunk_elements = gpu::detail::prefetch_min_elements};
+  std::uint32_t n = 1u << 20;
+  auto chain = gpu::map([](UInt x) { return x * 3u; }) | gpu::filter([](UInt x) { return x % 2u == 0u; });
+  auto from_vector = iota_values(n) | chain | gpu::collect(dev, options);
+  REQUIRE(from_vector.size() == n / 2);
+  for (std::uint32_t k = 0; k < n / 2; ++k) REQUIRE(from_vector[k] == 6 * k);
+  // A source that is not contiguous is read element by element on the helper thread.
+  CHECK((Counter(n) | chain | gpu::count(dev, options)) == n / 2);
+  // A take after the filter stops the stream while a prefetch may have started.
+  auto first = std::views::iota(0u) | chain | gpu::take(100000) | gpu::collect(dev, options);
+  REQUIRE(first.size() == 100000);
+  CHECK(first.back() == 6u * 99999u);
+}
+
 TEST_CASE("tiny chunks give the same results as one big chunk") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto chain = gpu::map([](UInt x) { return x * 3u + 1u; }) | gpu::filter([](UInt x) { return x % 4u != 0u; }) |

@@ -3,11 +3,18 @@
 // kernels into one sequence and keeps `Options::buffers` chunks in flight, so the host
 // fills chunk k+1 while the device computes chunk k and the host drains chunk k-1.
 // Results come back strictly in chunk order.
+//
+// With large chunks the two host copies also overlap: once the oldest chunk has finished
+// on the device, a helper thread pulls the next chunk into its staging slot while this
+// thread copies the oldest chunk's results out. The source is then read on the helper
+// thread, but never while any other code of the caller runs: next() joins it before it
+// returns.
 #pragma once
 
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <future>
 #include <iterator>
 #include <limits>
 #include <memory>
@@ -37,6 +44,10 @@ std::uint64_t host_limit(const std::tuple<S...>& stages) {
   std::apply([&](const auto&... stage) { (visit(stage), ...); }, stages);
   return limit;
 }
+
+// Chunks at least this large pull the next chunk on a helper thread (see above); smaller
+// ones pull inline, where starting a thread would cost more than the copy.
+constexpr std::size_t prefetch_min_elements = std::size_t(1) << 16;
 
 // Positions in a stream are 32-bit on the device.
 constexpr std::uint64_t max_stream_elements = 0xFFFFFFFFull;
@@ -102,17 +113,26 @@ class ChunkStream {
   // false once the stream has ended. A chunk may have no results (a filter dropped all).
   template <class Destination>
   bool next(Destination&& destination) {
-    while (!source_done_ && in_flight_.size() < engine_.geometry.slots) submit_next();
+    while (!source_done() && in_flight_.size() < engine_.geometry.slots) {
+      std::size_t slot = next_slot();
+      submit(slot, pull(slot));
+    }
     if (in_flight_.empty()) return false;
     InFlight& oldest = in_flight_.front();
     oldest.sequence.wait();
+    if (engine_.plan.exhausted(oldest.chunk)) taken_enough_ = true;
+    // The oldest chunk's staging slot is free now; the next chunk goes there.
+    std::future<std::size_t> prefetch;
+    if (!source_done() && in_flight_.size() == engine_.geometry.slots &&
+        engine_.geometry.capacity >= prefetch_min_elements)
+      prefetch = std::async(std::launch::async, [this, slot = oldest.slot] { return pull(slot); });
     const Link<Out>& results = engine_.plan.output()->at(oldest.slot);
     std::uint32_t n = 0;
     device_.read(results.count, std::span<std::uint32_t>(&n, 1));
     if (Out* to = destination(std::size_t(n)); to != nullptr && n > 0)
       device_.read(results.values, std::span<Out>(to, n));
-    if (engine_.plan.exhausted(oldest.chunk)) source_done_ = true;
     in_flight_.pop_front();
+    if (prefetch.valid()) submit(next_slot(), prefetch.get());
     return true;
   }
   bool next(std::vector<Out>& out) {
@@ -148,7 +168,11 @@ class ChunkStream {
     it_.emplace(std::ranges::begin(range_));
   }
 
+  bool source_done() const { return source_ended_ || taken_enough_; }
+  std::size_t next_slot() const { return next_chunk_ % engine_.geometry.slots; }
+
   // Pulls up to a chunk of elements into the slot's staging buffer; returns how many.
+  // Touches only the source's state (it may run on the helper thread).
   std::size_t pull(std::size_t slot) {
     std::uint64_t wanted = std::min<std::uint64_t>(engine_.geometry.capacity, limit_ - pulled_);
     const DeviceBuffer<In>& staging = (*engine_.input)[slot].values;
@@ -179,13 +203,13 @@ class ChunkStream {
     pulled_ += n;
     if (pulled_ > max_stream_elements)
       throw std::length_error("gpu pipeline: the stream has more than 2^32 - 1 elements; stream positions are 32-bit");
-    if (n < wanted || pulled_ == limit_) source_done_ = true;
+    if (n < wanted || pulled_ == limit_) source_ended_ = true;
     return n;
   }
 
-  void submit_next() {
-    std::size_t chunk = next_chunk_, slot = chunk % engine_.geometry.slots;
-    std::size_t n = pull(slot);
+  // Records and submits the chunk whose `n` elements were pulled into `slot`.
+  void submit(std::size_t slot, std::size_t n) {
+    std::size_t chunk = next_chunk_;
     if (n == 0) return;
     ChunkContext context{device_, chunk, slot, std::uint32_t(n)};
     Sequence sequence = device_.sequence();
@@ -208,7 +232,8 @@ class ChunkStream {
   std::deque<InFlight> in_flight_;
   std::uint64_t pulled_ = 0;
   std::size_t next_chunk_ = 0;
-  bool source_done_ = false;
+  bool source_ended_ = false;  // written by pull()
+  bool taken_enough_ = false;  // a take after a filter is satisfied
   bool advance_ = false;
 };
 
