@@ -22,6 +22,7 @@
 #include <ranges>
 #include <span>
 #include <stdexcept>
+#include <system_error>
 #include <vector>
 
 #include "sprig/stdlib/pipeline/plan.hpp"
@@ -124,8 +125,13 @@ class ChunkStream {
     // The oldest chunk's staging slot is free now; the next chunk goes there.
     std::future<std::size_t> prefetch;
     if (!source_done() && in_flight_.size() == engine_.geometry.slots &&
-        engine_.geometry.capacity >= prefetch_min_elements)
-      prefetch = std::async(std::launch::async, [this, slot = oldest.slot] { return pull(slot); });
+        engine_.geometry.capacity >= prefetch_min_elements) {
+      try {
+        prefetch = std::async(std::launch::async, [this, slot = oldest.slot] { return pull(slot); });
+      } catch (const std::system_error&) {
+        // No thread to be had: the next call pulls inline.
+      }
+    }
     const Link<Out>& results = engine_.plan.output()->at(oldest.slot);
     std::uint32_t n = 0;
     device_.read(results.count, std::span<std::uint32_t>(&n, 1));
