@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <stdexcept>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #ifdef __linux__

@@ -114,20 +114,18 @@ class ChunkStream {
   // false once the stream has ended. A chunk may have no results (a filter dropped all).
   template <class Destination>
   bool next(Destination&& destination) {
-    while (!source_done() && in_flight_.size() < engine_.geometry.slots) {
-      std::size_t slot = next_slot();
-      submit(slot, pull(slot));
-    }
+    while (!source_done() && in_flight_.size() < engine_.geometry.slots) submit(pull(next_slot()));
     if (in_flight_.empty()) return false;
     InFlight& oldest = in_flight_.front();
     oldest.sequence.wait();
     if (engine_.plan.exhausted(oldest.chunk)) taken_enough_ = true;
-    // The oldest chunk's staging slot is free now; the next chunk goes there.
+    // The oldest chunk's staging slot is free now, and with every slot in flight it is
+    // the next chunk's slot.
     std::future<std::size_t> prefetch;
     if (!source_done() && in_flight_.size() == engine_.geometry.slots &&
         engine_.geometry.capacity >= prefetch_min_elements) {
       try {
-        prefetch = std::async(std::launch::async, [this, slot = oldest.slot] { return pull(slot); });
+        prefetch = std::async(std::launch::async, [this, slot = next_slot()] { return pull(slot); });
       } catch (const std::system_error&) {
         // No thread to be had: the next call pulls inline.
       }
@@ -138,7 +136,7 @@ class ChunkStream {
     if (Out* to = destination(std::size_t(n)); to != nullptr && n > 0)
       device_.read(results.values, std::span<Out>(to, n));
     in_flight_.pop_front();
-    if (prefetch.valid()) submit(next_slot(), prefetch.get());
+    if (prefetch.valid()) submit(prefetch.get());
     return true;
   }
   bool next(std::vector<Out>& out) {
@@ -213,9 +211,9 @@ class ChunkStream {
     return n;
   }
 
-  // Records and submits the chunk whose `n` elements were pulled into `slot`.
-  void submit(std::size_t slot, std::size_t n) {
-    std::size_t chunk = next_chunk_;
+  // Records and submits the next chunk, whose `n` elements were pulled into its slot.
+  void submit(std::size_t n) {
+    std::size_t chunk = next_chunk_, slot = next_slot();
     if (n == 0) return;
     ChunkContext context{device_, chunk, slot, std::uint32_t(n)};
     Sequence sequence = device_.sequence();

@@ -69,11 +69,11 @@ class Segment : public Step {
       sequence.run(filter_kernel<Segment, In, Out, S...>(traits_),
                    sprig::detail::tile_grid(shape.tiles_for(c.upper), shape), in.values, in.count, out.values, out.count,
                    status_[c.slot], limits_, state_in, state_out);
-      return;
+    } else {
+      std::size_t groups = (std::size_t(c.upper) + elementwise_workgroup - 1) / elementwise_workgroup;
+      sequence.run(kernel(), sprig::detail::tile_grid(groups, sprig::detail::TileShape{elementwise_workgroup, 1}),
+                   in.values, in.count, out.values, out.count, pad_, limits_, state_in, state_out, c.upper);
     }
-    std::size_t groups = (std::size_t(c.upper) + elementwise_workgroup - 1) / elementwise_workgroup;
-    sequence.run(kernel(), sprig::detail::tile_grid(groups, sprig::detail::TileShape{elementwise_workgroup, 1}),
-                 in.values, in.count, out.values, out.count, pad_, limits_, state_in, state_out, c.upper);
   }
 
   // After `chunk`: has some take already passed everything it will ever pass?
