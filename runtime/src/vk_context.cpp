@@ -2,6 +2,7 @@
 
 #include "vk_logical_device.hpp"
 #include "vk_pipeline_cache.hpp"
+#include "vk_recording_pool.hpp"
 #include "vk_result.hpp"
 #include "vk_staging.hpp"
 
@@ -19,6 +20,7 @@ std::shared_ptr<DeviceContext> DeviceContext::create(std::shared_ptr<Instance> i
   self->vk_.vkGetDeviceQueue(self->device_, self->physical_.caps.queue_family, 0, &self->queue_);
   self->memory_ = std::make_unique<MemoryAllocator>(self->device_, self->vk_, self->physical_, options.block_bytes);
   self->pipelines_ = std::make_unique<PipelineCache>(*self);
+  self->recordings_ = std::make_unique<RecordingPool>(*self);
   return self;
 }
 
@@ -28,6 +30,7 @@ DeviceContext::~DeviceContext() {
   // half-way may have left work on the queue.
   vk_.vkDeviceWaitIdle(device_);
   staging_.reset();
+  recordings_.reset();
   pipelines_.reset();
   memory_.reset();
   vk_.vkDestroyDevice(device_, nullptr);

@@ -1,5 +1,6 @@
 // Everything that belongs to one open Vulkan device: the VkDevice and its queue, the
-// memory sub-allocator, the staging transfers and the pipeline cache. Buffers and
+// memory sub-allocator, the staging transfers, the pipeline cache and the command
+// recording resources that finished sequences hand back. Buffers and
 // sequences hold a shared_ptr to it, so it outlives every object created from it.
 #pragma once
 
@@ -17,6 +18,7 @@
 namespace sprig::vk {
 
 class PipelineCache;
+class RecordingPool;
 class StagingTransfers;
 
 class DeviceContext {
@@ -35,6 +37,7 @@ class DeviceContext {
   Instance& instance() const { return *instance_; }
   MemoryAllocator& memory() const { return *memory_; }
   PipelineCache& pipelines() const { return *pipelines_; }
+  RecordingPool& recordings() const { return *recordings_; }
   // Created on first use: devices used only through host-visible buffers never pay for it.
   StagingTransfers& staging();
 
@@ -58,6 +61,7 @@ class DeviceContext {
   std::mutex queue_mutex_;
   std::unique_ptr<MemoryAllocator> memory_;
   std::unique_ptr<PipelineCache> pipelines_;
+  std::unique_ptr<RecordingPool> recordings_;
   std::mutex staging_mutex_;
   std::unique_ptr<StagingTransfers> staging_;
 };

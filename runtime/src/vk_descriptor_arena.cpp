@@ -21,9 +21,9 @@ DescriptorArena::~DescriptorArena() {
 
 void DescriptorArena::open_pool(std::uint32_t storage_buffers, std::uint32_t uniform_buffers) {
   Pool pool;
-  pool.sets_left = kSetsPerPool;
-  pool.storage_left = std::max(kSetsPerPool * kStoragePerSet, storage_buffers);
-  pool.uniform_left = std::max(kSetsPerPool * kUniformPerSet, uniform_buffers);
+  pool.sets = pool.sets_left = kSetsPerPool;
+  pool.storage = pool.storage_left = std::max(kSetsPerPool * kStoragePerSet, storage_buffers);
+  pool.uniform = pool.uniform_left = std::max(kSetsPerPool * kUniformPerSet, uniform_buffers);
   VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, pool.storage_left},
                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, pool.uniform_left}};
   VkDescriptorPoolCreateInfo info{};
@@ -33,15 +33,14 @@ void DescriptorArena::open_pool(std::uint32_t storage_buffers, std::uint32_t uni
   info.pPoolSizes = sizes;
   check(vk_.vkCreateDescriptorPool(device_, &info, nullptr, &pool.pool), "vkCreateDescriptorPool");
   pools_.push_back(pool);
+  current_ = pools_.size() - 1;
 }
 
 VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, std::uint32_t storage_buffers,
                                           std::uint32_t uniform_buffers) {
-  if (pools_.empty() || pools_.back().sets_left == 0 || pools_.back().storage_left < storage_buffers ||
-      pools_.back().uniform_left < uniform_buffers) {
-    open_pool(storage_buffers, uniform_buffers);
-  }
-  Pool& pool = pools_.back();
+  while (current_ < pools_.size() && !pools_[current_].fits(storage_buffers, uniform_buffers)) ++current_;
+  if (current_ == pools_.size()) open_pool(storage_buffers, uniform_buffers);
+  Pool& pool = pools_[current_];
   VkDescriptorSetAllocateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
   info.descriptorPool = pool.pool;
@@ -53,6 +52,16 @@ VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, std::uin
   pool.storage_left -= storage_buffers;
   pool.uniform_left -= uniform_buffers;
   return set;
+}
+
+void DescriptorArena::reset() {
+  for (Pool& pool : pools_) {
+    check(vk_.vkResetDescriptorPool(device_, pool.pool, 0), "vkResetDescriptorPool");
+    pool.sets_left = pool.sets;
+    pool.storage_left = pool.storage;
+    pool.uniform_left = pool.uniform;
+  }
+  current_ = 0;
 }
 
 }  // namespace sprig::vk

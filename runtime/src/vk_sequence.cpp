@@ -39,51 +39,21 @@ void check_range(const char* what, const RawBuffer& buffer, std::size_t offset, 
 }  // namespace
 
 VulkanSequence::VulkanSequence(std::shared_ptr<DeviceContext> context)
-    : context_(std::move(context)),
-      descriptors_(context_->device(), context_->vk()),
-      timestamps_(context_->device(), context_->vk(), context_->options().timestamps,
-                  context_->caps().timestamp_valid_bits, context_->info().timestamp_period_ns) {
-  const VolkDeviceTable& vk = context_->vk();
-  try {
-    VkCommandPoolCreateInfo pool{};
-    pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    pool.queueFamilyIndex = context_->caps().queue_family;
-    check(vk.vkCreateCommandPool(context_->device(), &pool, nullptr, &pool_), "vkCreateCommandPool (sequence)");
-    VkCommandBufferAllocateInfo allocate{};
-    allocate.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-    allocate.commandPool = pool_;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 1;
-    check(vk.vkAllocateCommandBuffers(context_->device(), &allocate, &commands_), "vkAllocateCommandBuffers (sequence)");
-    VkFenceCreateInfo fence{};
-    fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-    check(vk.vkCreateFence(context_->device(), &fence, nullptr, &fence_), "vkCreateFence (sequence)");
-    VkCommandBufferBeginInfo begin{};
-    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    check(vk.vkBeginCommandBuffer(commands_, &begin), "vkBeginCommandBuffer (sequence)");
-  } catch (...) {
-    release();
-    throw;
-  }
+    : context_(std::move(context)), recording_(context_->recordings().take()), commands_(recording_->commands()) {
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(context_->vk().vkBeginCommandBuffer(commands_, &begin), "vkBeginCommandBuffer (sequence)");
 }
 
 VulkanSequence::~VulkanSequence() {
   if (state_ == State::Submitted) {
     // The GPU may still read the command buffer and buffers; the result cannot be reported.
-    context_->vk().vkWaitForFences(context_->device(), 1, &fence_, VK_TRUE, UINT64_MAX);
+    VkFence fence = recording_->fence();
+    context_->vk().vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, UINT64_MAX);
   }
-  release();
-}
-
-void VulkanSequence::release() noexcept {
-  const VolkDeviceTable& vk = context_->vk();
-  if (fence_ != VK_NULL_HANDLE) vk.vkDestroyFence(context_->device(), fence_, nullptr);
-  if (pool_ != VK_NULL_HANDLE) vk.vkDestroyCommandPool(context_->device(), pool_, nullptr);  // frees commands_
-  fence_ = VK_NULL_HANDLE;
-  pool_ = VK_NULL_HANDLE;
-  commands_ = VK_NULL_HANDLE;
+  // A failed sequence may have left its command buffer in any state: not worth reusing.
+  if (state_ != State::Failed) context_->recordings().give_back(std::move(recording_));
 }
 
 void VulkanSequence::expect_recording(const char* operation) const {
@@ -119,7 +89,7 @@ VkDescriptorSet VulkanSequence::bind_arguments(const Pipeline& pipeline, const C
   std::vector<VkDescriptorBufferInfo> infos;
   infos.reserve(count);  // the writes point into it
   std::vector<VkWriteDescriptorSet> writes;
-  VkDescriptorSet set = descriptors_.allocate(pipeline.set_layout, pipeline.storage_buffers, pipeline.uniform_buffers);
+  VkDescriptorSet set = recording_->descriptors().allocate(pipeline.set_layout, pipeline.storage_buffers, pipeline.uniform_buffers);
   auto add = [&](std::uint32_t binding, VkDescriptorType type, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
     // A zero range is invalid; one byte still gives the kernel an array length of 0.
     infos.push_back({buffer, offset, range > 0 ? range : 1});
@@ -151,7 +121,7 @@ VkDescriptorSet VulkanSequence::bind_arguments(const Pipeline& pipeline, const C
 
 void VulkanSequence::record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set) {
   const VolkDeviceTable& vk = context_->vk();
-  std::optional<TimestampQueries::Mark> begin = timestamps_.write(commands_);
+  std::optional<TimestampQueries::Mark> begin = recording_->timestamps().write(commands_);
   vk.vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
   vk.vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
   if (pipeline.push_constant_bytes > 0) {
@@ -161,7 +131,7 @@ void VulkanSequence::record_dispatch(const Launch& launch, const Pipeline& pipel
                           words.data());
   }
   vk.vkCmdDispatch(commands_, launch.workgroups[0], launch.workgroups[1], launch.workgroups[2]);
-  std::optional<TimestampQueries::Mark> end = timestamps_.write(commands_);
+  std::optional<TimestampQueries::Mark> end = recording_->timestamps().write(commands_);
   launches_.push_back({launch.kernel->name, begin, end});
 }
 
@@ -246,7 +216,7 @@ void VulkanSequence::submit() {
   check(context_->vk().vkEndCommandBuffer(commands_), "vkEndCommandBuffer (sequence)");
   // Never submit commands the validation layer has complained about.
   context_->throw_if_validation_messages("submit");
-  context_->submit(commands_, fence_, "sequence");
+  context_->submit(commands_, recording_->fence(), "sequence");
   state_ = State::Submitted;
 }
 
@@ -257,7 +227,7 @@ bool VulkanSequence::poll() {
     case State::Finished: return true;
     case State::Submitted: break;
   }
-  VkResult status = context_->vk().vkGetFenceStatus(context_->device(), fence_);
+  VkResult status = context_->vk().vkGetFenceStatus(context_->device(), recording_->fence());
   if (status == VK_NOT_READY) return false;
   if (status != VK_SUCCESS) {
     state_ = State::Failed;
@@ -273,7 +243,8 @@ void VulkanSequence::wait() {
     case State::Failed: throw DeviceError("wait(): the sequence failed earlier");
     case State::Finished: break;
     case State::Submitted: {
-      VkResult result = context_->vk().vkWaitForFences(context_->device(), 1, &fence_, VK_TRUE, UINT64_MAX);
+      VkFence fence = recording_->fence();
+      VkResult result = context_->vk().vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, UINT64_MAX);
       if (result != VK_SUCCESS) {
         state_ = State::Failed;
         check(result, "vkWaitForFences (sequence)");
@@ -286,10 +257,10 @@ void VulkanSequence::wait() {
 
 void VulkanSequence::finish() {
   state_ = State::Finished;
-  timestamps_.fetch();
+  recording_->timestamps().fetch();
   timings_.clear();
   for (const TimedLaunch& launch : launches_) {
-    timings_.push_back({launch.kernel, timestamps_.elapsed_ms(launch.begin, launch.end)});
+    timings_.push_back({launch.kernel, recording_->timestamps().elapsed_ms(launch.begin, launch.end)});
   }
 }
 

@@ -1,7 +1,8 @@
 // A Vulkan sequence: launches, copies and fills recorded into one command buffer with the
 // barriers their read/write sets require, submitted at once and waited for with a fence.
 // One sequence is used by one thread at a time; many sequences may be recorded and
-// submitted from different threads at once (each owns its command and descriptor pools).
+// submitted from different threads at once (each owns its command and descriptor pools,
+// taken from the device's RecordingPool and given back once the GPU is done with them).
 // A submitted sequence ends with a barrier that makes its writes visible to the host and
 // to everything submitted after it, so sequences on the device's queue run one after the
 // other, in submission order; their commands overlap only within a sequence.
@@ -17,9 +18,8 @@
 #include <volk.h>
 
 #include "sprig/runtime/backend.hpp"
-#include "vk_descriptor_arena.hpp"
 #include "vk_hazards.hpp"
-#include "vk_timestamps.hpp"
+#include "vk_recording_pool.hpp"
 
 namespace sprig::vk {
 
@@ -61,14 +61,10 @@ class VulkanSequence final : public SequenceBackend {
   void record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set);
   void keep_alive(const RawBuffer& buffer) { used_buffers_.insert(buffer.shared_storage()); }
   void finish();
-  void release() noexcept;
 
   std::shared_ptr<DeviceContext> context_;  // first member: destroyed last
-  VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer commands_ = VK_NULL_HANDLE;
-  VkFence fence_ = VK_NULL_HANDLE;
-  DescriptorArena descriptors_;
-  TimestampQueries timestamps_;
+  std::unique_ptr<RecordingResources> recording_;  // taken from the context's RecordingPool
+  VkCommandBuffer commands_ = VK_NULL_HANDLE;     // recording_'s, for brevity
   HazardTracker hazards_;
   // Buffers (and uniform copies) the commands use: their memory may not be reused
   // before the sequence has finished, even if the user drops every RawBuffer.

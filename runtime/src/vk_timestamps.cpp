@@ -19,27 +19,31 @@ TimestampQueries::~TimestampQueries() {
 std::optional<TimestampQueries::Mark> TimestampQueries::write(VkCommandBuffer commands) {
   if (!enabled_) return std::nullopt;
   if (used_in_last_ == kQueriesPerPool) {
-    VkQueryPoolCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = kQueriesPerPool;
-    VkQueryPool pool = VK_NULL_HANDLE;
-    check(vk_.vkCreateQueryPool(device_, &info, nullptr, &pool), "vkCreateQueryPool");
-    pools_.push_back(pool);
+    if (active_ == pools_.size()) {
+      VkQueryPoolCreateInfo info{};
+      info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+      info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      info.queryCount = kQueriesPerPool;
+      VkQueryPool pool = VK_NULL_HANDLE;
+      check(vk_.vkCreateQueryPool(device_, &info, nullptr, &pool), "vkCreateQueryPool");
+      pools_.push_back(pool);
+    }
+    ++active_;
     used_in_last_ = 0;
-    // Queries start undefined; resetting in the command buffer needs no extra feature.
-    vk_.vkCmdResetQueryPool(commands, pool, 0, kQueriesPerPool);
+    // Queries start undefined (and a reused pool holds old results); resetting in the
+    // command buffer needs no extra feature.
+    vk_.vkCmdResetQueryPool(commands, pools_[active_ - 1], 0, kQueriesPerPool);
   }
-  Mark mark{static_cast<std::uint32_t>(pools_.size() - 1), used_in_last_++};
+  Mark mark{static_cast<std::uint32_t>(active_ - 1), used_in_last_++};
   // Bottom of pipe: the time when everything recorded before has completed.
   vk_.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pools_[mark.pool], mark.query);
   return mark;
 }
 
 void TimestampQueries::fetch() {
-  results_.assign(pools_.size(), {});
-  for (std::size_t i = 0; i < pools_.size(); ++i) {
-    std::uint32_t count = i + 1 == pools_.size() ? used_in_last_ : kQueriesPerPool;
+  results_.assign(active_, {});
+  for (std::size_t i = 0; i < active_; ++i) {
+    std::uint32_t count = i + 1 == active_ ? used_in_last_ : kQueriesPerPool;
     results_[i].resize(count);
     if (count == 0) continue;
     check(vk_.vkGetQueryPoolResults(device_, pools_[i], 0, count, count * sizeof(std::uint64_t), results_[i].data(),
@@ -52,6 +56,12 @@ double TimestampQueries::elapsed_ms(const std::optional<Mark>& begin, const std:
   if (!begin || !end || begin->pool >= results_.size() || end->pool >= results_.size()) return 0;
   std::uint64_t ticks = (results_[end->pool][end->query] - results_[begin->pool][begin->query]) & mask_;
   return static_cast<double>(ticks) * period_ns_ * 1e-6;
+}
+
+void TimestampQueries::reset() {
+  active_ = 0;
+  used_in_last_ = kQueriesPerPool;
+  results_.clear();
 }
 
 }  // namespace sprig::vk

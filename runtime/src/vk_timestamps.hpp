@@ -1,5 +1,5 @@
 // Timestamp queries of one sequence: pools of queries opened as launches are recorded,
-// read back once the sequence has finished. On devices without timestamps every mark is
+// read back once the sequence has finished, and kept for the next sequence by reset(). On devices without timestamps every mark is
 // empty and every duration is 0.
 #pragma once
 
@@ -29,6 +29,8 @@ class TimestampQueries {
   void fetch();
   // Milliseconds between two marks after fetch(); 0 if either is missing.
   double elapsed_ms(const std::optional<Mark>& begin, const std::optional<Mark>& end) const;
+  // Forgets every mark; the pools are reused (and reset in the next command buffer).
+  void reset();
 
  private:
   static constexpr std::uint32_t kQueriesPerPool = 128;
@@ -39,6 +41,7 @@ class TimestampQueries {
   std::uint64_t mask_;
   double period_ns_;
   std::vector<VkQueryPool> pools_;
+  std::size_t active_ = 0;  // pools_[0, active_) hold this sequence's marks
   std::uint32_t used_in_last_ = kQueriesPerPool;
   std::vector<std::vector<std::uint64_t>> results_;  // per pool
 };
