@@ -19,15 +19,14 @@
 namespace sprig::gpu::detail {
 
 template <class In, class Out>
-sprig::detail::TileShape filter_shape() {
-  return sprig::detail::compact_shape(std::max(sizeof(In), sizeof(Out)));
+sprig::detail::TileShape filter_shape(const DeviceInfo& device) {
+  return sprig::detail::compact_shape(std::max(sizeof(In), sizeof(Out)), device);
 }
 
 // `Key` names the segment type in the kernel cache.
 template <class Key, class In, class Out, class... S>
-auto filter_kernel(const sprig::detail::LookBackTraits& traits) {
+auto filter_kernel(const sprig::detail::LookBackTraits& traits, const sprig::detail::TileShape& shape) {
   using namespace sprig::detail;
-  TileShape shape = filter_shape<In, Out>();
   std::string name = "pipeline_filter<" + std::to_string(sizeof...(S)) + " stages>";
   auto trace = [=] {
     count_kernel_trace();
@@ -68,7 +67,7 @@ auto filter_kernel(const sprig::detail::LookBackTraits& traits) {
       for (std::uint32_t j = 0; j < shape.items; ++j) if_(keep[j], [&] { out[destination[j]] = values[j]; });
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>("gpu::pipeline/" + type_key<Key>() + traits.key(), trace);
+  return cached_kernel<decltype(trace())>("gpu::pipeline/" + type_key<Key>() + traits.key() + shape_key(shape), trace);
 }
 
 }  // namespace sprig::gpu::detail

@@ -35,12 +35,13 @@ class Segment : public Step {
 
   Segment(Device& device, Sequence& setup, const Geometry& g, std::tuple<S...> stages, Links<In> in,
           MemoryKind out_memory, const DeviceBuffer<Out>* external_out = nullptr)
-      : stages_(std::move(stages)), in_(std::move(in)), traits_(sprig::detail::lookback_traits(device.info())) {
+      : stages_(std::move(stages)), in_(std::move(in)), traits_(sprig::detail::lookback_traits(device.info())),
+        shape_(filter_shape<In, Out>(device.info())) {
     out_ = make_links<Out>(device, setup, external_out ? Geometry{1, g.slots} : g, out_memory);
     if (external_out)
       for (auto& link : *out_) link.values = *external_out;
     if constexpr (filters) {
-      std::size_t words = sprig::detail::tile_status_words(filter_shape<In, Out>().tiles_for(g.capacity));
+      std::size_t words = sprig::detail::tile_status_words(shape_.tiles_for(g.capacity));
       for (std::size_t s = 0; s < g.slots; ++s)
         status_.push_back(zeroed_buffer<std::uint64_t>(device, setup, words, MemoryKind::DeviceLocal));
     }
@@ -64,10 +65,9 @@ class Segment : public Step {
     const Link<Out>& out = (*out_)[c.slot];
     const DeviceBuffer<std::uint32_t>&state_in = state_[c.chunk % 2], &state_out = state_[(c.chunk + 1) % 2];
     if constexpr (filters) {
-      auto shape = filter_shape<In, Out>();
       sequence.fill(status_[c.slot], 0);
-      sequence.run(filter_kernel<Segment, In, Out, S...>(traits_),
-                   sprig::detail::tile_grid(shape.tiles_for(c.upper), shape), in.values, in.count, out.values, out.count,
+      sequence.run(filter_kernel<Segment, In, Out, S...>(traits_, shape_),
+                   sprig::detail::tile_grid(shape_.tiles_for(c.upper), shape_), in.values, in.count, out.values, out.count,
                    status_[c.slot], limits_, state_in, state_out);
     } else {
       std::size_t groups = (std::size_t(c.upper) + elementwise_workgroup - 1) / elementwise_workgroup;
@@ -139,6 +139,7 @@ class Segment : public Step {
   Links<In> in_;
   Links<Out> out_;
   sprig::detail::LookBackTraits traits_;
+  sprig::detail::TileShape shape_;  // of the filter's compaction
   std::vector<DeviceBuffer<std::uint64_t>> status_;  // look-back words of the filter's compaction
   DeviceBuffer<std::uint32_t> limits_;
   DeviceBuffer<std::uint32_t> state_[2];
