@@ -209,3 +209,43 @@ TEST_CASE("sequences recorded and submitted from four host threads at once") {
   CHECK(builds == 1);
   CHECK(device.take_validation_messages().empty());
 }
+
+TEST_CASE("sequences reuse what earlier sequences recorded into, with many launches and after unsubmitted ones") {
+  // Finished sequences hand their command, descriptor and query pools back to the device
+  // (vk_recording_pool.hpp). 70 launches need three descriptor pools (32 sets each) and two
+  // query pools (64 launches each); the sequences after them get those pools reset, and
+  // must see neither stale descriptors nor stale timestamps.
+  vk::Device& device = test::shared_device();
+  constexpr std::uint32_t n = 512;
+  auto kernel = test::add_one_kernel();
+  RawBuffer a = test::upload_u32(device, test::iota_u32(n)), b = u32_buffer(device, n);
+  std::uint32_t added = 0;
+  for (int round = 0; round < 4; ++round) {
+    {
+      auto dropped = device.backend().sequence();  // never submitted: reset and reused as well
+      dropped->launch(test::add_one_launch(kernel, a, b, n));
+    }
+    int launches = round % 2 == 0 ? 70 : 3;
+    auto sequence = device.backend().sequence();
+    for (int i = 0; i < launches; ++i) sequence->launch(test::add_one_launch(kernel, i % 2 ? b : a, i % 2 ? a : b, n));
+    sequence->submit();
+    sequence->wait();
+    added += std::uint32_t(launches);
+    std::vector<LaunchTiming> timings = sequence->timings();
+    REQUIRE(timings.size() == std::size_t(launches));
+    for (const LaunchTiming& t : timings) {
+      CHECK(t.kernel == "add_one");
+      CHECK(t.gpu_ms >= 0);
+      CHECK(t.gpu_ms < 10000);
+    }
+    // An odd number of launches leaves the result in b; copy it back to a for the next round.
+    if (launches % 2 == 1) {
+      auto back = device.backend().sequence();
+      back->copy(b, 0, a, 0, n * 4);
+      back->submit();
+      back->wait();
+    }
+    CHECK(test::download_u32(device, a) == test::iota_u32(n, added));
+  }
+  CHECK(device.take_validation_messages().empty());
+}

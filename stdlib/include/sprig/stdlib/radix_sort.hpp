@@ -57,7 +57,7 @@ constexpr std::uint32_t max_passes() {
 }
 
 struct SortShape {
-  TileShape tile;
+  TileShape tile;               // 256 or 512 invocations; invocation d < 256 owns digit d
   std::uint32_t max_subgroups;  // invocations / the device's smallest subgroup
   std::uint32_t key_words, value_words;
   // 32-bit words of the shared scratch: per-subgroup digit counts (two 16-bit counts a
@@ -68,18 +68,36 @@ struct SortShape {
   LookBackTraits lookback;
   bool prefixed = false;  // tile offsets come from a scan (CountScanScatter), no look-back
   std::string key() const {
-    return std::to_string(tile.items) + "x" + std::to_string(max_subgroups) + "v" + std::to_string(value_words) +
+    return std::to_string(tile.invocations) + "x" + std::to_string(tile.items) + "x" + std::to_string(max_subgroups) + "v" + std::to_string(value_words) +
            lookback.key() + (prefixed ? "p" : "");
   }
 };
 
+// Beside the scratch: the per-digit tables (3 x 256 words), the subgroup totals (one word
+// per invocation) and a few words more.
+inline std::uint32_t sort_shared_bytes(const SortShape& s) {
+  return (s.scratch_words() + 3 * radix + s.tile.invocations + 16) * 4;
+}
+
+// Workgroups of 512 with 20, 16 or 8 items, the first that fits in shared memory, else 256
+// invocations with as many items as fit (at most 16). Larger tiles mean fewer look-backs.
+// On the H100 (2^28 uint32 keys, ms): 512 x 20 took 9.48, 512 x 16 9.97, 512 x 12 11.49,
+// 512 x 8 9.88, 1024 x 8 9.80 and 256 x 16 10.34; pairs took 17.2 at 512 x 8 against
+// 18.1 at 256 x 16 (docs/benchmarks.md).
 template <RadixKey K>
 SortShape sort_shape(const DeviceInfo& device, bool with_values) {
-  SortShape s{{radix, 16}, radix / std::max(1u, device.min_subgroup_size), std::uint32_t(sizeof(K) / 4),
-              with_values ? 1u : 0u, lookback_traits(device)};
-  // Leave room beside the scratch for the per-digit tables and the subgroup totals (4 x 256
-  // words) and a few words more.
-  while (s.tile.items > 2 && (s.scratch_words() + 5 * radix) * 4 > device.max_shared_memory) s.tile.items /= 2;
+  auto shape_of = [&](std::uint32_t invocations, std::uint32_t items) {
+    return SortShape{{invocations, items}, invocations / std::max(1u, device.min_subgroup_size),
+                     std::uint32_t(sizeof(K) / 4), with_values ? 1u : 0u, lookback_traits(device)};
+  };
+  if (device.max_workgroup_invocations >= 2 * radix) {
+    for (std::uint32_t items : {20u, 16u, 8u}) {
+      SortShape wide = shape_of(2 * radix, items);
+      if (sort_shared_bytes(wide) <= device.max_shared_memory) return wide;
+    }
+  }
+  SortShape s = shape_of(radix, 16);
+  while (s.tile.items > 2 && sort_shared_bytes(s) > device.max_shared_memory) s.tile.items /= 2;
   return s;
 }
 
@@ -268,8 +286,9 @@ auto onesweep_kernel(const SortShape& shape) {
       const std::uint32_t items = tile_shape.items, tile_elements = tile_shape.elements();
       auto op = plus<std::uint32_t>();
       using Op = decltype(op);
-      SubgroupScan<std::uint32_t, Op> lanes(op, radix);
-      SubgroupTotalsScan<std::uint32_t, Op> totals(lanes, radix);
+      const std::uint32_t invocations = tile_shape.invocations;
+      SubgroupScan<std::uint32_t, Op> lanes(op, invocations);
+      SubgroupTotalsScan<std::uint32_t, Op> totals(lanes, invocations);
       auto scratch = shared_array<std::uint32_t>(shape.scratch_words(), "sort_scratch");
       auto digit_count = shared_array<std::uint32_t>(radix, "digit_count");
       auto digit_start = shared_array<std::uint32_t>(radix, "digit_start");   // in the sorted tile
@@ -284,7 +303,7 @@ auto onesweep_kernel(const SortShape& shape) {
         if (shape.prefixed) tile_index = linear_workgroup_id();
         else tile_index = atomic_add(status[status_base], 1u);
       });
-      for_(l, std::uint32_t(shape.max_subgroups * radix / 2), radix, [&](Expr<std::uint32_t> w) { scratch[w] = 0u; });
+      for_(l, std::uint32_t(shape.max_subgroups * radix / 2), invocations, [&](Expr<std::uint32_t> w) { scratch[w] = 0u; });
       barrier();
       Expr<std::uint32_t> tile = tile_index.load();
       if_(tile >= tiles_covering(count, tile_shape), [] { return_(); });
@@ -338,30 +357,35 @@ auto onesweep_kernel(const SortShape& shape) {
       // poll costs a round trip of its own), except where LookBackTraits says otherwise.
       // A prefixed pass reads the tile's position of each digit from the scan instead.
       Expr<std::uint32_t> d = subgroup * subgroup_size() + subgroup_invocation_id();
-      Expr<std::uint32_t> mine = digit_count[d];
+      Expr<bool> owns_digit = d < radix;  // the invocations past the digits scan zeros
+      Expr<std::uint32_t> mine = select(owns_digit, Expr<std::uint32_t>(digit_count[min(d, radix - 1u)]), 0u);
       Var<std::uint32_t> earlier = 0u;  // keys of digit d before this tile's (offset included when prefixed)
       if (shape.prefixed) {
-        earlier = Expr<std::uint32_t>(tile_offsets[d * tiles + tile]);
+        if_(owns_digit, [&] { earlier = Expr<std::uint32_t>(tile_offsets[d * tiles + tile]); });
       } else {
-        Expr<std::uint32_t> my_word = status_base + tile * radix + d + 1u;
-        bool ordered = shape.lookback.ordered_words;
-        MemoryOrder publish = ordered ? MemoryOrder::Release : MemoryOrder::Relaxed;
-        if_(tile == 0u, [&] {
-          atomic_store(status[my_word], sort_prefix_ready | mine, publish);
-        }).else_([&] {
-          atomic_store(status[my_word], sort_aggregate_ready | mine, publish);
-          look_back_digit(status, status_base + d + 1u, tile, ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed,
-                          earlier);
-          atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + mine), publish);
+        if_(owns_digit, [&] {
+          Expr<std::uint32_t> my_word = status_base + tile * radix + d + 1u;
+          bool ordered = shape.lookback.ordered_words;
+          MemoryOrder publish = ordered ? MemoryOrder::Release : MemoryOrder::Relaxed;
+          if_(tile == 0u, [&] {
+            atomic_store(status[my_word], sort_prefix_ready | mine, publish);
+          }).else_([&] {
+            atomic_store(status[my_word], sort_aggregate_ready | mine, publish);
+            look_back_digit(status, status_base + d + 1u, tile, ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed,
+                            earlier);
+            atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + mine), publish);
+          });
+          earlier = earlier.load() + Expr<std::uint32_t>(digit_offsets[pass * radix + d]);
         });
-        earlier = earlier.load() + Expr<std::uint32_t>(digit_offsets[pass * radix + d]);
       }
       Expr<std::uint32_t> s = lanes.inclusive(mine);
       after_lookback.arrive_and_wait();
       totals.scan(lanes.last(s));
       Expr<std::uint32_t> start = totals.exclusive_prefix() + s - mine;
-      digit_start[d] = start;
-      destination[d] = earlier.load() - start;
+      if_(owns_digit, [&] {
+        digit_start[d] = start;
+        destination[d] = earlier.load() - start;
+      });
       barrier();
 
       // 4. Reorder the tile in shared memory.
@@ -401,7 +425,7 @@ auto onesweep_kernel(const SortShape& shape) {
       // 5. Write out: consecutive invocations take consecutive sorted keys.
       Expr<std::uint32_t> in_tile = min(count - bounds.first, tile_elements);
       for (std::uint32_t j = 0; j < items; ++j) {
-        Expr<std::uint32_t> i = l + j * radix;
+        Expr<std::uint32_t> i = l + j * invocations;
         if_(i < in_tile, [&] {
           Expr<K> key = [&] {
             if constexpr (std::same_as<K, std::uint32_t>) return Expr<K>(scratch[i]);
@@ -412,7 +436,7 @@ auto onesweep_kernel(const SortShape& shape) {
           if (with_values) values_out[at] = Expr<std::uint32_t>(scratch[i + tile_elements * shape.key_words]);
         });
       }
-    }, workgroup(radix));
+    }, workgroup(shape.tile.invocations));
   };
   return cached_kernel<decltype(trace())>(name + shape.key(), trace);
 }
@@ -525,7 +549,9 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
     const DeviceBuffer<std::uint32_t>& values_from = values ? (forward ? *values : other_values) : other_values;
     const DeviceBuffer<std::uint32_t>& values_to = values ? (forward ? other_values : *values) : other_values;
     if (shape.prefixed) {
-      sequence.run(tile_digit_counts_kernel<K>(shape.tile), tile_grid(tiles, shape.tile), from, tile_counts,
+      // 256 invocations (one per digit) count the same tiles as the pass.
+      TileShape counting{radix, shape.tile.elements() / radix};
+      sequence.run(tile_digit_counts_kernel<K>(counting), tile_grid(tiles, counting), from, tile_counts,
                    std::uint32_t(n), shift, mask, std::uint32_t(tiles));
       exclusive_scan(device, sequence, tile_counts, tile_offsets, plus<std::uint32_t>());
     }
