@@ -2,9 +2,9 @@
 //  1. Data already on the device (gpu::DevicePipeline): against the bytes-moved bound
 //     (read n, write the kept half), derived from a plain copy kernel timed in the same run.
 //  2. End to end from host memory (values | ... | gpu::collect, and a reused gpu::Pipeline):
-//     against the host->device
-//     copy bandwidth measured in the same run (Device::write of the same bytes, and of a
-//     host-visible buffer, i.e. one memcpy into mapped memory).
+//     against the host<->device copies measured in the same run: Device::write of the same
+//     bytes, one memcpy of them into a host-visible buffer, and Device::read of the kept
+//     results. count moves the input only; collect moves the input and the results.
 //
 //   bench_pipeline [--sizes 20,24,28] [--repeat 20]
 #include <chrono>
@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
   if (!breakdown.empty()) std::printf("\nPer kernel at the largest size (timestamps):\n%s", breakdown.c_str());
 
   std::printf("\n## 2. End to end from host memory (gpu::collect, default chunks and buffering)\n\n");
-  std::printf("| elements | chunk | collect ms | reused gpu::Pipeline collect ms | its count ms | input GB/s (reused collect) | write to device-local GB/s | memcpy to host-visible GB/s | fraction of device-local write |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| elements | chunk | collect ms | reused gpu::Pipeline collect ms | its count ms | input GB/s (reused collect) | write to device-local GB/s | memcpy to host-visible GB/s | read from device-local GB/s | count: fraction of write | reused collect: fraction of write + read |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int log_n : args.log_sizes) {
     std::size_t n = std::size_t(1) << log_n;
     std::vector<std::uint32_t> host(n);
@@ -99,9 +99,16 @@ int main(int argc, char** argv) {
           gpu.write(*buffer, std::span<const std::uint32_t>(host.data() + first, std::min(staged, n - first)));
       });
     }
+    // The results: read back as many bytes as the pipeline keeps, a binding's worth at a time.
+    std::vector<std::uint32_t> back(n);
+    double read_ms = wall_ms(repeat, [&] {
+      for (std::size_t first = 0; first < results; first += staged)
+        gpu.read(device_local, std::span<std::uint32_t>(back.data() + first, std::min(staged, results - first)));
+    });
     double bytes = double(n) * 4;
-    std::printf("| 2^%d | %zu | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.3f |\n", log_n, chunk, ms, reused_ms, count_ms,
-                bytes / reused_ms / 1e6, bytes / write_ms / 1e6, bytes / mapped_ms / 1e6, write_ms / reused_ms);
+    std::printf("| 2^%d | %zu | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.3f | %.3f |\n", log_n, chunk, ms, reused_ms,
+                count_ms, bytes / reused_ms / 1e6, bytes / write_ms / 1e6, bytes / mapped_ms / 1e6,
+                double(results) * 4 / read_ms / 1e6, write_ms / count_ms, (write_ms + read_ms) / reused_ms);
     std::fflush(stdout);
     (void)results;
   }

@@ -18,7 +18,8 @@ std::shared_ptr<DeviceContext> DeviceContext::create(std::shared_ptr<Instance> i
   // A per-device table: several devices (or instances) may be open at once.
   volkLoadDeviceTable(&self->vk_, self->device_);
   self->vk_.vkGetDeviceQueue(self->device_, self->physical_.caps.queue_family, 0, &self->queue_);
-  self->memory_ = std::make_unique<MemoryAllocator>(self->device_, self->vk_, self->physical_, options.block_bytes);
+  self->memory_ = std::make_unique<MemoryAllocator>(self->device_, self->vk_, self->physical_, options.block_bytes,
+                                                     options.retained_bytes);
   self->pipelines_ = std::make_unique<PipelineCache>(*self);
   self->recordings_ = std::make_unique<RecordingPool>(*self);
   return self;

@@ -41,8 +41,8 @@ bool out_of_memory(VkResult r) { return r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r 
 }  // namespace
 
 MemoryAllocator::MemoryAllocator(VkDevice device, const VolkDeviceTable& vk, const PhysicalDevice& physical,
-                                 VkDeviceSize block_bytes)
-    : device_(device), vk_(vk) {
+                                 VkDeviceSize block_bytes, VkDeviceSize retained_bytes)
+    : device_(device), vk_(vk), retained_bytes_(retained_bytes) {
   vkGetPhysicalDeviceMemoryProperties(physical.handle, &properties_);
   const DeviceCapabilities& caps = physical.caps;
   // All these limits are powers of two, so their maximum is a multiple of each.
@@ -138,6 +138,12 @@ Allocation MemoryAllocator::allocate(VkDeviceSize bytes, MemoryUse use) {
 
   std::lock_guard lock(mutex_);
   Allocation out;
+  if (dedicated) {
+    if (MemoryBlock* kept = retained_block(size, types)) {
+      suballocate(*kept, size, out);
+      return out;
+    }
+  }
   VkResult result = VK_SUCCESS;
   for (int attempt = 0; attempt < 2; ++attempt) {
     std::vector<std::optional<std::uint32_t>> block_types;
@@ -185,6 +191,7 @@ void MemoryAllocator::release(const Allocation& allocation) noexcept {
     }
   }
   if (block.allocations > 0) return;
+  if (block.dedicated && retained_total() <= retained_bytes_) return;  // this block is counted in the total
   bool keep = !block.dedicated && std::none_of(blocks_.begin(), blocks_.end(), [&](const auto& other) {
     return other.get() != &block && !other->dedicated && other->allocations == 0 && other->memory_type == block.memory_type;
   });
@@ -192,6 +199,28 @@ void MemoryAllocator::release(const Allocation& allocation) noexcept {
   auto owner = std::find_if(blocks_.begin(), blocks_.end(), [&](const auto& b) { return b.get() == &block; });
   destroy_block(block);
   blocks_.erase(owner);
+}
+
+// An empty dedicated block of one of `types` (earlier types first) that holds `size` bytes
+// and wastes at most a quarter of it: the best fit.
+MemoryBlock* MemoryAllocator::retained_block(VkDeviceSize size, const std::vector<std::uint32_t>& types) {
+  for (std::uint32_t type : types) {
+    MemoryBlock* best = nullptr;
+    for (const auto& block : blocks_) {
+      bool fits = block->dedicated && block->allocations == 0 && block->memory_type == type && block->size >= size &&
+                  block->size - size <= size / 4;
+      if (fits && (best == nullptr || block->size < best->size)) best = block.get();
+    }
+    if (best) return best;
+  }
+  return nullptr;
+}
+
+VkDeviceSize MemoryAllocator::retained_total() const {
+  VkDeviceSize total = 0;
+  for (const auto& block : blocks_)
+    if (block->dedicated && block->allocations == 0) total += block->size;
+  return total;
 }
 
 void MemoryAllocator::free_empty_blocks() {

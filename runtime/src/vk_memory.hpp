@@ -31,7 +31,9 @@ struct Allocation {
 
 class MemoryAllocator {
  public:
-  MemoryAllocator(VkDevice device, const VolkDeviceTable& vk, const PhysicalDevice& physical, VkDeviceSize block_bytes);
+  // Empty dedicated blocks are kept while they total at most `retained_bytes`.
+  MemoryAllocator(VkDevice device, const VolkDeviceTable& vk, const PhysicalDevice& physical, VkDeviceSize block_bytes,
+                  VkDeviceSize retained_bytes);
   ~MemoryAllocator();
   MemoryAllocator(const MemoryAllocator&) = delete;
   MemoryAllocator& operator=(const MemoryAllocator&) = delete;
@@ -39,7 +41,8 @@ class MemoryAllocator {
   // Thread-safe. Throws DeviceError when memory is exhausted or `bytes` exceeds the
   // device's maxMemoryAllocationSize.
   Allocation allocate(VkDeviceSize bytes, MemoryUse use);
-  // Returns the range; frees a dedicated block, keeps one empty shared block per type.
+  // Returns the range; keeps one empty shared block per type, and empty dedicated blocks
+  // up to the retained bytes (for the next buffer of about their size).
   void release(const Allocation& allocation) noexcept;
 
   MemoryStats stats() const;
@@ -49,12 +52,15 @@ class MemoryAllocator {
   std::unique_ptr<MemoryBlock> create_block(VkDeviceSize size, std::uint32_t memory_type, bool dedicated, VkResult& result);
   void destroy_block(MemoryBlock& block) noexcept;
   bool suballocate(MemoryBlock& block, VkDeviceSize size, Allocation& out);
+  MemoryBlock* retained_block(VkDeviceSize size, const std::vector<std::uint32_t>& types);  // under mutex_
+  VkDeviceSize retained_total() const;  // under mutex_
   void free_empty_blocks();  // under mutex_; after an allocation failure
 
   VkDevice device_;
   const VolkDeviceTable& vk_;
   VkPhysicalDeviceMemoryProperties properties_{};
   VkDeviceSize block_bytes_;
+  VkDeviceSize retained_bytes_;
   VkDeviceSize alignment_;
   VkDeviceSize max_allocation_;
   std::uint32_t buffer_type_bits_ = 0;  // the same for every buffer with our usage flags
