@@ -191,11 +191,12 @@ void MemoryAllocator::release(const Allocation& allocation) noexcept {
     }
   }
   if (block.allocations > 0) return;
-  if (block.dedicated && retained_total() <= retained_bytes_) return;  // this block is counted in the total
-  bool keep = !block.dedicated && std::none_of(blocks_.begin(), blocks_.end(), [&](const auto& other) {
+  // One empty shared block per type always stays: it absorbs allocate/free churn. Beyond
+  // it, empty blocks stay while they total at most the retained bytes (this one counted).
+  bool first_empty_of_type = !block.dedicated && std::none_of(blocks_.begin(), blocks_.end(), [&](const auto& other) {
     return other.get() != &block && !other->dedicated && other->allocations == 0 && other->memory_type == block.memory_type;
   });
-  if (keep) return;  // one empty block per type absorbs allocate/free churn
+  if (first_empty_of_type || retained_total() <= retained_bytes_) return;
   auto owner = std::find_if(blocks_.begin(), blocks_.end(), [&](const auto& b) { return b.get() == &block; });
   destroy_block(block);
   blocks_.erase(owner);
@@ -219,7 +220,7 @@ MemoryBlock* MemoryAllocator::retained_block(VkDeviceSize size, const std::vecto
 VkDeviceSize MemoryAllocator::retained_total() const {
   VkDeviceSize total = 0;
   for (const auto& block : blocks_)
-    if (block->dedicated && block->allocations == 0) total += block->size;
+    if (block->allocations == 0) total += block->size;
   return total;
 }
 

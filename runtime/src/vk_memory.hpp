@@ -31,7 +31,7 @@ struct Allocation {
 
 class MemoryAllocator {
  public:
-  // Empty dedicated blocks are kept while they total at most `retained_bytes`.
+  // Empty blocks are kept while they total at most `retained_bytes`.
   MemoryAllocator(VkDevice device, const VolkDeviceTable& vk, const PhysicalDevice& physical, VkDeviceSize block_bytes,
                   VkDeviceSize retained_bytes);
   ~MemoryAllocator();
@@ -41,8 +41,8 @@ class MemoryAllocator {
   // Thread-safe. Throws DeviceError when memory is exhausted or `bytes` exceeds the
   // device's maxMemoryAllocationSize.
   Allocation allocate(VkDeviceSize bytes, MemoryUse use);
-  // Returns the range; keeps one empty shared block per type, and empty dedicated blocks
-  // up to the retained bytes (for the next buffer of about their size).
+  // Returns the range; keeps one empty shared block per type, and other empty blocks up to
+  // the retained bytes (a dedicated one serves the next buffer of about its size).
   void release(const Allocation& allocation) noexcept;
 
   MemoryStats stats() const;

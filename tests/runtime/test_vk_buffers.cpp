@@ -125,7 +125,7 @@ TEST_CASE("freed ranges coalesce and are reused") {
   CHECK(device.memory_stats().dedicated_blocks == 0);
 }
 
-TEST_CASE("a buffer larger than a block gets a dedicated block, kept for the next one up to the retained bytes") {
+TEST_CASE("empty blocks are kept for later buffers up to the retained bytes, a dedicated one for a buffer of about its size") {
   vk::Device device = small_memory_device();
   {
     RawBuffer big = device.backend().allocate(kBlock + 1, nullptr, MemoryKind::DeviceLocal);
@@ -156,6 +156,18 @@ TEST_CASE("a buffer larger than a block gets a dedicated block, kept for the nex
   vk::Device strict = vk::Device::best(options);
   { RawBuffer big = strict.backend().allocate(kBlock + 1, nullptr, MemoryKind::DeviceLocal); }
   CHECK(strict.memory_stats().blocks == 0);
+  // Shared blocks too: one empty block per type stays, the rest only while retained.
+  {
+    RawBuffer x = strict.backend().allocate(kBlock, nullptr, MemoryKind::DeviceLocal);
+    RawBuffer y = strict.backend().allocate(kBlock, nullptr, MemoryKind::DeviceLocal);
+  }
+  CHECK(strict.memory_stats().blocks == 1);
+  std::size_t before = device.memory_stats().blocks;
+  {
+    RawBuffer x = device.backend().allocate(kBlock, nullptr, MemoryKind::DeviceLocal);
+    RawBuffer y = device.backend().allocate(kBlock, nullptr, MemoryKind::DeviceLocal);
+  }
+  CHECK(device.memory_stats().blocks == before + 2);
 }
 
 TEST_CASE("host-visible buffers can be used by kernels") {
