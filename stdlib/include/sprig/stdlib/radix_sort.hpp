@@ -68,8 +68,8 @@ struct SortShape {
   LookBackTraits lookback;
   bool prefixed = false;  // tile offsets come from a scan (CountScanScatter), no look-back
   std::string key() const {
-    return std::to_string(tile.invocations) + "x" + std::to_string(tile.items) + "x" + std::to_string(max_subgroups) + "v" + std::to_string(value_words) +
-           lookback.key() + (prefixed ? "p" : "");
+    return std::to_string(tile.invocations) + "x" + std::to_string(tile.items) + "x" + std::to_string(max_subgroups) +
+           "v" + std::to_string(value_words) + lookback.key() + (prefixed ? "p" : "");
   }
 };
 
