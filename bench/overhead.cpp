@@ -82,7 +82,9 @@ int main(int argc, char** argv) {
 
   std::uint32_t value = 7;
   for (MemoryKind kind : {MemoryKind::DeviceLocal, MemoryKind::HostVisible, MemoryKind::HostCached}) {
-    const char* name = kind == MemoryKind::DeviceLocal ? "device-local" : kind == MemoryKind::HostVisible ? "host-visible" : "host-cached";
+    const char* name = kind == MemoryKind::DeviceLocal   ? "device-local"
+                       : kind == MemoryKind::HostVisible ? "host-visible"
+                                                         : "host-cached";
     auto buffer = device.alloc<std::uint32_t>(1024, kind);
     std::string write = std::string("write 4 bytes, ") + name, read = std::string("read 4 bytes, ") + name;
     row(write.c_str(), [&] { device.write(buffer, std::span<const std::uint32_t>(&value, 1)); });

@@ -89,7 +89,8 @@ VkDescriptorSet VulkanSequence::bind_arguments(const Pipeline& pipeline, const C
   std::vector<VkDescriptorBufferInfo> infos;
   infos.reserve(count);  // the writes point into it
   std::vector<VkWriteDescriptorSet> writes;
-  VkDescriptorSet set = recording_->descriptors().allocate(pipeline.set_layout, pipeline.storage_buffers, pipeline.uniform_buffers);
+  VkDescriptorSet set =
+      recording_->descriptors().allocate(pipeline.set_layout, pipeline.storage_buffers, pipeline.uniform_buffers);
   auto add = [&](std::uint32_t binding, VkDescriptorType type, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
     // A zero range is invalid; one byte still gives the kernel an array length of 0.
     infos.push_back({buffer, offset, range > 0 ? range : 1});

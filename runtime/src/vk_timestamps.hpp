@@ -1,6 +1,6 @@
 // Timestamp queries of one sequence: pools of queries opened as launches are recorded,
-// read back once the sequence has finished, and kept for the next sequence by reset(). On devices without timestamps every mark is
-// empty and every duration is 0.
+// read back once the sequence has finished, and kept for the next sequence by reset(). On
+// devices without timestamps every mark is empty and every duration is 0.
 #pragma once
 
 #include <cstdint>

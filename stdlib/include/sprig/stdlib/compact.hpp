@@ -66,7 +66,8 @@ auto count_if_kernel(Pred pred, const TileShape& shape) {
 // The compaction pass. `kept[0]` receives the number kept (CopyIf) or holds it already
 // (Partition). Payloads of type V move with the keys when `with_values`.
 template <DeviceValue T, DeviceValue V, class Pred>
-auto compact_kernel(Pred pred, CompactKind kind, bool with_values, const LookBackTraits& traits, const TileShape& shape) {
+auto compact_kernel(Pred pred, CompactKind kind, bool with_values, const LookBackTraits& traits,
+                    const TileShape& shape) {
   std::string name = std::string(kind == CompactKind::CopyIf ? "copy_if<" : "partition<") + type_name<T>() +
                      (with_values ? "," + type_name<V>() : std::string()) + ">";
   auto trace = [=] {
@@ -124,12 +125,14 @@ void record_compaction(Device& device, Sequence& sequence, const DeviceBuffer<T>
   auto count = std::uint32_t(in.size());
   auto status = device.alloc<std::uint64_t>(tile_status_words(tiles));
   sequence.fill(status, 0);
-  if (kind == CompactKind::Partition) sequence.run(count_if_kernel<T>(pred, shape), tile_grid(tiles, shape), in, kept, count);
+  if (kind == CompactKind::Partition)
+    sequence.run(count_if_kernel<T>(pred, shape), tile_grid(tiles, shape), in, kept, count);
   bool with_values = in_values != nullptr;
   DeviceBuffer<V> dummy;
   if (!with_values) dummy = device.alloc<V>(1);
-  sequence.run(compact_kernel<T, V>(pred, kind, with_values, lookback_traits(device.info()), shape), tile_grid(tiles, shape), in, out,
-               with_values ? *in_values : dummy, with_values ? *out_values : dummy, status, kept, count);
+  sequence.run(compact_kernel<T, V>(pred, kind, with_values, lookback_traits(device.info()), shape),
+               tile_grid(tiles, shape), in, out, with_values ? *in_values : dummy, with_values ? *out_values : dummy,
+               status, kept, count);
 }
 
 template <class F>
