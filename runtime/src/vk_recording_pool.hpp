@@ -11,6 +11,7 @@
 
 #include <volk.h>
 
+#include "vk_command_slot.hpp"
 #include "vk_descriptor_arena.hpp"
 #include "vk_timestamps.hpp"
 
@@ -21,12 +22,8 @@ class DeviceContext;
 class RecordingResources {
  public:
   explicit RecordingResources(const DeviceContext& context);
-  ~RecordingResources();
-  RecordingResources(const RecordingResources&) = delete;
-  RecordingResources& operator=(const RecordingResources&) = delete;
 
-  VkCommandBuffer commands() const { return commands_; }
-  VkFence fence() const { return fence_; }
+  CommandSlot& command() { return command_; }
   DescriptorArena& descriptors() { return descriptors_; }
   TimestampQueries& timestamps() { return timestamps_; }
 
@@ -34,12 +31,7 @@ class RecordingResources {
   void reset();
 
  private:
-  void release() noexcept;
-
-  const DeviceContext& context_;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer commands_ = VK_NULL_HANDLE;
-  VkFence fence_ = VK_NULL_HANDLE;
+  CommandSlot command_;
   DescriptorArena descriptors_;
   TimestampQueries timestamps_;
 };

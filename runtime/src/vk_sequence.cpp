@@ -39,17 +39,16 @@ void check_range(const char* what, const RawBuffer& buffer, std::size_t offset, 
 }  // namespace
 
 VulkanSequence::VulkanSequence(std::shared_ptr<DeviceContext> context)
-    : context_(std::move(context)), recording_(context_->recordings().take()), commands_(recording_->commands()) {
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(context_->vk().vkBeginCommandBuffer(commands_, &begin), "vkBeginCommandBuffer (sequence)");
+    : context_(std::move(context)),
+      recording_(context_->recordings().take()),
+      commands_(recording_->command().commands()) {
+  recording_->command().begin();
 }
 
 VulkanSequence::~VulkanSequence() {
   if (state_ == State::Submitted) {
     // The GPU may still read the command buffer and buffers; the result cannot be reported.
-    VkFence fence = recording_->fence();
+    VkFence fence = recording_->command().fence();
     context_->vk().vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, UINT64_MAX);
   }
   // A failed sequence may have left its command buffer in any state: not worth reusing.
@@ -217,7 +216,7 @@ void VulkanSequence::submit() {
   check(context_->vk().vkEndCommandBuffer(commands_), "vkEndCommandBuffer (sequence)");
   // Never submit commands the validation layer has complained about.
   context_->throw_if_validation_messages("submit");
-  context_->submit(commands_, recording_->fence(), "sequence");
+  context_->submit(commands_, recording_->command().fence(), "sequence");
   state_ = State::Submitted;
 }
 
@@ -228,7 +227,7 @@ bool VulkanSequence::poll() {
     case State::Finished: return true;
     case State::Submitted: break;
   }
-  VkResult status = context_->vk().vkGetFenceStatus(context_->device(), recording_->fence());
+  VkResult status = context_->vk().vkGetFenceStatus(context_->device(), recording_->command().fence());
   if (status == VK_NOT_READY) return false;
   if (status != VK_SUCCESS) {
     state_ = State::Failed;
@@ -244,7 +243,7 @@ void VulkanSequence::wait() {
     case State::Failed: throw DeviceError("wait(): the sequence failed earlier");
     case State::Finished: break;
     case State::Submitted: {
-      VkFence fence = recording_->fence();
+      VkFence fence = recording_->command().fence();
       VkResult result = context_->vk().vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, UINT64_MAX);
       if (result != VK_SUCCESS) {
         state_ = State::Failed;

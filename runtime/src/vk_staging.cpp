@@ -10,32 +10,15 @@
 namespace sprig::vk {
 
 StagingTransfers::StagingTransfers(DeviceContext& context, std::size_t staging_bytes) : context_(context) {
-  const VolkDeviceTable& vk = context_.vk();
   VkDeviceSize alignment = context_.memory().alignment();
   // Each half starts aligned, so copies stay on the device's preferred boundaries.
   half_bytes_ = std::max<VkDeviceSize>(staging_bytes / 2 / alignment * alignment, alignment);
   staging_ = context_.memory().allocate(2 * half_bytes_, MemoryUse::Staging);
 
   try {
-    VkCommandPoolCreateInfo pool{};
-    pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    pool.queueFamilyIndex = context_.caps().queue_family;
-    VkFenceCreateInfo fence{};
-    fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
     for (std::size_t i = 0; i < slots_.size(); ++i) {
-      Slot& slot = slots_[i];
-      // A pool per slot: resetting a whole pool is cheaper than resetting its buffers.
-      check(vk.vkCreateCommandPool(context_.device(), &pool, nullptr, &slot.pool), "vkCreateCommandPool (staging)");
-      VkCommandBufferAllocateInfo allocate{};
-      allocate.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-      allocate.commandPool = slot.pool;
-      allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-      allocate.commandBufferCount = 1;
-      check(vk.vkAllocateCommandBuffers(context_.device(), &allocate, &slot.commands),
-            "vkAllocateCommandBuffers (staging)");
-      check(vk.vkCreateFence(context_.device(), &fence, nullptr, &slot.fence), "vkCreateFence (staging)");
-      slot.staging_offset = i * half_bytes_;
+      slots_[i].command.emplace(context_, "staging");
+      slots_[i].staging_offset = i * half_bytes_;
     }
   } catch (...) {
     release_resources();
@@ -46,13 +29,8 @@ StagingTransfers::StagingTransfers(DeviceContext& context, std::size_t staging_b
 StagingTransfers::~StagingTransfers() { release_resources(); }
 
 void StagingTransfers::release_resources() noexcept {
-  const VolkDeviceTable& vk = context_.vk();
   wait_all_quietly();
-  for (Slot& slot : slots_) {
-    if (slot.fence != VK_NULL_HANDLE) vk.vkDestroyFence(context_.device(), slot.fence, nullptr);
-    if (slot.pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(context_.device(), slot.pool, nullptr);  // frees commands
-    slot = Slot{};
-  }
+  for (Slot& slot : slots_) slot.command.reset();
   context_.memory().release(staging_);
   staging_ = {};
 }
@@ -60,11 +38,9 @@ void StagingTransfers::release_resources() noexcept {
 void StagingTransfers::submit_copy(Slot& slot, const VulkanBuffer& buffer, VkDeviceSize buffer_offset,
                                    VkDeviceSize bytes, Direction direction) {
   const VolkDeviceTable& vk = context_.vk();
-  check(vk.vkResetCommandPool(context_.device(), slot.pool, 0), "vkResetCommandPool (staging)");
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(vk.vkBeginCommandBuffer(slot.commands, &begin), "vkBeginCommandBuffer (staging)");
+  VkCommandBuffer commands = slot.command->commands();
+  slot.command->reset();  // the slot's previous copy has been waited for
+  slot.command->begin();
 
   VkBufferCopy region{};
   region.size = bytes;
@@ -75,7 +51,7 @@ void StagingTransfers::submit_copy(Slot& slot, const VulkanBuffer& buffer, VkDev
   if (direction == Direction::ToDevice) {
     region.srcOffset = staging_.offset + slot.staging_offset;
     region.dstOffset = buffer.offset() + buffer_offset;
-    vk.vkCmdCopyBuffer(slot.commands, staging_.buffer, buffer.handle(), 1, &region);
+    vk.vkCmdCopyBuffer(commands, staging_.buffer, buffer.handle(), 1, &region);
     // Later commands on the queue (sequences, other transfers) see the new contents;
     // sprig's queue runs nothing but compute and transfer commands.
     after.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
@@ -84,29 +60,32 @@ void StagingTransfers::submit_copy(Slot& slot, const VulkanBuffer& buffer, VkDev
   } else {
     region.srcOffset = buffer.offset() + buffer_offset;
     region.dstOffset = staging_.offset + slot.staging_offset;
-    vk.vkCmdCopyBuffer(slot.commands, buffer.handle(), staging_.buffer, 1, &region);
+    vk.vkCmdCopyBuffer(commands, buffer.handle(), staging_.buffer, 1, &region);
     // A fence alone does not make device writes visible to the host.
     after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
     after_stages = VK_PIPELINE_STAGE_HOST_BIT;
   }
-  vk.vkCmdPipelineBarrier(slot.commands, VK_PIPELINE_STAGE_TRANSFER_BIT, after_stages, 0, 1, &after, 0, nullptr, 0,
+  vk.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, after_stages, 0, 1, &after, 0, nullptr, 0,
                           nullptr);
-  check(vk.vkEndCommandBuffer(slot.commands), "vkEndCommandBuffer (staging)");
-  check(vk.vkResetFences(context_.device(), 1, &slot.fence), "vkResetFences (staging)");
-  context_.submit(slot.commands, slot.fence, direction == Direction::ToDevice ? "buffer write" : "buffer read");
+  check(vk.vkEndCommandBuffer(commands), "vkEndCommandBuffer (staging)");
+  context_.submit(commands, slot.command->fence(), direction == Direction::ToDevice ? "buffer write" : "buffer read");
   slot.pending = true;
 }
 
 void StagingTransfers::wait(Slot& slot) {
   if (!slot.pending) return;
-  VkResult result = context_.vk().vkWaitForFences(context_.device(), 1, &slot.fence, VK_TRUE, UINT64_MAX);
+  VkFence fence = slot.command->fence();
+  VkResult result = context_.vk().vkWaitForFences(context_.device(), 1, &fence, VK_TRUE, UINT64_MAX);
   slot.pending = false;
   check(result, "vkWaitForFences (staging transfer)");
 }
 
 void StagingTransfers::wait_all_quietly() noexcept {
   for (Slot& slot : slots_) {
-    if (slot.pending) context_.vk().vkWaitForFences(context_.device(), 1, &slot.fence, VK_TRUE, UINT64_MAX);
+    if (slot.pending) {
+      VkFence fence = slot.command->fence();
+      context_.vk().vkWaitForFences(context_.device(), 1, &fence, VK_TRUE, UINT64_MAX);
+    }
     slot.pending = false;
   }
 }

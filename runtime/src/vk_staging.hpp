@@ -5,10 +5,12 @@
 #include <array>
 #include <cstddef>
 #include <mutex>
+#include <optional>
 #include <span>
 
 #include <volk.h>
 
+#include "vk_command_slot.hpp"
 #include "vk_memory.hpp"
 
 namespace sprig::vk {
@@ -29,9 +31,7 @@ class StagingTransfers {
 
  private:
   struct Slot {
-    VkCommandPool pool = VK_NULL_HANDLE;
-    VkCommandBuffer commands = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
+    std::optional<CommandSlot> command;
     bool pending = false;
     VkDeviceSize staging_offset = 0;  // this half's start in the staging allocation
   };
