@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
       bool vectorized;
     };
     for (Shape sh : std::vector<Shape>{{256, 16, false}, {256, 8, true}, {128, 16, true}, {512, 8, true},
-                                       {256, 24, true}, {128, 32, true}, {1024, 4, true}, {128, 16, false}}) {
+                                       {256, 24, true}, {128, 32, true}, {1024, 4, true}, {128, 16, false},
+                                       {512, 12, false}, {512, 16, false}, {512, 24, false}, {1024, 8, false}}) {
       ScanOptions o{ScanMode::DecoupledLookBack, sh.invocations, sh.items, sh.vectorized};
       double t = time_ms(gpu, args.repeat, [&](Sequence& s) { inclusive_scan(gpu, s, in, out, op, o); });
       if (gpu.download(out) != host) std::printf("WRONG RESULT (%ux%u)\n", sh.invocations, sh.items);
