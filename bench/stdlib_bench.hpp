@@ -94,7 +94,8 @@ inline void record_copy(sprig::Sequence& s, const sprig::DeviceBuffer<std::uint3
       if_(i < from.size(), [&] { to[i] = from[i]; });
     }
   }, workgroup(256));
-  std::size_t groups = (from.size() + 4095) / 4096, per_row = std::min<std::size_t>(groups, sprig::detail::max_workgroups_per_row);
+  std::size_t groups = (from.size() + 4095) / 4096;
+  std::size_t per_row = std::min<std::size_t>(groups, sprig::detail::max_workgroups_per_row);
   s.run(copy, grid(per_row * 256, (groups + per_row - 1) / per_row), from, to);
 }
 
