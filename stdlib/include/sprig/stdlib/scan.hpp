@@ -201,10 +201,10 @@ TileShape lookback_scan_shape(const ScanOptions& options, const DeviceInfo& devi
   TileShape shape = scan_shape<T>(options);
   if (options.workgroup_size) return shape;
   // Shared memory: the subgroup totals and, for types without subgroup instructions, the
-  // lanes' exchange slots, one T per invocation each.
+  // lanes' exchange slots, one T per invocation each; the tile's prefix; two counters.
   auto fits = [&] {
     return shape.invocations <= device.max_workgroup_invocations &&
-           2 * shape.invocations * sizeof(T) + 64 <= device.max_shared_memory;
+           (2 * shape.invocations + 1) * sizeof(T) + 8 <= device.max_shared_memory;
   };
   shape.invocations = 512;
   while (shape.invocations > 256 && !fits()) shape.invocations /= 2;
