@@ -63,7 +63,9 @@ void check_launch(const Launch& launch, const DeviceInfo& device, std::uint64_t 
   }
   std::uint32_t width = subgroup_width(k, device);
   if (width < device.min_subgroup_size || width > device.max_subgroup_size || (width & (width - 1)) != 0)
-    fail(launch, "requires subgroup size " + std::to_string(width) + "; the simulator runs 8, 16, 32 or 64");
+    fail(launch, "requires subgroup size " + std::to_string(width) + "; the simulator runs " +
+                     std::to_string(device.min_subgroup_size) + " to " + std::to_string(device.max_subgroup_size) +
+                     ", powers of two");
   if (shared_bytes(k) > device.max_shared_memory)
     fail(launch, "uses " + std::to_string(shared_bytes(k)) + " bytes of shared memory, above the device's " +
                      std::to_string(device.max_shared_memory));

@@ -1,5 +1,6 @@
 #include "sim_backend.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -21,19 +22,30 @@ std::uint64_t next_device_id() {
   return next++;
 }
 
+void check_limits(const Options& o) {
+  auto fail = [](const std::string& what) { throw DeviceError("sim::Options: " + what); };
+  const std::uint32_t s = o.subgroup_size;
+  if (s != 4 && s != 8 && s != 16 && s != 32 && s != 64)
+    fail("subgroup_size must be 4, 8, 16, 32 or 64, not " + std::to_string(s));
+  if (o.max_workgroup_invocations < s)
+    fail("max_workgroup_invocations (" + std::to_string(o.max_workgroup_invocations) +
+         ") must hold at least one subgroup of " + std::to_string(s));
+  for (std::uint32_t d = 0; d < 3; ++d)
+    if (o.max_workgroup_size[d] == 0) fail("max_workgroup_size[" + std::to_string(d) + "] must be at least 1");
+}
+
 DeviceInfo describe_device(const Options& o) {
-  if (o.subgroup_size != 8 && o.subgroup_size != 16 && o.subgroup_size != 32 && o.subgroup_size != 64)
-    throw DeviceError("sim::Options::subgroup_size must be 8, 16, 32 or 64, not " + std::to_string(o.subgroup_size));
+  check_limits(o);
   DeviceInfo info;
   info.name = "sprig simulator (subgroup size " + std::to_string(o.subgroup_size) + ")";
   info.backend = "simulator";
   info.type = "simulator";
   info.subgroup_size = o.subgroup_size;
-  info.min_subgroup_size = 8;
+  info.min_subgroup_size = std::min(8u, o.subgroup_size);
   info.max_subgroup_size = 64;
   info.max_shared_memory = o.max_shared_memory;
-  info.max_workgroup_invocations = 1024;
-  info.max_workgroup_size = {1024, 1024, 64};
+  info.max_workgroup_invocations = o.max_workgroup_invocations;
+  info.max_workgroup_size = o.max_workgroup_size;
   info.max_workgroup_count = {0x7fffffffu, 65535, 65535};
   info.max_buffer_bytes = o.max_buffer_bytes;
   ir::Features& f = info.supported;

@@ -84,6 +84,29 @@ TEST_CASE("too much shared memory is refused like on a GPU") {
   CHECK_THROWS_WITH(dev.run(k, grid(64), out), Contains("2048 bytes of shared memory"));
 }
 
+TEST_CASE("workgroup limits are options, reported and enforced like on a small GPU") {
+  sim::Options options;
+  options.subgroup_size = 4;
+  options.max_workgroup_invocations = 128;
+  options.max_workgroup_size = {128, 128, 64};
+  sim::Device dev(options);
+  CHECK(dev.info().subgroup_size == 4);
+  CHECK(dev.info().min_subgroup_size == 4);
+  CHECK(dev.info().max_workgroup_invocations == 128);
+  CHECK(dev.info().max_workgroup_size == std::array<std::uint32_t, 3>{128, 128, 64});
+  auto out = dev.alloc<std::uint32_t>(256);
+  auto wide = kernel("wide", [](WriteBuffer<std::uint32_t> o) { o[global_id().x()] = 1u; }, workgroup(256));
+  CHECK_THROWS_WITH(dev.run(wide, grid(256), out), Contains("256 invocations per workgroup") && Contains("1..128"));
+  auto tall = kernel("tall", [](WriteBuffer<std::uint32_t> o) { o[global_id().x()] = 1u; }, workgroup(1, 1, 65));
+  CHECK_THROWS_WITH(dev.run(tall, grid(1, 1, 65), out), Contains("in dimension 2"));
+  CHECK_THROWS_AS([] {
+    sim::Options bad;
+    bad.subgroup_size = 64;
+    bad.max_workgroup_invocations = 32;
+    sim::Device d(bad);
+  }(), DeviceError);
+}
+
 TEST_CASE("a kernel that requires a subgroup size runs at that size") {
   sim::Device dev;  // 32 by default
   auto k = kernel("needs_8", [](WriteBuffer<std::uint32_t> out) { out[global_id().x()] = subgroup_size(); },

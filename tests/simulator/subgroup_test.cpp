@@ -130,3 +130,33 @@ TEST_CASE("a workgroup-wide computation gives the same result at subgroup sizes 
   CHECK(run(8) == expected);
   CHECK(run(32) == expected);
 }
+
+TEST_CASE("subgroups of 4 lanes: the split, scans, ballots and shuffles stay within 4 lanes") {
+  auto k = kernel("four_lanes", [](WriteBuffer<std::uint32_t> out) {
+    UInt i = global_id().x();
+    UInt lane = subgroup_invocation_id();
+    UInt base = i * 8u;
+    out[base + 0u] = subgroup_size();
+    out[base + 1u] = subgroup_id();
+    out[base + 2u] = subgroup_inclusive_add(lane + 1u);
+    out[base + 3u] = subgroup_ballot(lane != 1u).x();
+    out[base + 4u] = ballot_bit_count(subgroup_ballot(true));
+    out[base + 5u] = subgroup_shuffle_xor(i, 3u);
+    out[base + 6u] = subgroup_broadcast(i, 3u);
+    out[base + 7u] = subgroup_max(i);
+  }, workgroup(12));
+  std::vector<std::uint32_t> got = outputs<std::uint32_t>(simtest::device(4), k, 12 * 8, grid(12));
+  for (std::uint32_t i = 0; i < 12; ++i) {
+    const std::uint32_t* r = &got[i * 8];
+    const std::uint32_t lane = i % 4, first = i - lane;
+    INFO("invocation " << i);
+    CHECK(r[0] == 4);
+    CHECK(r[1] == i / 4);
+    CHECK(r[2] == (lane + 1) * (lane + 2) / 2);
+    CHECK(r[3] == 0b1101u);
+    CHECK(r[4] == 4);
+    CHECK(r[5] == (i ^ 3u));
+    CHECK(r[6] == first + 3);
+    CHECK(r[7] == first + 3);
+  }
+}

@@ -20,7 +20,7 @@ enum class Backend { Vulkan, Simulator };
 sprig::Device& device(Backend backend);
 sprig::vk::Device& vulkan();
 sprig::sim::Device& simulator();
-// A simulator with the given subgroup size (8, 16, 32 or 64), shared per size.
+// A simulator with the given subgroup size (4, 8, 16, 32 or 64), shared per size.
 sprig::sim::Device& simulator(std::uint32_t subgroup_size);
 
 }  // namespace sprig::test

@@ -4,6 +4,7 @@
 // deadlocks, SIMT efficiency, each attributed to the user's source line.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 
@@ -30,8 +31,13 @@ struct AnalysisOptions {
 };
 
 struct Options {
-  std::uint32_t subgroup_size = 32;         // lanes in lockstep: 8, 16, 32 or 64
+  std::uint32_t subgroup_size = 32;         // lanes in lockstep: 4, 8, 16, 32 or 64
   std::uint32_t max_shared_memory = 49152;  // bytes of shared memory per workgroup
+  // Invocations per workgroup, in all and per dimension, that launches may use (Vulkan's
+  // maxComputeWorkGroupInvocations and maxComputeWorkGroupSize): lower them to stand in
+  // for a smaller GPU.
+  std::uint32_t max_workgroup_invocations = 1024;
+  std::array<std::uint32_t, 3> max_workgroup_size = {1024, 1024, 64};
   std::uint32_t error_limit = 100;          // errors in one launch before it is stopped
   // Workgroups in flight at once when one spin-waits on another (others start only as
   // earlier ones finish or wait); like a GPU's resident workgroups.
