@@ -6,10 +6,18 @@
 
 namespace sprig::compiler {
 
-std::vector<std::uint32_t> emit(const ir::Kernel& kernel, bool debug_info) { return Emitter(kernel, debug_info).run(); }
+std::vector<std::uint32_t> emit(const ir::Kernel& kernel, bool debug_info) {
+  CompileOptions options;
+  options.debug_info = debug_info;
+  return emit(kernel, options);
+}
+
+std::vector<std::uint32_t> emit(const ir::Kernel& kernel, const CompileOptions& options) {
+  return Emitter(kernel, options).run();
+}
 
 std::vector<std::uint32_t> compile(const ir::Kernel& kernel, const CompileOptions& options) {
-  std::vector<std::uint32_t> words = emit(kernel, options.debug_info);
+  std::vector<std::uint32_t> words = emit(kernel, options);
   if (options.validate) {
     std::string errors = validation_errors(words);
     if (!errors.empty())

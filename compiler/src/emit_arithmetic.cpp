@@ -63,26 +63,33 @@ Id Emitter::emit_remainder(const ir::Node& n) {
   // OpFRem and OpSRem give the remainder the dividend's sign, as C++ does.
   if (t->is_float()) return op(spv::Op::OpFRem, ty, {a, b});
   bool is_signed = t->is_signed_int();
-  spv::Op remainder = is_signed ? spv::Op::OpSRem : spv::Op::OpUMod;
   std::uint64_t mask = width_mask(t), c = 0;
-  if (uniform_constant(n.operands[1], c)) {
-    c &= mask;
-    if (c == 0) return a;
-    if (is_signed && c == mask) return splat(t, 0);
-    return op(remainder, ty, {a, b});
-  }
+  bool constant_divisor = uniform_constant(n.operands[1], c);
+  c &= mask;
+  if (constant_divisor && c == 0) return a;
+  if (constant_divisor && is_signed && c == mask) return splat(t, 0);
   Id bools = type(ir::with_scalar(t, ir::ScalarKind::Bool));
-  Id zero = splat(t, 0), one = splat(t, 1);
-  Id by_zero = op(spv::Op::OpIEqual, bools, {b, zero});
-  Id risky = by_zero;
-  if (is_signed) {
-    // x % -1 == 0 == x % 1, and OpSRem(MIN, -1) is undefined.
-    Id by_minus_one = op(spv::Op::OpIEqual, bools, {b, splat(t, ~0ull)});
-    risky = op(spv::Op::OpLogicalOr, bools, {by_zero, by_minus_one});
+  Id safe = b, by_zero = 0;
+  if (!constant_divisor) {
+    // x % 0 == x and x % -1 == 0 == x % 1: a divisor of 0 or -1 is replaced by 1 (which
+    // also keeps MIN % -1, undefined in SPIR-V, away) and the result chosen afterwards.
+    Id zero = splat(t, 0), one = splat(t, 1);
+    by_zero = op(spv::Op::OpIEqual, bools, {b, zero});
+    Id risky = by_zero;
+    if (is_signed) risky = op(spv::Op::OpLogicalOr, bools, {by_zero, op(spv::Op::OpIEqual, bools, {b, splat(t, ~0ull)})});
+    safe = op(spv::Op::OpSelect, ty, {risky, one, b});
   }
-  Id safe = op(spv::Op::OpSelect, ty, {risky, one, b});
-  Id result = op(remainder, ty, {a, safe});
-  return op(spv::Op::OpSelect, ty, {by_zero, a, result});
+  Id result;
+  if (!is_signed) {
+    result = op(spv::Op::OpUMod, ty, {a, safe});
+  } else if (options_.signed_remainder_by_division) {
+    // Quirk::SignedRemainderUnsigned: a - b * (a / b), with OpSDiv's truncation.
+    Id quotient = op(spv::Op::OpSDiv, ty, {a, safe});
+    result = op(spv::Op::OpISub, ty, {a, op(spv::Op::OpIMul, ty, {safe, quotient})});
+  } else {
+    result = op(spv::Op::OpSRem, ty, {a, safe});
+  }
+  return constant_divisor ? result : op(spv::Op::OpSelect, ty, {by_zero, a, result});
 }
 
 Id Emitter::emit_comparison(const ir::Node& n) {

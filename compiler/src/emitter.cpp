@@ -6,7 +6,8 @@
 
 namespace sprig::compiler {
 
-Emitter::Emitter(const ir::Kernel& kernel, bool debug_info) : kernel_(kernel), debug_(debug_info) {}
+Emitter::Emitter(const ir::Kernel& kernel, const CompileOptions& options)
+    : kernel_(kernel), debug_(options.debug_info), options_(options) {}
 
 Id Emitter::op(spv::Op opcode, Id result_type, std::initializer_list<Id> operands, std::span<const Id> tail) {
   source_line();

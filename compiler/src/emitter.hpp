@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <span>
@@ -20,6 +21,7 @@
 
 #include <spirv/unified1/GLSL.std.450.h>
 
+#include "sprig/compiler/compile.hpp"
 #include "sprig/dsl/ir.hpp"
 #include "sprig/dsl/layout.hpp"
 #include "spirv_builder.hpp"
@@ -44,7 +46,7 @@ struct Pointer {
 
 class Emitter {
  public:
-  Emitter(const ir::Kernel& kernel, bool debug_info);
+  Emitter(const ir::Kernel& kernel, const CompileOptions& options);
   Words run();
 
  private:
@@ -166,6 +168,26 @@ class Emitter {
   // ---- math (emit_math.cpp)
   Id emit_math(const ir::Node& n);
 
+  // ---- precise floats (kernel_.precise_floats; docs/language.md). NoContraction and the
+  // helper functions (emit_precise_floats.cpp), correctly rounded division and square root
+  // from 32-bit integer operations (emit_precise_division.cpp, emit_precise_sqrt.cpp), math
+  // functions rebuilt from them in the simulator's order (emit_precise_math.cpp).
+  // A float + - * or negation; decorated NoContraction in precise kernels.
+  Id float_op(spv::Op opcode, Id result_type, std::initializer_list<Id> operands);
+  // Component-wise a / b and sqrt(x) on f32 scalars or vectors of shape `t`, correctly rounded.
+  Id precise_divide(Id a, Id b, ir::TypeRef t);
+  Id precise_sqrt(Id x, ir::TypeRef t);
+  // The math function rebuilt from exact operations, or 0 where the device's is kept.
+  Id emit_precise_math(const ir::Node& n);
+  // A function f32^arity -> f32 named `name`, emitted once per module; `body` gets the
+  // parameters and returns the result.
+  Id helper_function(const std::string& name, unsigned arity, const std::function<Id(const std::vector<Id>&)>& body);
+  Id divide_function();
+  Id sqrt_function();
+  // A finite nonzero f32's bits as {significand in [2^23, 2^24), biased exponent} (u32 ids;
+  // the exponent is below 1 for subnormals, as a two's complement u32).
+  std::pair<Id, Id> normalized_significand(Id bits);
+
   // ---- composites (emit_composites.cpp)
   Id emit_construct(const ir::Node& n);
   Id emit_extract(const ir::Node& n);
@@ -217,6 +239,7 @@ class Emitter {
 
   const ir::Kernel& kernel_;
   const bool debug_;
+  const CompileOptions options_;
   ModuleBuilder m_;
   FunctionState f_;
 
@@ -230,6 +253,7 @@ class Emitter {
   std::map<ir::Builtin, Id> builtins_;
   std::vector<Id> shared_variables_;
   std::map<std::string, Id> files_;
+  std::map<std::string, Id> helpers_;  // helper_function ids by name
 };
 
 }  // namespace sprig::compiler

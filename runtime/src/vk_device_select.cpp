@@ -21,19 +21,21 @@ bool all_digits(std::string_view s) {
 
 }  // namespace
 
-int device_type_rank(std::string_view type) {
-  if (type == "discrete") return 4;
-  if (type == "integrated") return 3;
-  if (type == "virtual") return 2;
-  if (type == "cpu") return 1;
-  return 0;
+int device_kind_rank(DeviceKind kind) {
+  switch (kind) {
+    case DeviceKind::Discrete: return 4;
+    case DeviceKind::Integrated: return 3;
+    case DeviceKind::Virtual: return 2;
+    case DeviceKind::Cpu: return 1;
+    default: return 0;
+  }
 }
 
 std::size_t best_device_index(const std::vector<DeviceInfo>& devices, const std::vector<std::string>& unusable_reasons) {
   std::size_t best = devices.size();
   for (std::size_t i = 0; i < devices.size(); ++i) {
     if (i < unusable_reasons.size() && !unusable_reasons[i].empty()) continue;
-    if (best == devices.size() || device_type_rank(devices[i].type) > device_type_rank(devices[best].type)) best = i;
+    if (best == devices.size() || device_kind_rank(devices[i].kind) > device_kind_rank(devices[best].kind)) best = i;
   }
   if (best != devices.size()) return best;
   if (devices.empty()) {

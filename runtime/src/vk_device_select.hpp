@@ -12,7 +12,7 @@
 namespace sprig::vk {
 
 // Higher is preferred: discrete 4, integrated 3, virtual 2, cpu 1, anything else 0.
-int device_type_rank(std::string_view type);
+int device_kind_rank(DeviceKind kind);
 
 // The highest-ranked device whose unusable_reasons entry is empty; the first listed wins
 // ties. Throws DeviceError when there is none, giving the reasons.

@@ -10,13 +10,33 @@ namespace sprig::vk {
 
 namespace {
 
-std::string type_name(VkPhysicalDeviceType type) {
+DeviceKind device_kind(VkPhysicalDeviceType type) {
   switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete";
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated";
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual";
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "cpu";
-    default: return "other";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return DeviceKind::Discrete;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return DeviceKind::Integrated;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return DeviceKind::Virtual;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return DeviceKind::Cpu;
+    default: return DeviceKind::Other;
+  }
+}
+
+DriverId driver_id(VkDriverId id) {
+  switch (id) {
+    case VK_DRIVER_ID_NVIDIA_PROPRIETARY: return DriverId::NvidiaProprietary;
+    case VK_DRIVER_ID_MESA_LLVMPIPE: return DriverId::MesaLlvmpipe;
+    case VK_DRIVER_ID_AMD_PROPRIETARY: return DriverId::AmdProprietary;
+    case VK_DRIVER_ID_AMD_OPEN_SOURCE: return DriverId::AmdOpenSource;
+    case VK_DRIVER_ID_MESA_RADV: return DriverId::MesaRadv;
+    case VK_DRIVER_ID_INTEL_PROPRIETARY_WINDOWS: return DriverId::IntelProprietaryWindows;
+    case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA: return DriverId::MesaAnv;
+    case VK_DRIVER_ID_ARM_PROPRIETARY: return DriverId::ArmProprietary;
+    case VK_DRIVER_ID_QUALCOMM_PROPRIETARY: return DriverId::QualcommProprietary;
+    case VK_DRIVER_ID_BROADCOM_PROPRIETARY: return DriverId::BroadcomProprietary;
+    case VK_DRIVER_ID_MESA_V3DV: return DriverId::MesaV3dv;
+    case VK_DRIVER_ID_MESA_TURNIP: return DriverId::MesaTurnip;
+    case VK_DRIVER_ID_MESA_PANVK: return DriverId::MesaPanvk;
+    case VK_DRIVER_ID_MOLTENVK: return DriverId::MoltenVk;
+    default: return id == 0 ? DriverId::Unknown : DriverId::Other;
   }
 }
 
@@ -61,7 +81,8 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   caps.api_version = std::min(basic.apiVersion, instance_api);
   info.name = basic.deviceName;
   info.backend = "vulkan";
-  info.type = type_name(basic.deviceType);
+  info.kind = device_kind(basic.deviceType);
+  info.type = std::string(to_string(info.kind));
   if (caps.api_version < VK_API_VERSION_1_2) {
     device.unusable_reason = "supports only Vulkan " + std::to_string(VK_API_VERSION_MAJOR(basic.apiVersion)) + "." +
                              std::to_string(VK_API_VERSION_MINOR(basic.apiVersion)) + " (sprig needs 1.2)";
@@ -107,15 +128,22 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   size_control.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES;
   VkPhysicalDeviceMaintenance3Properties maintenance3{};
   maintenance3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+  VkPhysicalDeviceDriverProperties driver{};
+  driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+  driver.pNext = &maintenance3;
   VkPhysicalDeviceSubgroupProperties subgroup{};
   subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
-  subgroup.pNext = &maintenance3;
+  subgroup.pNext = caps.api_version >= VK_API_VERSION_1_2 ? static_cast<void*>(&driver) : &maintenance3;
   if (caps.subgroup_size_control != SubgroupSizeControl::Unsupported) maintenance3.pNext = &size_control;
   VkPhysicalDeviceProperties2 properties{};
   properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
   properties.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(handle, &properties);
   const VkPhysicalDeviceLimits& limits = properties.properties.limits;
+
+  info.driver = driver_id(driver.driverID);
+  info.driver_version = driver.driverInfo;
+  info.quirks = quirks_of(info.driver);
 
   info.subgroup_size = subgroup.subgroupSize;
   info.min_subgroup_size = info.max_subgroup_size = subgroup.subgroupSize;

@@ -28,10 +28,17 @@ void check_vk(VkResult result, const ir::Kernel& kernel, const char* call) {
   if (result != VK_SUCCESS) fail(kernel, std::string(call) + " failed: " + result_name(result));
 }
 
-std::vector<std::uint32_t> emit_spirv(const Options& options, const ir::Kernel& kernel) {
+// The emitter's share of the device's driver workarounds.
+compiler::CompileOptions compile_options(const DeviceInfo& info) {
+  compiler::CompileOptions options;
+  options.signed_remainder_by_division = info.quirks.has(Quirk::SignedRemainderUnsigned);
+  return options;
+}
+
+std::vector<std::uint32_t> emit_spirv(const Options& options, const DeviceInfo& info, const ir::Kernel& kernel) {
   std::vector<std::uint32_t> words;
   try {
-    words = options.spirv_compiler ? options.spirv_compiler(kernel) : compiler::compile(kernel);
+    words = options.spirv_compiler ? options.spirv_compiler(kernel) : compiler::compile(kernel, compile_options(info));
   } catch (const Error&) {
     throw;  // already says what failed and where
   } catch (const std::exception& e) {
@@ -154,7 +161,7 @@ std::shared_ptr<const Pipeline> build_pipeline(DeviceContext& context, const ir:
   create_layouts(context, kernel, *pipeline);
 
   auto start = std::chrono::steady_clock::now();
-  std::vector<std::uint32_t> words = emit_spirv(context.options(), kernel);
+  std::vector<std::uint32_t> words = emit_spirv(context.options(), context.info(), kernel);
   pipeline->times.emit_ms = elapsed_ms(start);
 
   start = std::chrono::steady_clock::now();

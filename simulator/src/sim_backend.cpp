@@ -40,6 +40,8 @@ DeviceInfo describe_device(const Options& o) {
   info.name = "sprig simulator (subgroup size " + std::to_string(o.subgroup_size) + ")";
   info.backend = "simulator";
   info.type = "simulator";
+  info.kind = DeviceKind::Simulator;
+  info.driver = DriverId::Simulator;
   info.subgroup_size = o.subgroup_size;
   info.min_subgroup_size = std::min(8u, o.subgroup_size);
   info.max_subgroup_size = 64;
@@ -159,8 +161,30 @@ double Backend::execute(const Launch& launch) {
   analysis::LaunchFindings findings = analysis ? analysis->finish() : analysis::LaunchFindings{};
   summary.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   report_.add(*program, log, summary, findings);
+  if (state.aborted) fail_stopped_launch(kernel, launch.loc, log);
   if (options_.strict) fail_if_unclean(kernel, launch.loc, log, findings);
   return summary.host_ms;
+}
+
+// A stopped launch left invocations unrun: never hand its partial outputs back as results.
+void Backend::fail_stopped_launch(const ir::Kernel& kernel, const SourceLoc& launched_at,
+                                  const DiagnosticLog& log) const {
+  std::string reason = "it was stopped";
+  for (const Diagnostic& d : log.entries()) {
+    if (d.problem == Problem::ErrorLimit) {
+      reason = "it reached " + std::to_string(options_.error_limit) + " errors (sim::Options::error_limit)";
+    } else if (d.problem == Problem::RunawayLoop) {
+      reason = "a loop at " + d.loc.str() + " ran " + std::to_string(options_.loop_iteration_limit) +
+               " iterations in one subgroup (sim::Options::loop_iteration_limit)";
+    } else if (d.problem == Problem::Deadlock) {
+      reason = d.message + " (at " + d.loc.str() + ")";
+    } else {
+      continue;
+    }
+    break;
+  }
+  throw LaunchStopped("kernel '" + kernel.name + "' (launched at " + launched_at.str() + ") did not finish: " +
+                      reason + "; its outputs are incomplete, and the device's report() lists what was found");
 }
 
 // Test mode: the launch's races, out-of-bounds accesses and barrier divergence end it

@@ -46,6 +46,8 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
   std::uint64_t id_;
   mutable std::mutex mutex_;  // launches, transfers, the program cache and the report
   ProgramCache programs_;
+  [[noreturn]] void fail_stopped_launch(const ir::Kernel& kernel, const SourceLoc& launched_at,
+                                        const DiagnosticLog& log) const;
   void fail_if_unclean(const ir::Kernel& kernel, const SourceLoc& launched_at, const DiagnosticLog& log,
                        const analysis::LaunchFindings& findings) const;
 

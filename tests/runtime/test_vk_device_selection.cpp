@@ -10,10 +10,11 @@ using namespace sprig;
 
 namespace {
 
-DeviceInfo fake(std::string name, std::string type) {
+DeviceInfo fake(std::string name, DeviceKind kind) {
   DeviceInfo info;
   info.name = std::move(name);
-  info.type = std::move(type);
+  info.kind = kind;
+  info.type = std::string(to_string(kind));
   return info;
 }
 
@@ -25,7 +26,7 @@ TEST_CASE("list_devices reports each Vulkan device with its limits") {
   for (const DeviceInfo& info : devices) {
     CHECK_FALSE(info.name.empty());
     CHECK(info.backend == "vulkan");
-    CHECK(vk::device_type_rank(info.type) > 0);
+    CHECK(vk::device_kind_rank(info.kind) > 0);
     CHECK(info.min_subgroup_size <= info.subgroup_size);
     CHECK(info.subgroup_size <= info.max_subgroup_size);
     CHECK(info.max_shared_memory >= 16384);  // the Vulkan minimum
@@ -39,7 +40,9 @@ TEST_CASE("lavapipe reports subgroups of 8, 32 KiB shared memory, int64 and 64-b
   auto lavapipe = std::find_if(devices.begin(), devices.end(),
                                [](const DeviceInfo& d) { return d.name.find("llvmpipe") != std::string::npos; });
   if (lavapipe == devices.end()) return;  // another machine: nothing to compare with
-  CHECK(lavapipe->type == "cpu");
+  CHECK(lavapipe->kind == DeviceKind::Cpu);
+  CHECK(lavapipe->driver == DriverId::MesaLlvmpipe);
+  CHECK(lavapipe->quirks.has(Quirk::BarrierPassesSpinningSubgroup));
   CHECK(lavapipe->subgroup_size == 8);
   CHECK(lavapipe->max_shared_memory == 32768);
   CHECK(lavapipe->max_buffer_bytes == (1u << 27));
@@ -50,8 +53,9 @@ TEST_CASE("lavapipe reports subgroups of 8, 32 KiB shared memory, int64 and 64-b
 }
 
 TEST_CASE("the best device is discrete, then integrated, then virtual, then CPU") {
-  std::vector<DeviceInfo> devices = {fake("cpu", "cpu"), fake("virtual", "virtual"), fake("igpu", "integrated"),
-                                     fake("dgpu", "discrete"), fake("dgpu2", "discrete")};
+  std::vector<DeviceInfo> devices = {fake("cpu", DeviceKind::Cpu), fake("virtual", DeviceKind::Virtual),
+                                     fake("igpu", DeviceKind::Integrated), fake("dgpu", DeviceKind::Discrete),
+                                     fake("dgpu2", DeviceKind::Discrete)};
   std::vector<std::string> usable(devices.size());
   CHECK(vk::best_device_index(devices, usable) == 3);  // ties go to the first listed
   devices.erase(devices.begin() + 3, devices.end());
@@ -61,7 +65,7 @@ TEST_CASE("the best device is discrete, then integrated, then virtual, then CPU"
 }
 
 TEST_CASE("the best device skips devices sprig cannot use") {
-  std::vector<DeviceInfo> devices = {fake("old gpu", "discrete"), fake("lavapipe", "cpu")};
+  std::vector<DeviceInfo> devices = {fake("old gpu", DeviceKind::Discrete), fake("lavapipe", DeviceKind::Cpu)};
   CHECK(vk::best_device_index(devices, {"supports only Vulkan 1.1", ""}) == 1);
   CHECK_THROWS_WITH(vk::best_device_index(devices, {"supports only Vulkan 1.1", "has no compute queue"}),
                     Catch::Contains("old gpu: supports only Vulkan 1.1") && Catch::Contains("has no compute queue"));
@@ -69,7 +73,7 @@ TEST_CASE("the best device skips devices sprig cannot use") {
 }
 
 TEST_CASE("SPRIG_DEVICE picks a device by index") {
-  std::vector<DeviceInfo> devices = {fake("Alpha GPU", "discrete"), fake("llvmpipe (LLVM 15)", "cpu")};
+  std::vector<DeviceInfo> devices = {fake("Alpha GPU", DeviceKind::Discrete), fake("llvmpipe (LLVM 15)", DeviceKind::Cpu)};
   CHECK(vk::device_index_from_override(devices, "1") == 1);
   CHECK_THROWS_WITH(vk::device_index_from_override(devices, "2"),
                     Catch::Contains("SPRIG_DEVICE=2") && Catch::Contains("1: llvmpipe (LLVM 15) (cpu)"));
@@ -81,7 +85,7 @@ TEST_CASE("SPRIG_DEVICE picks a device by index") {
 }
 
 TEST_CASE("SPRIG_DEVICE picks a device by a name substring, ignoring case") {
-  std::vector<DeviceInfo> devices = {fake("Alpha GPU", "discrete"), fake("llvmpipe (LLVM 15)", "cpu")};
+  std::vector<DeviceInfo> devices = {fake("Alpha GPU", DeviceKind::Discrete), fake("llvmpipe (LLVM 15)", DeviceKind::Cpu)};
   CHECK(vk::device_index_from_override(devices, "LLVMPIPE") == 1);
   CHECK(vk::device_index_from_override(devices, "alpha") == 0);
   CHECK_THROWS_WITH(vk::device_index_from_override(devices, "beta"),

@@ -98,7 +98,7 @@ TEST_CASE("an atomic out of bounds is reported and returns 0") {
   CHECK_THAT(dev.report().errors[0].message, Contains("out of bounds atomic"));
 }
 
-TEST_CASE("the launch stops at the error limit and says so") {
+TEST_CASE("a launch that reaches the error limit is stopped and fails instead of returning partial outputs") {
   sim::Options options;
   options.error_limit = 10;
   sim::Device dev(options);
@@ -107,10 +107,33 @@ TEST_CASE("the launch stops at the error limit and says so") {
     out[i + 1000u] = i;
   }, workgroup(64));
   auto out = dev.upload(std::vector<std::uint32_t>(4));
-  dev.run(k, grid(1 << 16), out);
+  CHECK_THROWS_WITH(dev.run(k, grid(1 << 16), out),
+                    Contains("kernel 'many_errors'") && Contains("10 errors (sim::Options::error_limit)"));
   sim::Report r = dev.report();
   REQUIRE(r.errors.size() == 2);
   CHECK(r.errors[0].occurrences == 10);
   CHECK(r.errors[1].problem == sim::Problem::ErrorLimit);
   CHECK(r.kernels.at(0).lane_operations < 64 * 20);  // stopped in the first workgroup
+}
+
+TEST_CASE("integer division by zero is a warning that never stops a launch") {
+  sim::Options options;
+  options.error_limit = 10;
+  sim::Device dev(options);
+  auto k = kernel("divide_by_zero", [](ReadBuffer<std::uint32_t> divisors, WriteBuffer<std::uint32_t> out) {
+    UInt i = global_id().x();
+    out[i] = (i + 7u) / divisors[i] + (i + 7u) % divisors[i];
+  }, workgroup(64));
+  auto divisors = dev.upload(std::vector<std::uint32_t>(4096, 0u));
+  auto out = dev.upload(std::vector<std::uint32_t>(4096));
+  dev.run(k, grid(4096), divisors, out);
+  std::vector<std::uint32_t> got = dev.download(out);
+  for (std::uint32_t i = 0; i < 4096; ++i) REQUIRE(got[i] == 0xFFFFFFFFu + (i + 7u));  // all ones + the dividend
+  sim::Report r = dev.report();
+  CHECK(r.errors.empty());
+  REQUIRE(r.warnings.size() == 2);  // the / and the %, each at its own column
+  for (const sim::Diagnostic& w : r.warnings) {
+    CHECK(w.problem == sim::Problem::DivisionByZero);
+    CHECK(w.occurrences == 4096);
+  }
 }

@@ -178,7 +178,7 @@ TEST_CASE("a workgroup waiting for a later workgroup's flag makes progress (roun
   CHECK(dev.download(flags) == std::vector<std::uint32_t>{1, 2, 3, 4});
 }
 
-TEST_CASE("a wait that nobody will end is reported as a deadlock at the waiting loop") {
+TEST_CASE("a wait that nobody will end is reported as a deadlock at the waiting loop, and the launch fails") {
   sim::Options options;
   options.spin_limit = 4096;
   sim::Device dev(options);
@@ -191,7 +191,7 @@ TEST_CASE("a wait that nobody will end is reported as a deadlock at the waiting 
   }, workgroup(32));
   auto flag = dev.upload(std::vector<std::uint32_t>{0});
   auto out = dev.upload(std::vector<std::uint32_t>(64));
-  dev.run(k, grid(64), flag, out);
+  CHECK_THROWS_AS(dev.run(k, grid(64), flag, out), sim::LaunchStopped);
   sim::Report report = dev.report();
   const sim::Diagnostic* d = report.find(sim::Problem::Deadlock);
   REQUIRE(d != nullptr);
@@ -200,7 +200,7 @@ TEST_CASE("a wait that nobody will end is reported as a deadlock at the waiting 
   CHECK(dev.download(out) == std::vector<std::uint32_t>(64, 0));
 }
 
-TEST_CASE("a runaway loop is stopped by the watchdog") {
+TEST_CASE("a runaway loop is stopped by the watchdog, and the launch fails naming the kernel and the limit") {
   sim::Options options;
   options.loop_iteration_limit = 10000;
   sim::Device dev(options);
@@ -210,6 +210,7 @@ TEST_CASE("a runaway loop is stopped by the watchdog") {
     out[0] = x;
   }, workgroup(1));
   auto out = dev.upload(std::vector<std::uint32_t>(1));
-  dev.run(k, grid(1), out);
+  CHECK_THROWS_WITH(dev.run(k, grid(1), out), Contains("kernel 'forever'") && Contains("did not finish") &&
+                                                   Contains("10000 iterations") && Contains("loop_iteration_limit"));
   REQUIRE(dev.report().find(sim::Problem::RunawayLoop) != nullptr);
 }

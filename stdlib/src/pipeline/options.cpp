@@ -54,7 +54,7 @@ std::size_t chosen_chunk_elements(const Options& options, const DeviceInfo& devi
   // about 0.7 ms, which 4 MiB chunks could not hide (on the H100, 2^28 uint32 counted in
   // 234 ms with 2^22-element chunks, 155 ms with 2^24; docs/benchmarks.md).
   constexpr std::size_t chunk_bytes = std::size_t(64) << 20;
-  std::size_t automatic = device.backend == "simulator" ? std::size_t(1) << 14 : chunk_bytes / std::max<std::size_t>(stride, 4);
+  std::size_t automatic = device.kind == DeviceKind::Simulator ? std::size_t(1) << 14 : chunk_bytes / std::max<std::size_t>(stride, 4);
   return std::min(automatic, largest);
 }
 

@@ -16,6 +16,9 @@ struct CompileOptions {
   bool validate = true;    // run spirv-val on the result; throws CompileError if it fails
   bool optimize = false;   // run spirv-opt's performance passes
   bool debug_info = true;  // OpName / OpLine from the user's source locations
+  // Emit signed % as a - b * (a / b) instead of OpSRem: the workaround for drivers whose
+  // OpSRem is wrong (Quirk::SignedRemainderUnsigned; the runtime sets it per device).
+  bool signed_remainder_by_division = false;
 };
 
 class CompileError : public Error {
@@ -25,6 +28,8 @@ class CompileError : public Error {
 
 // Emit the kernel as a SPIR-V 1.5 module for Vulkan 1.2 (entry point "main").
 std::vector<std::uint32_t> emit(const ir::Kernel& kernel, bool debug_info = true);
+// Emit with the options' emission settings (debug info, workarounds); no validation.
+std::vector<std::uint32_t> emit(const ir::Kernel& kernel, const CompileOptions& options);
 // emit, then validate and optimise as the options say.
 std::vector<std::uint32_t> compile(const ir::Kernel& kernel, const CompileOptions& options = {});
 

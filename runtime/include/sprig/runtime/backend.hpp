@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sprig/runtime/buffer.hpp"
+#include "sprig/runtime/driver_quirks.hpp"
 #include "sprig/runtime/launch.hpp"
 
 namespace sprig {
@@ -18,7 +19,12 @@ namespace sprig {
 struct DeviceInfo {
   std::string name;
   std::string backend;  // "vulkan" or "simulator"
-  std::string type;     // "discrete", "integrated", "cpu", "virtual", "other", "simulator"
+  std::string type;     // to_string(kind): "discrete", "integrated", "cpu", "virtual", "other", "simulator"
+  DeviceKind kind = DeviceKind::Other;
+  DriverId driver = DriverId::Unknown;
+  std::string driver_version;  // as the driver spells it ("580.159.04", "Mesa 22.3.6")
+  // The driver bugs (driver_quirks.hpp) whose workarounds this device applies.
+  QuirkSet quirks;
   std::uint32_t subgroup_size = 32;
   std::uint32_t min_subgroup_size = 32, max_subgroup_size = 32;
   std::uint32_t max_shared_memory = 32768;  // bytes per workgroup

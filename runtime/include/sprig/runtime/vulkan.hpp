@@ -40,6 +40,9 @@ struct Options {
   // the end of the commands recorded before it to its own end. Some GPUs drain their
   // pipeline to write a timestamp; turn them off to let independent launches overlap.
   bool timestamps = true;
+  // Driver workarounds (driver_quirks.hpp) not to apply even where the driver needs them:
+  // for the tests that prove a quirk is still there. Never set this in real use.
+  QuirkSet disabled_workarounds;
 };
 
 // Every Vulkan physical device the loader reports, in the loader's order.

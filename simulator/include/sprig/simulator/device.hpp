@@ -38,7 +38,8 @@ struct Options {
   // for a smaller GPU.
   std::uint32_t max_workgroup_invocations = 1024;
   std::array<std::uint32_t, 3> max_workgroup_size = {1024, 1024, 64};
-  std::uint32_t error_limit = 100;          // errors in one launch before it is stopped
+  // Errors (not warnings) in one launch before it is stopped with LaunchStopped.
+  std::uint32_t error_limit = 100;
   // Workgroups in flight at once when one spin-waits on another (others start only as
   // earlier ones finish or wait); like a GPU's resident workgroups.
   std::uint32_t max_resident_workgroups = 64;
@@ -56,6 +57,14 @@ struct Options {
   bool strict = strict_by_default();
 
   static bool strict_by_default();
+};
+
+// A launch the simulator had to stop before every invocation finished (Options::error_limit
+// reached, a runaway loop, a deadlock): its outputs are incomplete, so run() and wait()
+// throw this instead of returning them. The device's report() still has the details.
+class LaunchStopped : public DeviceError {
+ public:
+  using DeviceError::DeviceError;
 };
 
 class Backend;

@@ -24,8 +24,8 @@
 
 namespace sprig::detail {
 
-// What a device needs of a look-back kernel beyond the algorithm; both are quirks of
-// Vulkan implementations on the CPU (lavapipe), keyed into the kernels' cache names.
+// What a device needs of a look-back kernel beyond the algorithm; both are driver quirks
+// (driver_quirks.hpp), keyed into the kernels' cache names.
 struct LookBackTraits {
   bool counted_barrier = false;  // see spin_safe_barrier.hpp
   // Acquire/release on status words even where the word carries its value. Relaxed
@@ -37,8 +37,7 @@ struct LookBackTraits {
 };
 
 inline LookBackTraits lookback_traits(const DeviceInfo& device) {
-  bool cpu_vulkan = barrier_needs_arrival_counter(device);
-  return {cpu_vulkan, cpu_vulkan};
+  return {barrier_needs_arrival_counter(device), device.quirks.has(Quirk::RelaxedLookBackUnreliable)};
 }
 
 enum TileState : std::uint64_t { Pending = 0, AggregateReady = 1, PrefixReady = 2 };

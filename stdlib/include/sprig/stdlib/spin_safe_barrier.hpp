@@ -18,9 +18,9 @@
 
 namespace sprig::detail {
 
-// Whether the device needs the counter (see above): Vulkan implementations on the CPU.
+// Whether the device needs the counter (see above; Quirk::BarrierPassesSpinningSubgroup).
 inline bool barrier_needs_arrival_counter(const DeviceInfo& device) {
-  return device.backend == "vulkan" && device.type == "cpu";
+  return device.quirks.has(Quirk::BarrierPassesSpinningSubgroup);
 }
 
 class SpinSafeBarrier {

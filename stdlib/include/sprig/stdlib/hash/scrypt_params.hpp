@@ -59,8 +59,7 @@ constexpr std::uint32_t scrypt_workgroup = 64;
 // keeps each launch short of a display watchdog.
 constexpr std::uint32_t scrypt_loop_budget = 60000;
 
-// lavapipe (a Vulkan device of type "cpu") is the one backend known to cut loops short.
-inline bool scrypt_loops_capped(const DeviceInfo& info) { return info.backend == "vulkan" && info.type == "cpu"; }
+inline bool scrypt_loops_capped(const DeviceInfo& info) { return info.quirks.has(Quirk::LoopBackEdgeCap); }
 
 inline void check_scrypt_params(const char* what, const ScryptParams& params) {
   std::string name(what);

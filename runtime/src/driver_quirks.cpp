@@ -1,0 +1,103 @@
+#include "sprig/runtime/driver_quirks.hpp"
+
+#include <array>
+#include <stdexcept>
+
+namespace sprig {
+
+namespace {
+
+bool nvidia(DriverId d) { return d == DriverId::NvidiaProprietary; }
+bool lavapipe(DriverId d) { return d == DriverId::MesaLlvmpipe; }
+
+constexpr std::array<DriverQuirk, 4> kQuirks{{
+    {Quirk::SignedRemainderUnsigned, "nvidia-signed-remainder",
+     "OpSRem on int32 or int64 operands read from memory returns an unsigned remainder whenever an operand is "
+     "negative (-1 % 7 gives 3, 2 % -2 gives 2); OpSDiv on the same values is right",
+     "the emitter computes a % b as a - b * (a / b) with OpSDiv (CompileOptions::signed_remainder_by_division)",
+     "tests/kernels/driver_quirks_test.cpp: \"without its workaround the signed remainder is wrong exactly on the "
+     "drivers the table lists\"",
+     "NVIDIA 580.159.04 (H100)", nvidia},
+    {Quirk::BarrierPassesSpinningSubgroup, "lavapipe-barrier-after-spin",
+     "a workgroup barrier completes while one of the workgroup's subgroups still spins on memory another "
+     "workgroup writes, so the others read shared memory it has not written yet",
+     "stdlib's SpinSafeBarrier has every subgroup announce its arrival on a shared counter first",
+     "tests/stdlib/spin_safe_barrier_test.cpp: \"a barrier after a spin-wait on another workgroup holds\"",
+     "Mesa 22.3 lavapipe", lavapipe},
+    {Quirk::LoopBackEdgeCap, "lavapipe-loop-cap",
+     "every loop of an invocation stops after 65,535 back-edges in all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS), "
+     "silently",
+     "stdlib splits long loops (PBKDF2, scrypt's ROMix) over launches of at most 60,000 back-edges",
+     "tests/kernels/driver_quirks_test.cpp: \"a loop runs 70,000 iterations unless the driver caps loops at 65,535 "
+     "back-edges\"", "Mesa 22.3 lavapipe",
+     lavapipe},
+    {Quirk::RelaxedLookBackUnreliable, "lavapipe-relaxed-lookback",
+     "relaxed atomic loads of look-back status words that carry their value read stale prefixes (the scan test "
+     "failed 14 of 40 runs, radix sort wrote out of bounds)",
+     "stdlib's decoupled look-back publishes and reads status words with release/acquire order",
+     "tests/stdlib/scan_test.cpp (repeated runs beside another process)", "Mesa 22.3 lavapipe", lavapipe},
+}};
+
+}  // namespace
+
+std::string_view to_string(DeviceKind kind) {
+  switch (kind) {
+    case DeviceKind::Discrete: return "discrete";
+    case DeviceKind::Integrated: return "integrated";
+    case DeviceKind::Virtual: return "virtual";
+    case DeviceKind::Cpu: return "cpu";
+    case DeviceKind::Simulator: return "simulator";
+    case DeviceKind::Other: break;
+  }
+  return "other";
+}
+
+std::string_view to_string(DriverId driver) {
+  switch (driver) {
+    case DriverId::Unknown: return "unknown";
+    case DriverId::Simulator: return "sprig simulator";
+    case DriverId::NvidiaProprietary: return "NVIDIA proprietary";
+    case DriverId::MesaLlvmpipe: return "Mesa lavapipe";
+    case DriverId::AmdProprietary: return "AMD proprietary";
+    case DriverId::AmdOpenSource: return "AMD open source";
+    case DriverId::MesaRadv: return "Mesa RADV";
+    case DriverId::IntelProprietaryWindows: return "Intel proprietary";
+    case DriverId::MesaAnv: return "Mesa ANV";
+    case DriverId::ArmProprietary: return "Arm proprietary";
+    case DriverId::QualcommProprietary: return "Qualcomm proprietary";
+    case DriverId::BroadcomProprietary: return "Broadcom proprietary";
+    case DriverId::MesaV3dv: return "Mesa V3DV";
+    case DriverId::MesaTurnip: return "Mesa Turnip";
+    case DriverId::MesaPanvk: return "Mesa PanVK";
+    case DriverId::MoltenVk: return "MoltenVK";
+    case DriverId::Other: break;
+  }
+  return "other";
+}
+
+std::span<const DriverQuirk> driver_quirks() { return kQuirks; }
+
+const DriverQuirk& describe(Quirk quirk) {
+  for (const DriverQuirk& q : kQuirks)
+    if (q.quirk == quirk) return q;
+  throw std::logic_error("describe(Quirk): no table entry for quirk bit " + std::to_string(std::uint32_t(quirk)));
+}
+
+QuirkSet quirks_of(DriverId driver) {
+  QuirkSet set;
+  for (const DriverQuirk& q : kQuirks)
+    if (q.affects(driver)) set = set | q.quirk;
+  return set;
+}
+
+std::string quirk_names(QuirkSet set) {
+  std::string names;
+  for (const DriverQuirk& q : kQuirks) {
+    if (!set.has(q.quirk)) continue;
+    if (!names.empty()) names += ", ";
+    names += q.name;
+  }
+  return names;
+}
+
+}  // namespace sprig
