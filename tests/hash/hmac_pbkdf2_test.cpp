@@ -112,7 +112,7 @@ TEST_CASE("PBKDF2-HMAC-SHA-256 of the RFC 7914 vector with one iteration") {
 
 // 2 x 80000 x 2 compressions take seconds on the simulator, so Vulkan only. It also runs
 // the batch as three launches (lavapipe stops loops after 65535 back-edges per invocation).
-TEST_CASE("PBKDF2-HMAC-SHA-256 of the RFC 7914 vector with 80000 iterations (Vulkan)") {
+TEST_CASE("PBKDF2-HMAC-SHA-256 of the RFC 7914 vector with 80000 iterations (Vulkan)", "[vulkan]") {
   auto got = device_pbkdf2(test::vulkan(), {bytes_of("Password")}, {bytes_of("NaCl")}, 80000, 64);
   CHECK(hex(got[0]) ==
         "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56a1d425a1225833549adb841b51c9b3176a272bdebba1d0"

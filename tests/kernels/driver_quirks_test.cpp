@@ -76,7 +76,7 @@ TEST_CASE("signed remainder of operands read from memory follows the semantics t
   CHECK(r[4 * 2 + 1] == 0);
 }
 
-TEST_CASE("without its workaround the signed remainder is wrong exactly on the drivers the table lists") {
+TEST_CASE("without its workaround the signed remainder is wrong exactly on the drivers the table lists", "[vulkan]") {
   vk::Device& suite_device = test::vulkan();
   bool listed = quirks_of(suite_device.info().driver).has(Quirk::SignedRemainderUnsigned);
   vk::Device plain = device_without(Quirk::SignedRemainderUnsigned);

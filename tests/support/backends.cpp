@@ -1,12 +1,25 @@
 #include "backends.hpp"
 
+#include <cstdlib>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <memory>
 #include <mutex>
 
 namespace sprig::test {
 
+bool backend_enabled(Backend backend) {
+  const char* listed = std::getenv("SPRIG_TEST_BACKENDS");
+  if (listed == nullptr || *listed == '\0') return true;
+  std::string wanted = backend == Backend::Vulkan ? "vulkan" : "simulator";
+  std::string list = std::string(",") + listed + ",";
+  return list.find("," + wanted + ",") != std::string::npos;
+}
+
 vk::Device& vulkan() {
+  if (!backend_enabled(Backend::Vulkan))
+    throw std::runtime_error("this test needs Vulkan, which SPRIG_TEST_BACKENDS leaves out: tag it [vulkan]");
   // Validation follows SPRIG_VALIDATION, which ctest sets for every test; a machine without
   // the layer can still run a test binary by hand.
   static vk::Device device = vk::Device::best();

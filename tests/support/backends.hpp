@@ -16,6 +16,11 @@ namespace sprig::test {
 
 enum class Backend { Vulkan, Simulator };
 
+// Whether this run tests `backend`: both unless SPRIG_TEST_BACKENDS names a list
+// ("simulator", "vulkan" or both, comma-separated). The sanitizer builds test the
+// simulator alone, where Mesa's JIT would only add its own noise and time.
+bool backend_enabled(Backend backend);
+
 // The shared device of each backend, opened on first use.
 sprig::Device& device(Backend backend);
 sprig::vk::Device& vulkan();
@@ -32,7 +37,15 @@ struct StringMaker<sprig::test::Backend> {
 };
 }  // namespace Catch
 
-#define SPRIG_BACKEND GENERATE(::sprig::test::Backend::Vulkan, ::sprig::test::Backend::Simulator)
+#define SPRIG_BACKEND                                                                \
+  GENERATE(filter([](::sprig::test::Backend b) { return ::sprig::test::backend_enabled(b); }, \
+                  values({::sprig::test::Backend::Vulkan, ::sprig::test::Backend::Simulator})))
+
+// Target numbers 0..last for tests whose target 0 is the Vulkan device and the rest are
+// simulators: 0 is left out when Vulkan is not tested.
+#define SPRIG_TARGET_NUMBER(last) \
+  GENERATE(filter([](int n) { return n != 0 || ::sprig::test::backend_enabled(::sprig::test::Backend::Vulkan); }, \
+                  range(0, (last) + 1)))
 
 namespace sprig::test {
 

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds sprig's test suites with sanitizers and runs them on the simulator alone.
+#   bash scripts/test-sanitizers.sh                    AddressSanitizer + UBSan (what CI runs)
+#   bash scripts/test-sanitizers.sh thread             ThreadSanitizer, the threaded tests
+#   SPRIG_TEST_BACKENDS=simulator,vulkan bash scripts/test-sanitizers.sh   lavapipe as well
+# Any sanitizer finding fails the run (UBSan aborts; ASan and TSan exit non-zero).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+
+sanitizers=${1:-address,undefined}
+build="build-sanitize-${sanitizers//,/-}"
+if [ "$sanitizers" = thread ]; then
+  suites=(tests/concurrency/test_concurrency)
+else
+  suites=(tests/dsl/test_dsl tests/compiler/test_compiler tests/simulator/test_simulator tests/kernels/test_kernels
+          tests/stdlib/test_stdlib)
+fi
+
+# -O1 keeps the instrumented build quick to compile and the stacks readable.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1 -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DSPRIG_SANITIZE="$sanitizers" -DSPRIG_WERROR=ON -DSPRIG_BUILD_BENCH=OFF
+cmake --build "$build" -j "$(nproc)" --target "${suites[@]##*/}"
+
+export SPRIG_TEST_BACKENDS=${SPRIG_TEST_BACKENDS:-simulator}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+export SPRIG_VALIDATION=1
+failed=0
+for suite in "${suites[@]}"; do
+  echo "== $sanitizers: $suite (backends: $SPRIG_TEST_BACKENDS)"
+  filter="~[vulkan]"
+  case ",$SPRIG_TEST_BACKENDS," in *,vulkan,*) filter="" ;; esac
+  "$build/$suite" $filter || failed=1
+done
+exit $failed
