@@ -13,7 +13,9 @@ CommandSlot::CommandSlot(const DeviceContext& context, std::string user) : conte
     pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
     pool.queueFamilyIndex = context.caps().queue_family;
     // A pool per command buffer: resetting a whole pool is cheaper than resetting its buffers.
-    checked(vk.vkCreateCommandPool(context.device(), &pool, nullptr, &pool_), "vkCreateCommandPool");
+    VkResult created = context.injected_result(FaultSite::CommandPoolCreation);
+    if (created == VK_SUCCESS) created = vk.vkCreateCommandPool(context.device(), &pool, nullptr, &pool_);
+    checked(created, "vkCreateCommandPool");
     VkCommandBufferAllocateInfo allocate{};
     allocate.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
     allocate.commandPool = pool_;

@@ -1,5 +1,10 @@
 #include "vk_context.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+#include "vk_fault_seam.hpp"
 #include "vk_logical_device.hpp"
 #include "vk_pipeline_cache.hpp"
 #include "vk_recording_pool.hpp"
@@ -19,7 +24,7 @@ std::shared_ptr<DeviceContext> DeviceContext::create(std::shared_ptr<Instance> i
   volkLoadDeviceTable(&self->vk_, self->device_);
   self->vk_.vkGetDeviceQueue(self->device_, self->physical_.caps.queue_family, 0, &self->queue_);
   self->memory_ = std::make_unique<MemoryAllocator>(self->device_, self->vk_, self->physical_, options.block_bytes,
-                                                     options.retained_bytes);
+                                                     options.retained_bytes, options.faults.get());
   self->pipelines_ = std::make_unique<PipelineCache>(*self);
   self->recordings_ = std::make_unique<RecordingPool>(*self);
   return self;
@@ -27,8 +32,18 @@ std::shared_ptr<DeviceContext> DeviceContext::create(std::shared_ptr<Instance> i
 
 DeviceContext::~DeviceContext() {
   if (device_ == VK_NULL_HANDLE) return;
-  // Nothing can be in flight (sequences hold this context), but a transfer that failed
-  // half-way may have left work on the queue.
+  if (lost()) {
+    // A hung GPU may still run work that uses these objects: leave them, and the instance
+    // they belong to, to the end of the process rather than risk a crash or a hang.
+    (void)staging_.release();
+    (void)recordings_.release();
+    (void)pipelines_.release();
+    (void)memory_.release();
+    (void)new std::shared_ptr<Instance>(instance_);
+    return;
+  }
+  // Nothing can be in flight (sequences hold this context and wait for their work), but a
+  // transfer that failed half-way may have left work on the queue.
   vk_.vkDeviceWaitIdle(device_);
   staging_.reset();
   recordings_.reset();
@@ -38,22 +53,73 @@ DeviceContext::~DeviceContext() {
 }
 
 StagingTransfers& DeviceContext::staging() {
+  throw_if_lost();
   std::lock_guard lock(staging_mutex_);
   if (!staging_) staging_ = std::make_unique<StagingTransfers>(*this, options_.staging_bytes);
   return *staging_;
 }
 
 void DeviceContext::submit(VkCommandBuffer commands, VkFence fence, std::string_view what) {
+  throw_if_lost();
   VkSubmitInfo info{};
   info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   info.commandBufferCount = 1;
   info.pCommandBuffers = &commands;
-  VkResult result;
-  {
+  VkResult result = injected_result(FaultSite::QueueSubmit);
+  if (result == VK_SUCCESS) {
     std::lock_guard lock(queue_mutex_);
     result = vk_.vkQueueSubmit(queue_, 1, &info, fence);
   }
   check(result, std::string("vkQueueSubmit (") + std::string(what) + ")");
+}
+
+VkResult DeviceContext::wait_for(VkFence fence) {
+  VkResult injected = injected_result(FaultSite::FenceWait);
+  if (injected != VK_SUCCESS) return injected;
+  auto timeout = options_.wait_timeout.count();
+  std::uint64_t nanoseconds = timeout <= 0 ? std::numeric_limits<std::uint64_t>::max()
+                                           : std::uint64_t(timeout) * 1'000'000;  // < 584 years
+  return vk_.vkWaitForFences(device_, 1, &fence, VK_TRUE, nanoseconds);
+}
+
+VkResult DeviceContext::fence_status(VkFence fence) {
+  VkResult injected = injected_result(FaultSite::FenceWait);
+  return injected != VK_SUCCESS ? injected : vk_.vkGetFenceStatus(device_, fence);
+}
+
+VkResult DeviceContext::injected_result(FaultSite site) const { return vk::injected_result(options_.faults.get(), site); }
+
+void DeviceContext::check(VkResult result, std::string_view what) {
+  if (result == VK_SUCCESS) return;
+  if (result == VK_ERROR_DEVICE_LOST) lose(std::string(what) + " reported VK_ERROR_DEVICE_LOST");
+  vk::check(result, what);
+}
+
+void DeviceContext::throw_if_lost() const {
+  if (!lost()) return;
+  std::lock_guard lock(lost_mutex_);
+  throw DeviceLost(lost_message_);
+}
+
+void DeviceContext::lose(const std::string& reason) {
+  {
+    std::lock_guard lock(lost_mutex_);
+    if (!lost_.load(std::memory_order_relaxed)) {
+      lost_message_ = "the Vulkan device " + info().name + " is lost: " + reason +
+                      "; it accepts no more work (open a new vk::Device)";
+      lost_.store(true, std::memory_order_release);
+    }
+  }
+  throw_if_lost();
+  std::abort();  // unreachable: throw_if_lost() throws once lost_ is set
+}
+
+std::string DeviceContext::timeout_text() const {
+  auto ms = options_.wait_timeout.count();
+  char text[32];
+  if (ms % 60000 == 0) std::snprintf(text, sizeof text, "%lld min", static_cast<long long>(ms / 60000));
+  else std::snprintf(text, sizeof text, "%g s", double(ms) / 1000);
+  return text;
 }
 
 void DeviceContext::throw_if_validation_messages(std::string_view during) {

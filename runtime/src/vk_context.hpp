@@ -2,10 +2,16 @@
 // memory sub-allocator, the staging transfers, the pipeline cache and the command
 // recording resources that finished sequences hand back. Buffers and
 // sequences hold a shared_ptr to it, so it outlives every object created from it.
+// It also keeps the device's lost state: after VK_ERROR_DEVICE_LOST or a wait past
+// Options::wait_timeout, every operation throws DeviceLost, and destroying the context
+// leaves the Vulkan objects alone (a hung GPU may still use them; destroying them could
+// crash or hang the driver), so that dropping a lost device never blocks.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 
 #include <volk.h>
@@ -44,6 +50,23 @@ class DeviceContext {
   // vkQueueSubmit of one command buffer, under the queue's mutex (the queue is shared by
   // every thread). `what` names the operation for errors.
   void submit(VkCommandBuffer commands, VkFence fence, std::string_view what);
+  // vkWaitForFences for at most Options::wait_timeout: VK_SUCCESS, VK_TIMEOUT or an error.
+  VkResult wait_for(VkFence fence);
+  // vkGetFenceStatus: VK_SUCCESS, VK_NOT_READY or an error.
+  VkResult fence_status(VkFence fence);
+  // What Options::faults makes the next call at `site` return; VK_SUCCESS: make the call.
+  VkResult injected_result(FaultSite site) const;
+
+  // Like vk::check, but VK_ERROR_DEVICE_LOST loses the device (and throws DeviceLost).
+  void check(VkResult result, std::string_view what);
+  // Throws DeviceLost if the device was lost; `operation` prefixes nothing, the message is
+  // the one the loss was first reported with.
+  void throw_if_lost() const;
+  bool lost() const { return lost_.load(std::memory_order_acquire); }
+  // Marks the device lost (the first reason is kept) and throws DeviceLost.
+  [[noreturn]] void lose(const std::string& reason);
+  // "0.5 s", "10 min": Options::wait_timeout as people read it.
+  std::string timeout_text() const;
   // Throws DeviceError when the validation layer reported messages not yet thrown.
   void throw_if_validation_messages(std::string_view during);
   // Names an object for validation messages and debuggers (only when validation is on).
@@ -64,6 +87,9 @@ class DeviceContext {
   std::unique_ptr<RecordingPool> recordings_;
   std::mutex staging_mutex_;
   std::unique_ptr<StagingTransfers> staging_;
+  std::atomic<bool> lost_{false};
+  mutable std::mutex lost_mutex_;
+  std::string lost_message_;
 };
 
 }  // namespace sprig::vk

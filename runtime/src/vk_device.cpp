@@ -26,10 +26,12 @@ VulkanDevice::VulkanDevice(std::shared_ptr<DeviceContext> context) : context_(st
 const DeviceInfo& VulkanDevice::info() const { return context_->info(); }
 
 RawBuffer VulkanDevice::allocate(std::size_t bytes, ir::TypeRef element, MemoryKind memory) {
+  context_->throw_if_lost();
   return allocate_buffer(context_, bytes, element, memory);
 }
 
 void VulkanDevice::write(const RawBuffer& dst, std::size_t offset, std::span<const std::byte> data) {
+  context_->throw_if_lost();
   VulkanBuffer& buffer = vulkan_buffer(dst, *context_, "write");
   check_transfer_range("write", dst, offset, data.size());
   if (!data.empty()) {
@@ -43,6 +45,7 @@ void VulkanDevice::write(const RawBuffer& dst, std::size_t offset, std::span<con
 }
 
 void VulkanDevice::read(const RawBuffer& src, std::size_t offset, std::span<std::byte> data) {
+  context_->throw_if_lost();
   VulkanBuffer& buffer = vulkan_buffer(src, *context_, "read");
   check_transfer_range("read", src, offset, data.size());
   if (!data.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sprig/dsl/error.hpp"
+#include "vk_fault_seam.hpp"
 #include "vk_result.hpp"
 
 namespace sprig::vk {
@@ -41,8 +42,8 @@ bool out_of_memory(VkResult r) { return r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r 
 }  // namespace
 
 MemoryAllocator::MemoryAllocator(VkDevice device, const VolkDeviceTable& vk, const PhysicalDevice& physical,
-                                 VkDeviceSize block_bytes, VkDeviceSize retained_bytes)
-    : device_(device), vk_(vk), retained_bytes_(retained_bytes) {
+                                 VkDeviceSize block_bytes, VkDeviceSize retained_bytes, FaultInjector* faults)
+    : device_(device), vk_(vk), retained_bytes_(retained_bytes), faults_(faults) {
   vkGetPhysicalDeviceMemoryProperties(physical.handle, &properties_);
   const DeviceCapabilities& caps = physical.caps;
   // All these limits are powers of two, so their maximum is a multiple of each.
@@ -71,7 +72,8 @@ std::unique_ptr<MemoryBlock> MemoryAllocator::create_block(VkDeviceSize size, st
   block->memory_type = memory_type;
   block->dedicated = dedicated;
   VkBufferCreateInfo info = buffer_info(size);
-  result = vk_.vkCreateBuffer(device_, &info, nullptr, &block->buffer);
+  result = injected_result(faults_, FaultSite::BufferCreation);
+  if (result == VK_SUCCESS) result = vk_.vkCreateBuffer(device_, &info, nullptr, &block->buffer);
   if (result != VK_SUCCESS) return nullptr;
   VkMemoryRequirements requirements{};
   vk_.vkGetBufferMemoryRequirements(device_, block->buffer, &requirements);
@@ -85,11 +87,13 @@ std::unique_ptr<MemoryBlock> MemoryAllocator::create_block(VkDeviceSize size, st
   dedicated_info.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO;
   dedicated_info.buffer = block->buffer;
   if (dedicated) allocate.pNext = &dedicated_info;
-  result = vk_.vkAllocateMemory(device_, &allocate, nullptr, &block->memory);
+  result = injected_result(faults_, FaultSite::MemoryAllocation);
+  if (result == VK_SUCCESS) result = vk_.vkAllocateMemory(device_, &allocate, nullptr, &block->memory);
   if (result == VK_SUCCESS) result = vk_.vkBindBufferMemory(device_, block->buffer, block->memory, 0);
   if (result == VK_SUCCESS && (properties_.memoryTypes[memory_type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
     void* pointer = nullptr;
-    result = vk_.vkMapMemory(device_, block->memory, 0, VK_WHOLE_SIZE, 0, &pointer);
+    result = injected_result(faults_, FaultSite::MemoryMapping);
+    if (result == VK_SUCCESS) result = vk_.vkMapMemory(device_, block->memory, 0, VK_WHOLE_SIZE, 0, &pointer);
     block->mapped = static_cast<std::byte*>(pointer);
   }
   if (result != VK_SUCCESS) {
@@ -163,12 +167,22 @@ Allocation MemoryAllocator::allocate(VkDeviceSize bytes, MemoryUse use) {
         blocks_.push_back(std::move(block));
         return out;
       }
-      if (!out_of_memory(result)) check(result, "allocating a memory block");
+      if (!out_of_memory(result)) {
+        check(result, "allocating a memory block of " + std::to_string(own_block ? size : block_bytes_) + " bytes for a " +
+                          std::to_string(bytes) + "-byte " + memory_use_name(use) + " buffer");
+      }
     }
     free_empty_blocks();  // cached empty blocks may be what stands in the way
   }
   throw DeviceError("out of memory allocating " + std::to_string(bytes) + " bytes of " + memory_use_name(use) +
-                    " memory: " + result_name(result));
+                    " memory (" + held_description() + "): " + result_name(result));
+}
+
+std::string MemoryAllocator::held_description() const {
+  VkDeviceSize reserved = 0, used = 0;
+  for (const auto& block : blocks_) reserved += block->size, used += block->used;
+  return "the device's sprig buffers hold " + std::to_string(used) + " of " + std::to_string(reserved) +
+         " bytes reserved in " + std::to_string(blocks_.size()) + " blocks";
 }
 
 void MemoryAllocator::release(const Allocation& allocation) noexcept {

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include <volk.h>
@@ -31,15 +32,17 @@ struct Allocation {
 
 class MemoryAllocator {
  public:
-  // Empty blocks are kept while they total at most `retained_bytes`.
+  // Empty blocks are kept while they total at most `retained_bytes`. `faults` (may be
+  // null) makes chosen vkCreateBuffer/vkAllocateMemory/vkMapMemory calls fail.
   MemoryAllocator(VkDevice device, const VolkDeviceTable& vk, const PhysicalDevice& physical, VkDeviceSize block_bytes,
-                  VkDeviceSize retained_bytes);
+                  VkDeviceSize retained_bytes, FaultInjector* faults = nullptr);
   ~MemoryAllocator();
   MemoryAllocator(const MemoryAllocator&) = delete;
   MemoryAllocator& operator=(const MemoryAllocator&) = delete;
 
-  // Thread-safe. Throws DeviceError when memory is exhausted or `bytes` exceeds the
-  // device's maxMemoryAllocationSize.
+  // Thread-safe. Throws DeviceError when memory is exhausted (naming the size asked for
+  // and what the allocator holds) or `bytes` exceeds the device's maxMemoryAllocationSize;
+  // the allocator stays usable.
   Allocation allocate(VkDeviceSize bytes, MemoryUse use);
   // Returns the range; keeps one empty shared block per type, and other empty blocks up to
   // the retained bytes (a dedicated one serves the next buffer of about its size).
@@ -55,6 +58,7 @@ class MemoryAllocator {
   MemoryBlock* retained_block(VkDeviceSize size, const std::vector<std::uint32_t>& types);  // under mutex_
   VkDeviceSize retained_total() const;  // under mutex_
   void free_empty_blocks();  // under mutex_; after an allocation failure
+  std::string held_description() const;  // under mutex_; for out-of-memory errors
 
   VkDevice device_;
   const VolkDeviceTable& vk_;
@@ -64,6 +68,7 @@ class MemoryAllocator {
   VkDeviceSize alignment_;
   VkDeviceSize max_allocation_;
   std::uint32_t buffer_type_bits_ = 0;  // the same for every buffer with our usage flags
+  FaultInjector* faults_;
 
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<MemoryBlock>> blocks_;

@@ -1,5 +1,6 @@
 #include "vk_sequence.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "sprig/dsl/error.hpp"
@@ -39,7 +40,7 @@ void check_range(const char* what, const RawBuffer& buffer, std::size_t offset, 
 }  // namespace
 
 VulkanSequence::VulkanSequence(std::shared_ptr<DeviceContext> context)
-    : context_(std::move(context)),
+    : context_((context->throw_if_lost(), std::move(context))),
       recording_(context_->recordings().take()),
       commands_(recording_->command().commands()) {
   recording_->command().begin();
@@ -48,14 +49,55 @@ VulkanSequence::VulkanSequence(std::shared_ptr<DeviceContext> context)
 VulkanSequence::~VulkanSequence() {
   if (state_ == State::Submitted) {
     // The GPU may still read the command buffer and buffers; the result cannot be reported.
-    VkFence fence = recording_->command().fence();
-    context_->vk().vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, UINT64_MAX);
+    VkResult result = context_->lost() ? VK_ERROR_DEVICE_LOST : context_->wait_for(recording_->command().fence());
+    if (result != VK_SUCCESS) {
+      try {
+        fail_wait(result, "vkWaitForFences (sequence destroyed)");
+      } catch (...) {
+      }
+    }
   }
-  // A failed sequence may have left its command buffer in any state: not worth reusing.
-  if (state_ != State::Failed) context_->recordings().give_back(std::move(recording_));
+  if (state_ == State::Abandoned) {
+    leak_in_flight_resources();
+  } else if (state_ != State::Failed) {
+    // A failed sequence may have left its command buffer in any state: not worth reusing.
+    context_->recordings().give_back(std::move(recording_));
+  }
+}
+
+void VulkanSequence::leak_in_flight_resources() noexcept {
+  (void)recording_.release();
+  (void)new std::set<std::shared_ptr<BufferStorage>>(std::move(used_buffers_));
+  (void)new std::vector<std::shared_ptr<const Pipeline>>(std::move(pipelines_));
+}
+
+std::string VulkanSequence::kernels_text() const {
+  std::vector<std::string> names;
+  for (const TimedLaunch& launch : launches_) {
+    if (std::find(names.begin(), names.end(), launch.kernel) == names.end()) names.push_back(launch.kernel);
+  }
+  if (names.empty()) return "copies and fills only";
+  constexpr std::size_t kNamed = 8;
+  std::string text = names.size() == 1 ? "kernel " : "kernels ";
+  for (std::size_t i = 0; i < names.size() && i < kNamed; ++i) text += (i > 0 ? ", '" : "'") + names[i] + "'";
+  if (names.size() > kNamed) text += " and " + std::to_string(names.size() - kNamed) + " more";
+  return text;
+}
+
+void VulkanSequence::fail_wait(VkResult result, const char* call) {
+  bool in_flight = result == VK_TIMEOUT || result == VK_ERROR_DEVICE_LOST;
+  state_ = in_flight ? State::Abandoned : State::Failed;
+  if (result == VK_TIMEOUT) {
+    context_->lose("a sequence (" + kernels_text() + ") did not finish within " + context_->timeout_text() +
+                   " (vk::Options::wait_timeout)");
+  }
+  context_->throw_if_lost();
+  context_->check(result, std::string(call) + " (sequence: " + kernels_text() + ")");
+  throw DeviceError(std::string(call) + " failed");  // unreachable: result is not VK_SUCCESS
 }
 
 void VulkanSequence::expect_recording(const char* operation) const {
+  context_->throw_if_lost();
   switch (state_) {
     case State::Recording: return;
     case State::Failed: throw DeviceError(std::string(operation) + ": the sequence failed earlier and cannot be used");
@@ -152,6 +194,9 @@ void VulkanSequence::launch(Launch launch) {
     barrier_before(ComputeStage, accesses);
     record_dispatch(launch, *pipeline, set);
     pipelines_.push_back(std::move(pipeline));
+  } catch (const DeviceLost&) {
+    state_ = State::Failed;
+    throw;
   } catch (const DeviceError& e) {
     state_ = State::Failed;
     throw DeviceError(launch_message(launch, e.what()));
@@ -213,7 +258,7 @@ void VulkanSequence::submit() {
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                        VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
   }
-  check(context_->vk().vkEndCommandBuffer(commands_), "vkEndCommandBuffer (sequence)");
+  context_->check(context_->vk().vkEndCommandBuffer(commands_), "vkEndCommandBuffer (sequence)");
   // Never submit commands the validation layer has complained about.
   context_->throw_if_validation_messages("submit");
   context_->submit(commands_, recording_->command().fence(), "sequence");
@@ -224,15 +269,14 @@ bool VulkanSequence::poll() {
   switch (state_) {
     case State::Recording: throw DeviceError("poll() before submit()");
     case State::Failed: throw DeviceError("poll(): the sequence failed earlier");
+    case State::Abandoned: context_->throw_if_lost(); throw DeviceError("poll(): the sequence failed earlier");
     case State::Finished: return true;
     case State::Submitted: break;
   }
-  VkResult status = context_->vk().vkGetFenceStatus(context_->device(), recording_->command().fence());
+  context_->throw_if_lost();
+  VkResult status = context_->fence_status(recording_->command().fence());
   if (status == VK_NOT_READY) return false;
-  if (status != VK_SUCCESS) {
-    state_ = State::Failed;
-    check(status, "vkGetFenceStatus (sequence)");
-  }
+  if (status != VK_SUCCESS) fail_wait(status, "vkGetFenceStatus");
   finish();
   return true;
 }
@@ -241,14 +285,12 @@ void VulkanSequence::wait() {
   switch (state_) {
     case State::Recording: throw DeviceError("wait() before submit()");
     case State::Failed: throw DeviceError("wait(): the sequence failed earlier");
+    case State::Abandoned: context_->throw_if_lost(); throw DeviceError("wait(): the sequence failed earlier");
     case State::Finished: break;
     case State::Submitted: {
-      VkFence fence = recording_->command().fence();
-      VkResult result = context_->vk().vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, UINT64_MAX);
-      if (result != VK_SUCCESS) {
-        state_ = State::Failed;
-        check(result, "vkWaitForFences (sequence)");
-      }
+      context_->throw_if_lost();
+      VkResult result = context_->wait_for(recording_->command().fence());
+      if (result != VK_SUCCESS) fail_wait(result, "vkWaitForFences");
       finish();
     }
   }

@@ -6,6 +6,9 @@
 // A submitted sequence ends with a barrier that makes its writes visible to the host and
 // to everything submitted after it, so sequences on the device's queue run one after the
 // other, in submission order; their commands overlap only within a sequence.
+// wait() gives up after Options::wait_timeout: the device is then lost (DeviceLost names
+// this sequence's kernels), and the sequence's resources are left to the end of the
+// process, since the GPU may still be using them.
 #pragma once
 
 #include <memory>
@@ -30,7 +33,7 @@ struct CheckedLaunch;
 class VulkanSequence final : public SequenceBackend {
  public:
   explicit VulkanSequence(std::shared_ptr<DeviceContext> context);
-  // Waits for submitted work; never throws.
+  // Waits for submitted work (at most Options::wait_timeout); never throws.
   ~VulkanSequence() override;
   VulkanSequence(const VulkanSequence&) = delete;
   VulkanSequence& operator=(const VulkanSequence&) = delete;
@@ -48,7 +51,8 @@ class VulkanSequence final : public SequenceBackend {
   std::size_t barrier_count() const { return hazards_.barriers(); }
 
  private:
-  enum class State { Recording, Submitted, Finished, Failed };
+  // Abandoned: submitted work that never finished (timeout, device lost).
+  enum class State { Recording, Submitted, Finished, Failed, Abandoned };
   struct TimedLaunch {
     std::string kernel;
     std::optional<TimestampQueries::Mark> begin, end;
@@ -61,6 +65,13 @@ class VulkanSequence final : public SequenceBackend {
   void record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set);
   void keep_alive(const RawBuffer& buffer) { used_buffers_.insert(buffer.shared_storage()); }
   void finish();
+  // After a wait that did not succeed: loses the device on a timeout, abandons the sequence
+  // and throws DeviceLost (or the error of `call`).
+  [[noreturn]] void fail_wait(VkResult result, const char* call);
+  // "kernel 'a'", "kernels 'a', 'b'": what this sequence runs, for errors.
+  std::string kernels_text() const;
+  // Leaves the command buffer, descriptors and buffers to the end of the process.
+  void leak_in_flight_resources() noexcept;
 
   std::shared_ptr<DeviceContext> context_;  // first member: destroyed last
   std::unique_ptr<RecordingResources> recording_;  // taken from the context's RecordingPool

@@ -30,6 +30,7 @@ StagingTransfers::~StagingTransfers() { release_resources(); }
 
 void StagingTransfers::release_resources() noexcept {
   wait_all_quietly();
+  if (context_.lost()) return;  // the GPU may still use the slots: the context leaves them
   for (Slot& slot : slots_) slot.command.reset();
   context_.memory().release(staging_);
   staging_ = {};
@@ -67,24 +68,33 @@ void StagingTransfers::submit_copy(Slot& slot, const VulkanBuffer& buffer, VkDev
   }
   vk.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, after_stages, 0, 1, &after, 0, nullptr, 0,
                           nullptr);
-  check(vk.vkEndCommandBuffer(commands), "vkEndCommandBuffer (staging)");
+  context_.check(vk.vkEndCommandBuffer(commands), "vkEndCommandBuffer (staging)");
   context_.submit(commands, slot.command->fence(), direction == Direction::ToDevice ? "buffer write" : "buffer read");
   slot.pending = true;
 }
 
 void StagingTransfers::wait(Slot& slot) {
   if (!slot.pending) return;
-  VkFence fence = slot.command->fence();
-  VkResult result = context_.vk().vkWaitForFences(context_.device(), 1, &fence, VK_TRUE, UINT64_MAX);
+  VkResult result = context_.wait_for(slot.command->fence());
+  if (result == VK_TIMEOUT) {
+    // Transfers queue behind every sequence submitted before them: one of those is stuck.
+    context_.lose("a buffer transfer did not finish within " + context_.timeout_text() +
+                  " (vk::Options::wait_timeout), queued behind the sequences submitted before it");
+  }
   slot.pending = false;
-  check(result, "vkWaitForFences (staging transfer)");
+  context_.check(result, "vkWaitForFences (staging transfer)");
 }
 
 void StagingTransfers::wait_all_quietly() noexcept {
   for (Slot& slot : slots_) {
-    if (slot.pending) {
-      VkFence fence = slot.command->fence();
-      context_.vk().vkWaitForFences(context_.device(), 1, &fence, VK_TRUE, UINT64_MAX);
+    if (slot.pending && !context_.lost()) {
+      VkResult result = context_.wait_for(slot.command->fence());
+      if (result != VK_SUCCESS) {
+        try {
+          context_.lose("a buffer transfer failed while waiting: " + result_name(result));
+        } catch (const DeviceLost&) {
+        }
+      }
     }
     slot.pending = false;
   }

@@ -12,13 +12,15 @@ namespace sprig::sim {
 
 class SimBuffer final : public BufferStorage {
  public:
+  // Throws DeviceError naming the size when the host cannot provide the memory.
   SimBuffer(std::size_t bytes, std::uint64_t device_id)
-      : bytes_(std::make_unique<std::byte[]>(bytes)), size_(bytes), device_id_(device_id) {}
+      : bytes_(zeroed_host_bytes(bytes)), size_(bytes), device_id_(device_id) {}
   std::byte* data() { return bytes_.get(); }
   std::size_t size() const { return size_; }
   std::uint64_t device_id() const { return device_id_; }
 
  private:
+  static std::unique_ptr<std::byte[]> zeroed_host_bytes(std::size_t bytes);
   std::unique_ptr<std::byte[]> bytes_;
   std::size_t size_;
   std::uint64_t device_id_;

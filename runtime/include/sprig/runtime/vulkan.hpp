@@ -2,6 +2,7 @@
 // statistics specific to Vulkan (validation, SPIR-V source, memory blocks, pipeline times).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "sprig/runtime/device.hpp"
+#include "sprig/runtime/vk_faults.hpp"
 
 namespace sprig::vk {
 
@@ -43,6 +45,13 @@ struct Options {
   // Driver workarounds (driver_quirks.hpp) not to apply even where the driver needs them:
   // for the tests that prove a quirk is still there. Never set this in real use.
   QuirkSet disabled_workarounds;
+  // How long Sequence::wait() and host transfers wait for the GPU. Past it the device is
+  // lost: wait() throws vk::DeviceLost naming the sequence's kernels, and so does all later
+  // work on this device. Generous, because one sequence may hold minutes of work on a CPU
+  // driver; GPU drivers' own watchdogs usually fire first. 0 waits forever.
+  std::chrono::milliseconds wait_timeout = std::chrono::minutes(10);
+  // For tests only: makes chosen Vulkan calls fail (vk_faults.hpp). Null in real use.
+  std::shared_ptr<FaultInjector> faults;
 };
 
 // Every Vulkan physical device the loader reports, in the loader's order.
