@@ -17,10 +17,13 @@ Id Emitter::emit_arithmetic(const ir::Node& n) {
   Id t = type(n.type);
   Id a = value(n.operands[0]);
   switch (n.op) {
-    case ir::Op::Add: return op(is_float ? spv::Op::OpFAdd : spv::Op::OpIAdd, t, {a, value(n.operands[1])});
-    case ir::Op::Sub: return op(is_float ? spv::Op::OpFSub : spv::Op::OpISub, t, {a, value(n.operands[1])});
-    case ir::Op::Mul: return op(is_float ? spv::Op::OpFMul : spv::Op::OpIMul, t, {a, value(n.operands[1])});
-    case ir::Op::Neg: return op(is_float ? spv::Op::OpFNegate : spv::Op::OpSNegate, t, {a});
+    case ir::Op::Add: return is_float ? float_op(spv::Op::OpFAdd, t, {a, value(n.operands[1])})
+                                      : op(spv::Op::OpIAdd, t, {a, value(n.operands[1])});
+    case ir::Op::Sub: return is_float ? float_op(spv::Op::OpFSub, t, {a, value(n.operands[1])})
+                                      : op(spv::Op::OpISub, t, {a, value(n.operands[1])});
+    case ir::Op::Mul: return is_float ? float_op(spv::Op::OpFMul, t, {a, value(n.operands[1])})
+                                      : op(spv::Op::OpIMul, t, {a, value(n.operands[1])});
+    case ir::Op::Neg: return is_float ? float_op(spv::Op::OpFNegate, t, {a}) : op(spv::Op::OpSNegate, t, {a});
     default: fail("not an arithmetic op", &n);
   }
 }
@@ -28,7 +31,7 @@ Id Emitter::emit_arithmetic(const ir::Node& n) {
 Id Emitter::emit_division(const ir::Node& n) {
   ir::TypeRef t = n.type;
   Id ty = type(t), a = value(n.operands[0]), b = value(n.operands[1]);
-  if (t->is_float()) return op(spv::Op::OpFDiv, ty, {a, b});
+  if (t->is_float()) return kernel_.precise_floats ? precise_divide(a, b, t) : op(spv::Op::OpFDiv, ty, {a, b});
   bool is_signed = t->is_signed_int();
   spv::Op divide = is_signed ? spv::Op::OpSDiv : spv::Op::OpUDiv;
   std::uint64_t mask = width_mask(t), c = 0;

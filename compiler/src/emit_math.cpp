@@ -62,6 +62,8 @@ Variants variants(ir::MathFn fn) {
 Id Emitter::emit_math(const ir::Node& n) {
   ir::MathFn fn = ir::MathFn(n.a);
   ir::TypeRef arg = n.operands.at(0)->type;
+  if (kernel_.precise_floats && arg->is_float())
+    if (Id exact = emit_precise_math(n)) return exact;
   Id ty = type(n.type);
   Words args;
   for (ir::NodeRef o : n.operands) args.push_back(value(o));

@@ -132,7 +132,7 @@ const char* kind_name(ParamKind k) {
 std::string print(const Kernel& k, bool with_locations) {
   std::ostringstream out;
   out << "kernel " << k.name << " workgroup(" << k.workgroup_size[0] << ", " << k.workgroup_size[1] << ", "
-      << k.workgroup_size[2] << ")\n";
+      << k.workgroup_size[2] << ")" << (k.precise_floats ? " precise_floats" : "") << "\n";
   for (std::size_t i = 0; i < k.params.size(); ++i) {
     const Param& p = k.params[i];
     out << "  param" << i << ": " << kind_name(p.kind) << " " << to_string(p.type);

@@ -57,6 +57,7 @@ std::uint64_t semantic_hash(const Kernel& k) {
   for (std::uint32_t s : k.workgroup_size) h.add(s);
   h.add(k.push_constant_size);
   h.add(k.features.required_subgroup_size);
+  h.add(std::uint64_t(k.precise_floats));  // precise and plain kernels emit different code
   for (const Param& p : k.params) {
     h.add(std::uint64_t(p.kind));
     h.add(p.type);

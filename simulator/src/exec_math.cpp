@@ -157,9 +157,11 @@ struct Lane {
   std::uint32_t l;
   float operand(std::uint32_t i, std::uint32_t k) const { return get<float>(c.reg(in.src[i] + k)[l]); }
   void result(std::uint32_t k, float v) const { c.reg(in.dst + k)[l] = put(v); }
+  // Summed from the first product, not from 0 (0 + -0 would be +0), left to right: the
+  // order precise-float kernels emit (compiler/src/emit_precise_math.cpp).
   float dot(std::uint32_t a, std::uint32_t b) const {
-    float s = 0;
-    for (std::uint32_t k = 0; k < in.aux; ++k) s += operand(a, k) * operand(b, k);
+    float s = operand(a, 0) * operand(b, 0);
+    for (std::uint32_t k = 1; k < in.aux; ++k) s += operand(a, k) * operand(b, k);
     return s;
   }
 };
@@ -180,7 +182,7 @@ struct Distance {
     float s = 0;
     for (std::uint32_t k = 0; k < x.in.aux; ++k) {
       float d = x.operand(0, k) - x.operand(1, k);
-      s += d * d;
+      s = k == 0 ? d * d : s + d * d;
     }
     x.result(0, std::sqrt(s));
   }

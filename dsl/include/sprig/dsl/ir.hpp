@@ -225,6 +225,9 @@ struct Kernel {
   Function entry;
   std::vector<std::unique_ptr<Function>> functions;  // callables, indexed by Call's `a`
   Features features;
+  // Float + - * / sqrt (and what is built of them) exactly as IEEE-754 binary32 rounds to
+  // nearest even, on every device: see docs/language.md, "Precise floats".
+  bool precise_floats = false;
   SourceLoc loc;             // where the kernel was defined
   std::uint64_t hash = 0;    // semantic hash: excludes names and source locations
   double trace_ms = 0;       // time spent tracing the lambda

@@ -9,22 +9,34 @@
 #include <array>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <source_location>
 #include <string>
 #include <tuple>
 #include <type_traits>
 
 #include "sprig/dsl/params.hpp"
+#include "sprig/dsl/precise_floats.hpp"
 
 namespace sprig {
 
 struct KernelOptions {
   std::array<std::uint32_t, 3> workgroup_size{64, 1, 1};
   std::uint32_t subgroup_size = 0;  // require this subgroup size (0: whatever the device uses)
+  // Float + - * / sqrt bit for bit as IEEE-754 binary32 on every device (docs/language.md,
+  // "Precise floats"); unset: the process default (set_precise_floats, SPRIG_PRECISE_FLOATS).
+  std::optional<bool> precise_floats{};
+
+  // workgroup(256).precise()
+  KernelOptions precise(bool on = true) const {
+    KernelOptions copy = *this;
+    copy.precise_floats = on;
+    return copy;
+  }
 };
 
 inline KernelOptions workgroup(std::uint32_t x, std::uint32_t y = 1, std::uint32_t z = 1) {
-  return KernelOptions{{x, y, z}, 0};
+  return KernelOptions{{x, y, z}, 0, {}};
 }
 
 namespace detail {
@@ -155,6 +167,7 @@ auto kernel(std::string name, F&& fn, KernelOptions options = {},
   k->name = std::move(name);
   k->workgroup_size = options.workgroup_size;
   k->features.required_subgroup_size = options.subgroup_size;
+  k->precise_floats = detail::resolve_precise_floats(options.precise_floats);
   k->loc = l;
   detail::trace_with_params(*k, fn, k->loc, static_cast<Args*>(nullptr),
                             std::make_index_sequence<std::tuple_size_v<Args>>{});
