@@ -21,6 +21,7 @@ void Emitter::emit_entry_point() {
   const auto& size = kernel_.workgroup_size;
   m_.add(ModuleBuilder::Section::ExecutionModes, spv::Op::OpExecutionMode,
          {main_, std::uint32_t(spv::ExecutionMode::LocalSize), size[0], size[1], size[2]});
+  if (kernel_.precise_floats) emit_float_controls();
 }
 
 Words Emitter::run() {

@@ -14,6 +14,28 @@ Id Emitter::float_op(spv::Op opcode, Id result_type, std::initializer_list<Id> o
   return result;
 }
 
+// Vulkan lets devices flush denormals, ignore signed zeros, infinities and NaNs in float
+// instructions, and pick the rounding mode, unless the entry point declares otherwise
+// (float controls, core in SPIR-V 1.4). Division and square root need none of these (they
+// are integer code); + - *, conversions and comparisons do, on devices that would differ.
+void Emitter::emit_float_controls() {
+  struct Control {
+    bool allowed;
+    spv::Capability capability;
+    spv::ExecutionMode mode;
+  };
+  for (const Control& c : {Control{options_.float32_denorm_preserve, spv::Capability::DenormPreserve,
+                                   spv::ExecutionMode::DenormPreserve},
+                           Control{options_.float32_signed_zero_inf_nan_preserve, spv::Capability::SignedZeroInfNanPreserve,
+                                   spv::ExecutionMode::SignedZeroInfNanPreserve},
+                           Control{options_.float32_rounding_mode_rte, spv::Capability::RoundingModeRTE,
+                                   spv::ExecutionMode::RoundingModeRTE}}) {
+    if (!c.allowed) continue;
+    m_.capability(c.capability);
+    m_.add(ModuleBuilder::Section::ExecutionModes, spv::Op::OpExecutionMode, {main_, std::uint32_t(c.mode), 32});
+  }
+}
+
 Id Emitter::helper_function(const std::string& name, unsigned arity,
                             const std::function<Id(const std::vector<Id>&)>& body) {
   auto found = helpers_.find(name);

@@ -187,6 +187,8 @@ class Emitter {
   // A finite nonzero f32's bits as {significand in [2^23, 2^24), biased exponent} (u32 ids;
   // the exponent is below 1 for subnormals, as a two's complement u32).
   std::pair<Id, Id> normalized_significand(Id bits);
+  // The 32-bit float-control execution modes the device allows (CompileOptions).
+  void emit_float_controls();
 
   // ---- composites (emit_composites.cpp)
   Id emit_construct(const ir::Node& n);

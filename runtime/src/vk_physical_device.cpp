@@ -128,9 +128,12 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   size_control.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES;
   VkPhysicalDeviceMaintenance3Properties maintenance3{};
   maintenance3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+  VkPhysicalDeviceFloatControlsProperties float_controls{};
+  float_controls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+  float_controls.pNext = &maintenance3;
   VkPhysicalDeviceDriverProperties driver{};
   driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
-  driver.pNext = &maintenance3;
+  driver.pNext = &float_controls;  // both core in Vulkan 1.2, like this branch of the chain
   VkPhysicalDeviceSubgroupProperties subgroup{};
   subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
   subgroup.pNext = caps.api_version >= VK_API_VERSION_1_2 ? static_cast<void*>(&driver) : &maintenance3;
@@ -141,6 +144,9 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   vkGetPhysicalDeviceProperties2(handle, &properties);
   const VkPhysicalDeviceLimits& limits = properties.properties.limits;
 
+  caps.float32_denorm_preserve = float_controls.shaderDenormPreserveFloat32 == VK_TRUE;
+  caps.float32_signed_zero_inf_nan_preserve = float_controls.shaderSignedZeroInfNanPreserveFloat32 == VK_TRUE;
+  caps.float32_rounding_mode_rte = float_controls.shaderRoundingModeRTEFloat32 == VK_TRUE;
   info.driver = driver_id(driver.driverID);
   info.driver_version = driver.driverInfo;
   info.quirks = quirks_of(info.driver);

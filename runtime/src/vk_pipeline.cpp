@@ -28,17 +28,22 @@ void check_vk(VkResult result, const ir::Kernel& kernel, const char* call) {
   if (result != VK_SUCCESS) fail(kernel, std::string(call) + " failed: " + result_name(result));
 }
 
-// The emitter's share of the device's driver workarounds.
-compiler::CompileOptions compile_options(const DeviceInfo& info) {
+// The emitter's share of the device's driver workarounds, and the float controls that
+// precise-float kernels declare where the device has them.
+compiler::CompileOptions compile_options(const DeviceInfo& info, const DeviceCapabilities& caps) {
   compiler::CompileOptions options;
   options.signed_remainder_by_division = info.quirks.has(Quirk::SignedRemainderUnsigned);
+  options.float32_denorm_preserve = caps.float32_denorm_preserve;
+  options.float32_signed_zero_inf_nan_preserve = caps.float32_signed_zero_inf_nan_preserve;
+  options.float32_rounding_mode_rte = caps.float32_rounding_mode_rte;
   return options;
 }
 
-std::vector<std::uint32_t> emit_spirv(const Options& options, const DeviceInfo& info, const ir::Kernel& kernel) {
+std::vector<std::uint32_t> emit_spirv(const Options& options, const DeviceInfo& info, const DeviceCapabilities& caps,
+                                      const ir::Kernel& kernel) {
   std::vector<std::uint32_t> words;
   try {
-    words = options.spirv_compiler ? options.spirv_compiler(kernel) : compiler::compile(kernel, compile_options(info));
+    words = options.spirv_compiler ? options.spirv_compiler(kernel) : compiler::compile(kernel, compile_options(info, caps));
   } catch (const Error&) {
     throw;  // already says what failed and where
   } catch (const std::exception& e) {
@@ -161,7 +166,7 @@ std::shared_ptr<const Pipeline> build_pipeline(DeviceContext& context, const ir:
   create_layouts(context, kernel, *pipeline);
 
   auto start = std::chrono::steady_clock::now();
-  std::vector<std::uint32_t> words = emit_spirv(context.options(), context.info(), kernel);
+  std::vector<std::uint32_t> words = emit_spirv(context.options(), context.info(), context.caps(), kernel);
   pipeline->times.emit_ms = elapsed_ms(start);
 
   start = std::chrono::steady_clock::now();

@@ -113,3 +113,24 @@ TEST_CASE("every float math function validates in precise kernels, scalars and v
   CHECK_FALSE(calls(v, "Normalize"));
   CHECK_FALSE(calls(v, "Sqrt"));
 }
+
+TEST_CASE("precise kernels declare the float controls the device allows, plain kernels none") {
+  compiler::CompileOptions options;
+  options.float32_denorm_preserve = options.float32_signed_zero_inf_nan_preserve = options.float32_rounding_mode_rte = true;
+  auto modes = [&](const auto& k) {
+    test::Module m;
+    m.words = compiler::compile(*k.ir(), options);  // validates
+    std::set<std::uint32_t> declared;
+    for (const auto& operands : m.instructions(spv::Op::OpExecutionMode))
+      if (operands.at(1) != std::uint32_t(spv::ExecutionMode::LocalSize) && operands.at(2) == 32) declared.insert(operands.at(1));
+    CHECK(m.has_capability(spv::Capability::DenormPreserve) == !declared.empty());
+    return declared;
+  };
+  CHECK(modes(float_kernel(workgroup(64).precise())) ==
+        std::set<std::uint32_t>{std::uint32_t(spv::ExecutionMode::DenormPreserve),
+                                std::uint32_t(spv::ExecutionMode::SignedZeroInfNanPreserve),
+                                std::uint32_t(spv::ExecutionMode::RoundingModeRTE)});
+  CHECK(modes(float_kernel(workgroup(64))).empty());
+  options.float32_denorm_preserve = options.float32_signed_zero_inf_nan_preserve = options.float32_rounding_mode_rte = false;
+  CHECK(modes(float_kernel(workgroup(64).precise())).empty());
+}

@@ -19,6 +19,12 @@ struct CompileOptions {
   // Emit signed % as a - b * (a / b) instead of OpSRem: the workaround for drivers whose
   // OpSRem is wrong (Quirk::SignedRemainderUnsigned; the runtime sets it per device).
   bool signed_remainder_by_division = false;
+  // The device's float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit): which of
+  // DenormPreserve, SignedZeroInfNanPreserve and RoundingModeRTE precise-float kernels may
+  // declare (each is declared where the device supports it; the runtime sets these).
+  bool float32_denorm_preserve = false;
+  bool float32_signed_zero_inf_nan_preserve = false;
+  bool float32_rounding_mode_rte = false;
 };
 
 class CompileError : public Error {
