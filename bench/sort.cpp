@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
       if (log_n == args.log_sizes.back()) {  // where the time goes
         auto histograms = gpu.alloc<std::uint32_t>(4 * 256);
         double histogram = time_ms(gpu, args.repeat, [&](Sequence& s) {
-          detail::record_digit_histogram(s, keys, n, histograms, 0, 32);
+          detail::record_digit_histogram(gpu.info(), s, keys, n, histograms, 0, 32);
         });
         std::printf("    digit histogram of all passes: %.3f ms (one read of the keys: %.3f ms)\n", histogram,
                     copy / 2);

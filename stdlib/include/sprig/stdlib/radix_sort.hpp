@@ -57,7 +57,7 @@ constexpr std::uint32_t max_passes() {
 }
 
 struct SortShape {
-  TileShape tile;               // 256 or 512 invocations; invocation d < 256 owns digit d
+  TileShape tile;               // invocations (a power of two) own digits d = l, l + invocations, ...
   std::uint32_t max_subgroups;  // invocations / the device's smallest subgroup
   std::uint32_t key_words, value_words;
   // 32-bit words of the shared scratch: per-subgroup digit counts (two 16-bit counts a
@@ -80,25 +80,44 @@ inline std::uint32_t sort_shared_bytes(const SortShape& s) {
 }
 
 // Workgroups of 512 with 20, 16 or 8 items, the first that fits in shared memory, else 256
-// invocations with as many items as fit (at most 16). Larger tiles mean fewer look-backs.
-// On the H100 (2^28 uint32 keys, ms): 512 x 20 took 9.48, 512 x 16 9.97, 512 x 12 11.49,
-// 512 x 8 9.88, 1024 x 8 9.80 and 256 x 16 10.34; pairs took 17.2 at 512 x 8 against
-// 18.1 at 256 x 16 (docs/benchmarks.md).
+// invocations with as many items as fit (at most 16), else fewer invocations (on GPUs of
+// small workgroups, or of small subgroups, whose per-subgroup digit counts fill shared
+// memory). Larger tiles mean fewer look-backs. On the H100 (2^28 uint32 keys, ms): 512 x 20
+// took 9.48, 512 x 16 9.97, 512 x 12 11.49, 512 x 8 9.88, 1024 x 8 9.80 and 256 x 16 10.34;
+// pairs took 17.2 at 512 x 8 against 18.1 at 256 x 16 (docs/benchmarks.md).
 template <RadixKey K>
 SortShape sort_shape(const DeviceInfo& device, bool with_values) {
   auto shape_of = [&](std::uint32_t invocations, std::uint32_t items) {
-    return SortShape{{invocations, items}, invocations / std::max(1u, device.min_subgroup_size),
+    return SortShape{{invocations, items}, std::max(1u, invocations / std::max(1u, device.min_subgroup_size)),
                      std::uint32_t(sizeof(K) / 4), with_values ? 1u : 0u, lookback_traits(device)};
   };
-  if (device.max_workgroup_invocations >= 2 * radix) {
+  auto fits = [&](const SortShape& s) { return sort_shared_bytes(s) <= device.max_shared_memory; };
+  const std::uint32_t most = fit_invocations(2 * radix, device);
+  if (most == 2 * radix) {
     for (std::uint32_t items : {20u, 16u, 8u}) {
       SortShape wide = shape_of(2 * radix, items);
-      if (sort_shared_bytes(wide) <= device.max_shared_memory) return wide;
+      if (fits(wide)) return wide;
     }
   }
-  SortShape s = shape_of(radix, 16);
-  while (s.tile.items > 2 && sort_shared_bytes(s) > device.max_shared_memory) s.tile.items /= 2;
-  return s;
+  for (std::uint32_t invocations = std::min(most, radix); invocations >= device.subgroup_size; invocations /= 2) {
+    SortShape s = shape_of(invocations, 16);
+    while (s.tile.items > 2 && !fits(s)) s.tile.items /= 2;
+    if (fits(s)) return s;
+  }
+  SortShape smallest = shape_of(device.subgroup_size, 2);
+  throw std::invalid_argument("radix_sort: even a tile of " + std::to_string(smallest.tile.elements()) +
+                              " keys needs " + std::to_string(sort_shared_bytes(smallest)) +
+                              " bytes of shared memory; " + device.name + " has " +
+                              std::to_string(device.max_shared_memory));
+}
+
+// Counters of all passes' digits (4-byte words, `parts` per digit) as the histogram keeps
+// them in shared memory: four parts where they fit, fewer on small GPUs.
+template <RadixKey K>
+std::uint32_t histogram_parts(const DeviceInfo& device) {
+  std::uint32_t parts = 4;
+  while (parts > 1 && max_passes<K>() * radix * parts * 4 > device.max_shared_memory) parts /= 2;
+  return parts;
 }
 
 template <RadixKey K>
@@ -107,42 +126,43 @@ Expr<std::uint32_t> digit_of(const Expr<K>& key, const Expr<std::uint32_t>& shif
   else return cast<std::uint32_t>(key >> cast<std::uint64_t>(shift)) & mask;
 }
 
-// `bins` (a multiple of 256) digit counters in shared memory for a workgroup of 256
-// invocations. Each bin has four counters side by side and invocation l adds to counter
-// l % 4: lanes of a subgroup that meet the same digit then mostly hit different words, and
-// shared atomics on one word serialize.
+// `bins` (a multiple of 256) digit counters in shared memory for a workgroup of at most 256
+// invocations (a power of two). Each bin has `parts` counters side by side and invocation l
+// adds to counter l % parts: lanes of a subgroup that meet the same digit then mostly hit
+// different words, and shared atomics on one word serialize.
 class SplitDigitCounters {
  public:
-  explicit SplitDigitCounters(std::uint32_t bins)
-      : bins_(bins), counters_(shared_array<std::uint32_t>(bins * parts, "digit_counts")) {}
+  SplitDigitCounters(std::uint32_t bins, std::uint32_t invocations, std::uint32_t parts = 4)
+      : bins_(bins), invocations_(invocations), parts_(parts),
+        counters_(shared_array<std::uint32_t>(bins * parts, "digit_counts")) {}
   // Every invocation, before a barrier.
   void zero() const {
-    for (std::uint32_t w = 0; w < bins_ * parts / radix; ++w) counters_[local_index() + w * radix] = 0u;
+    for (std::uint32_t w = 0; w < bins_ * parts_ / invocations_; ++w) counters_[local_index() + w * invocations_] = 0u;
   }
-  void add(const Expr<std::uint32_t>& bin) const { atomic_add(counters_[bin * parts + local_index() % parts], 1u); }
+  void add(const Expr<std::uint32_t>& bin) const { atomic_add(counters_[bin * parts_ + local_index() % parts_], 1u); }
   // After a barrier.
   Expr<std::uint32_t> total(const Expr<std::uint32_t>& bin) const {
     Var<std::uint32_t> sum = 0u;
-    for (std::uint32_t q = 0; q < parts; ++q) sum = sum.load() + Expr<std::uint32_t>(counters_[bin * parts + q]);
+    for (std::uint32_t q = 0; q < parts_; ++q) sum = sum.load() + Expr<std::uint32_t>(counters_[bin * parts_ + q]);
     return sum.load();
   }
 
  private:
-  static constexpr std::uint32_t parts = 4;
-  std::uint32_t bins_;
+  std::uint32_t bins_, invocations_, parts_;
   SharedArray<std::uint32_t> counters_;
 };
 
-// Counts the digits of all passes: histograms[pass * 256 + digit].
+// Counts the digits of all passes: histograms[pass * 256 + digit]. Workgroups of
+// `invocations` (a power of two up to 256), `parts` counters per digit.
 template <RadixKey K>
-auto digit_histogram_kernel() {
-  constexpr std::uint32_t passes = max_passes<K>(), invocations = 256, items = 16;
+auto digit_histogram_kernel(std::uint32_t invocations, std::uint32_t parts) {
+  constexpr std::uint32_t passes = max_passes<K>(), items = 16;
   std::string name = "radix_histogram<" + type_name<K>() + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<K> keys, Buffer<std::uint32_t> histograms, Expr<std::uint32_t> count,
                             Expr<std::uint32_t> begin_bit, Expr<std::uint32_t> end_bit,
                             Expr<std::uint32_t> tiles_per_workgroup) {
-      SplitDigitCounters local(passes * radix);
+      SplitDigitCounters local(passes * radix, invocations, parts);
       Expr<std::uint32_t> l = local_index();
       local.zero();
       barrier();
@@ -174,31 +194,43 @@ auto digit_histogram_kernel() {
       });
       barrier();
       for (std::uint32_t p = 0; p < passes; ++p) {
-        Var<std::uint32_t> c = local.total(l + p * radix);
-        if_(c.load() != 0u, [&] { atomic_add(histograms[l + p * radix], c.load()); });
+        for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
+          Expr<std::uint32_t> d = l + (first_digit + p * radix);
+          Var<std::uint32_t> c = local.total(d);
+          if_(c.load() != 0u, [&] { atomic_add(histograms[d], c.load()); });
+        }
       }
     }, workgroup(invocations));
   };
-  return cached_kernel<decltype(trace())>(name, trace);
+  return cached_kernel<decltype(trace())>(name + std::to_string(invocations) + "/" + std::to_string(parts), trace);
 }
 
 // Turns each pass's digit counts into the digits' first output positions (exclusive scan
-// of 256 counts); workgroup p scans pass p.
-inline auto digit_offsets_kernel() {
+// of 256 counts); workgroup p scans pass p, `invocations` (a power of two up to 256)
+// counts at a time.
+inline auto digit_offsets_kernel(std::uint32_t invocations) {
   std::string name = "radix_digit_offsets";
   auto trace = [=] {
     return kernel(name, [=](Buffer<std::uint32_t> histograms) {
       auto op = plus<std::uint32_t>();
-      SubgroupScan<std::uint32_t, decltype(op)> lanes(op, radix);
-      SubgroupTotalsScan<std::uint32_t, decltype(op)> totals(lanes, radix);
-      Expr<std::uint32_t> i = workgroup_id().x() * radix + subgroup_id() * subgroup_size() + subgroup_invocation_id();
-      Expr<std::uint32_t> c = histograms[i];
-      Expr<std::uint32_t> s = lanes.inclusive(c);
-      totals.scan(lanes.last(s));
-      histograms[i] = totals.exclusive_prefix() + s - c;
-    }, workgroup(radix));
+      SubgroupScan<std::uint32_t, decltype(op)> lanes(op, invocations);
+      SubgroupTotalsScan<std::uint32_t, decltype(op)> totals(lanes, invocations);
+      Var<std::uint32_t> carry = 0u;
+      for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
+        Expr<std::uint32_t> i = workgroup_id().x() * radix + first_digit + subgroup_id() * subgroup_size() +
+                                subgroup_invocation_id();
+        Expr<std::uint32_t> c = histograms[i];
+        Expr<std::uint32_t> s = lanes.inclusive(c);
+        totals.scan(lanes.last(s));
+        histograms[i] = carry.load() + totals.exclusive_prefix() + s - c;
+        if (first_digit + invocations < radix) {
+          carry = carry.load() + totals.workgroup_total();
+          barrier();  // the totals are rewritten by the next counts
+        }
+      }
+    }, workgroup(invocations));
   };
-  return cached_kernel<decltype(trace())>(name, trace);
+  return cached_kernel<decltype(trace())>(name + std::to_string(invocations), trace);
 }
 
 // Predecessor tiles one look-back round trip inspects per digit: their loads are
@@ -238,14 +270,16 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const E
 }
 
 // CountScanScatter's count step: counts[digit * tiles + tile] is how many keys of the
-// tile have the digit, over the same tiles as the digit pass.
+// tile have the digit, over the same tiles as the digit pass (tile_shape's invocations: a
+// power of two up to 256).
 template <RadixKey K>
 auto tile_digit_counts_kernel(const TileShape& tile_shape) {
   std::string name = "radix_tile_counts<" + type_name<K>() + ">";
+  const std::uint32_t invocations = tile_shape.invocations;
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<K> keys, WriteBuffer<std::uint32_t> counts, Expr<std::uint32_t> count,
                             Expr<std::uint32_t> shift, Expr<std::uint32_t> mask, Expr<std::uint32_t> tiles) {
-      SplitDigitCounters local(radix);
+      SplitDigitCounters local(radix, invocations);
       Expr<std::uint32_t> l = local_index();
       local.zero();
       barrier();
@@ -255,16 +289,20 @@ auto tile_digit_counts_kernel(const TileShape& tile_shape) {
       std::vector<Var<K>> tile_keys;
       tile_keys.reserve(tile_shape.items);
       for (std::uint32_t j = 0; j < tile_shape.items; ++j)
-        tile_keys.emplace_back(Expr<K>(keys[min(first + l + j * radix, count - 1u)]));
+        tile_keys.emplace_back(Expr<K>(keys[min(first + l + j * invocations, count - 1u)]));
       for (std::uint32_t j = 0; j < tile_shape.items; ++j) {
-        if_(first + l + j * radix < count,
+        if_(first + l + j * invocations < count,
             [&] { local.add(digit_of<K>(tile_keys[j].load(), shift, mask)); });
       }
       barrier();
-      counts[l * tiles + tile] = local.total(l);
-    }, workgroup(radix));
+      for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
+        Expr<std::uint32_t> d = l + first_digit;
+        counts[d * tiles + tile] = local.total(d);
+      }
+    }, workgroup(invocations));
   };
-  return cached_kernel<decltype(trace())>(name + std::to_string(tile_shape.items), trace);
+  return cached_kernel<decltype(trace())>(name + std::to_string(invocations) + "x" + std::to_string(tile_shape.items),
+                                          trace);
 }
 
 // One digit pass (see the top of the file). The pass's status words start at
@@ -337,55 +375,77 @@ auto onesweep_kernel(const SortShape& shape) {
 
       // 2. Per digit, the subgroups' counts become exclusive prefixes over subgroups (two
       // digits per invocation: they share a word) and the tile's count of each digit.
-      if_(l < radix / 2, [&] {
-        Var<std::uint32_t> low = 0u, high = 0u;
-        for_(0u, num_subgroups(), [&](Expr<std::uint32_t> s) {
-          Expr<std::uint32_t> w = scratch[s * (radix / 2) + l];
-          scratch[s * (radix / 2) + l] = low.load() | (high.load() << 16u);
-          low = low.load() + (w & 0xFFFFu);
-          high = high.load() + (w >> 16u);
+      for (std::uint32_t first_word = 0; first_word < radix / 2; first_word += invocations) {
+        Expr<std::uint32_t> pair = l + first_word;
+        if_(pair < radix / 2, [&] {
+          Var<std::uint32_t> low = 0u, high = 0u;
+          for_(0u, num_subgroups(), [&](Expr<std::uint32_t> s) {
+            Expr<std::uint32_t> w = scratch[s * (radix / 2) + pair];
+            scratch[s * (radix / 2) + pair] = low.load() | (high.load() << 16u);
+            low = low.load() + (w & 0xFFFFu);
+            high = high.load() + (w >> 16u);
+          });
+          digit_count[2u * pair] = low.load();
+          digit_count[2u * pair + 1u] = high.load();
         });
-        digit_count[2u * l] = low.load();
-        digit_count[2u * l + 1u] = high.load();
-      });
+      }
       barrier();
 
       // 3. Publish this tile's digit counts, look back for the earlier tiles' counts
-      // (invocation d owns digit d; d counts in subgroup order, as the scan over digits
-      // does), and place the tile's digits in sorted order. The status words carry the
-      // counts themselves, so relaxed atomics suffice (on the GPU an acquire fence per
-      // poll costs a round trip of its own), except where LookBackTraits says otherwise.
-      // A prefixed pass reads the tile's position of each digit from the scan instead.
-      Expr<std::uint32_t> d = subgroup * subgroup_size() + subgroup_invocation_id();
-      Expr<bool> owns_digit = d < radix;  // the invocations past the digits scan zeros
-      Expr<std::uint32_t> mine = select(owns_digit, Expr<std::uint32_t>(digit_count[min(d, radix - 1u)]), 0u);
-      Var<std::uint32_t> earlier = 0u;  // keys of digit d before this tile's (offset included when prefixed)
-      if (shape.prefixed) {
-        if_(owns_digit, [&] { earlier = Expr<std::uint32_t>(tile_offsets[d * tiles + tile]); });
-      } else {
-        if_(owns_digit, [&] {
-          Expr<std::uint32_t> my_word = status_base + tile * radix + d + 1u;
-          bool ordered = shape.lookback.ordered_words;
-          MemoryOrder publish = ordered ? MemoryOrder::Release : MemoryOrder::Relaxed;
-          if_(tile == 0u, [&] {
-            atomic_store(status[my_word], sort_prefix_ready | mine, publish);
-          }).else_([&] {
-            atomic_store(status[my_word], sort_aggregate_ready | mine, publish);
-            look_back_digit(status, status_base + d + 1u, tile, ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed,
-                            earlier);
-            atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + mine), publish);
+      // (the invocation at place p in subgroup order owns digits p, p + invocations, ...,
+      // as the scan over digits counts them), and place the tile's digits in sorted order.
+      // The status words carry the counts themselves, so relaxed atomics suffice (on the
+      // GPU an acquire fence per poll costs a round trip of its own), except where
+      // LookBackTraits says otherwise. A prefixed pass reads the tile's position of each
+      // digit from the scan instead. All look-backs end before the one spin-safe barrier.
+      Expr<std::uint32_t> place = subgroup * subgroup_size() + subgroup_invocation_id();
+      std::vector<Expr<std::uint32_t>> owned, mine;
+      std::vector<Expr<bool>> owns;
+      std::vector<Var<std::uint32_t>> earlier;  // keys of the digit before this tile's (offset included when prefixed)
+      earlier.reserve(radix / std::min(invocations, radix));
+      for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
+        Expr<std::uint32_t> d = place + first_digit;
+        Expr<bool> owns_digit = d < radix;  // the invocations past the digits scan zeros
+        owned.push_back(d);
+        owns.push_back(owns_digit);
+        mine.push_back(select(owns_digit, Expr<std::uint32_t>(digit_count[min(d, radix - 1u)]), 0u));
+        earlier.emplace_back(0u);
+        Var<std::uint32_t>& before = earlier.back();
+        if (shape.prefixed) {
+          if_(owns_digit, [&] { before = Expr<std::uint32_t>(tile_offsets[d * tiles + tile]); });
+        } else {
+          if_(owns_digit, [&] {
+            Expr<std::uint32_t> my_word = status_base + tile * radix + d + 1u;
+            bool ordered = shape.lookback.ordered_words;
+            MemoryOrder publish = ordered ? MemoryOrder::Release : MemoryOrder::Relaxed;
+            if_(tile == 0u, [&] {
+              atomic_store(status[my_word], sort_prefix_ready | mine.back(), publish);
+            }).else_([&] {
+              atomic_store(status[my_word], sort_aggregate_ready | mine.back(), publish);
+              look_back_digit(status, status_base + d + 1u, tile,
+                              ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed, before);
+              atomic_store(status[my_word], sort_prefix_ready | (before.load() + mine.back()), publish);
+            });
+            before = before.load() + Expr<std::uint32_t>(digit_offsets[pass * radix + d]);
           });
-          earlier = earlier.load() + Expr<std::uint32_t>(digit_offsets[pass * radix + d]);
-        });
+        }
       }
-      Expr<std::uint32_t> s = lanes.inclusive(mine);
+      Expr<std::uint32_t> s = lanes.inclusive(mine[0]);
       after_lookback.arrive_and_wait();
-      totals.scan(lanes.last(s));
-      Expr<std::uint32_t> start = totals.exclusive_prefix() + s - mine;
-      if_(owns_digit, [&] {
-        digit_start[d] = start;
-        destination[d] = earlier.load() - start;
-      });
+      Var<std::uint32_t> carry = 0u;  // keys of the tile in earlier rounds' digits
+      for (std::size_t round = 0; round < owned.size(); ++round) {
+        Expr<std::uint32_t> inclusive = round == 0 ? s : lanes.inclusive(mine[round]);
+        totals.scan(lanes.last(inclusive));
+        Expr<std::uint32_t> start = carry.load() + totals.exclusive_prefix() + inclusive - mine[round];
+        if_(owns[round], [&] {
+          digit_start[owned[round]] = start;
+          destination[owned[round]] = earlier[round].load() - start;
+        });
+        if (round + 1 < owned.size()) {
+          carry = carry.load() + totals.workgroup_total();
+          barrier();  // the totals are rewritten by the next round
+        }
+      }
       barrier();
 
       // 4. Reorder the tile in shared memory.
@@ -443,15 +503,16 @@ auto onesweep_kernel(const SortShape& shape) {
 
 // Fills histograms[pass * 256 + digit] with the counts of the first n keys' digits.
 template <RadixKey K>
-void record_digit_histogram(Sequence& sequence, const DeviceBuffer<K>& keys, std::size_t n,
+void record_digit_histogram(const DeviceInfo& device, Sequence& sequence, const DeviceBuffer<K>& keys, std::size_t n,
                             const DeviceBuffer<std::uint32_t>& histograms, std::uint32_t begin, std::uint32_t end) {
   sequence.fill(histograms, 0);
-  TileShape histogram_tile{256, 16};
+  TileShape histogram_tile{fit_invocations(radix, device), 16};
   std::size_t histogram_tiles = histogram_tile.tiles_for(n);
   std::size_t per_group = (histogram_tiles + 1023) / 1024;
   std::size_t groups = (histogram_tiles + per_group - 1) / per_group;
-  sequence.run(digit_histogram_kernel<K>(), tile_grid(groups, histogram_tile), keys, histograms, std::uint32_t(n),
-               begin, end, std::uint32_t(per_group));
+  sequence.run(digit_histogram_kernel<K>(histogram_tile.invocations, histogram_parts<K>(device)),
+               tile_grid(groups, histogram_tile), keys, histograms, std::uint32_t(n), begin, end,
+               std::uint32_t(per_group));
 }
 
 template <RadixKey K>
@@ -526,8 +587,9 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
   // Digit counts of all passes, then their offsets.
   const DeviceBuffer<std::uint32_t>& histograms = scratch.histograms(max_passes<K>() * radix);
   if (!shape.prefixed) {
-    record_digit_histogram(sequence, keys, n, histograms, begin, end);
-    sequence.run(digit_offsets_kernel(), grid(std::uint64_t(max_passes<K>()) * radix), histograms);
+    record_digit_histogram(device.info(), sequence, keys, n, histograms, begin, end);
+    const std::uint32_t scanning = fit_invocations(radix, device.info());
+    sequence.run(digit_offsets_kernel(scanning), grid(std::uint64_t(max_passes<K>()) * scanning), histograms);
   }
 
   std::size_t status_words = shape.prefixed ? 1 : 1 + tiles * radix;
@@ -549,8 +611,9 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
     const DeviceBuffer<std::uint32_t>& values_from = values ? (forward ? *values : other_values) : other_values;
     const DeviceBuffer<std::uint32_t>& values_to = values ? (forward ? other_values : *values) : other_values;
     if (shape.prefixed) {
-      // 256 invocations (one per digit) count the same tiles as the pass.
-      TileShape counting{radix, shape.tile.elements() / radix};
+      // Up to 256 invocations (one per digit) count the same tiles as the pass.
+      const std::uint32_t counters = std::min(radix, shape.tile.invocations);
+      TileShape counting{counters, shape.tile.elements() / counters};
       sequence.run(tile_digit_counts_kernel<K>(counting), tile_grid(tiles, counting), from, tile_counts,
                    std::uint32_t(n), shift, mask, std::uint32_t(tiles));
       exclusive_scan(device, sequence, tile_counts, tile_offsets, plus<std::uint32_t>());

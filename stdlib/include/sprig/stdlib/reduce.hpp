@@ -21,8 +21,7 @@ namespace detail {
 constexpr std::uint32_t max_reduce_workgroups = 1024;
 
 template <DeviceValue T, AssociativeOperator Op>
-auto reduce_kernel(const Op& op) {
-  TileShape shape = scan_shape<T>();
+auto reduce_kernel(const Op& op, TileShape shape) {
   std::string name = "reduce<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> partials, Expr<std::uint32_t> count,
@@ -58,7 +57,7 @@ auto reduce_kernel(const Op& op) {
       }
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key(), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + shape_key(shape), trace);
 }
 
 }  // namespace detail
@@ -70,8 +69,8 @@ void reduce(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const
   using namespace detail;
   if (result.size() < 1) throw std::invalid_argument("reduce: the result buffer is empty");
   check_scan_sizes(in.size(), in.size(), "reduce");
-  TileShape shape = scan_shape<T>();
-  const auto& k = reduce_kernel<T>(op);
+  TileShape shape = scan_shape<T>(device.info());
+  const auto& k = reduce_kernel<T>(op, shape);
   std::size_t tiles = shape.tiles_for(in.size());
   if (tiles <= 1) {
     sequence.run(k, grid(shape.invocations), in, result, std::uint32_t(in.size()), 1u);

@@ -44,16 +44,17 @@ namespace detail {
 ScanMode resolve_scan_mode(ScanMode requested, const DeviceInfo& device);
 
 // Items per invocation: enough bytes in flight per invocation to saturate memory, few
-// enough registers to keep several workgroups resident.
+// enough registers to keep several workgroups resident. 256 invocations, or the most the
+// device allows below that.
 template <DeviceValue T>
-TileShape scan_shape() {
+TileShape scan_shape(const DeviceInfo& device) {
   constexpr std::uint32_t bytes = sizeof(T);
-  return TileShape{256, std::clamp<std::uint32_t>(64 / bytes, 1, 16)};
+  return TileShape{fit_invocations(256, device), std::clamp<std::uint32_t>(64 / bytes, 1, 16)};
 }
 
 template <DeviceValue T>
-TileShape scan_shape(const ScanOptions& options) {
-  TileShape shape = scan_shape<T>();
+TileShape scan_shape(const ScanOptions& options, const DeviceInfo& device) {
+  TileShape shape = scan_shape<T>(device);
   if (options.workgroup_size) shape.invocations = options.workgroup_size;
   if (options.items_per_invocation) shape.items = options.items_per_invocation;
   return shape;
@@ -69,7 +70,7 @@ std::string type_name() {
 }
 
 template <DeviceValue T, AssociativeOperator Op>
-auto lookback_scan_kernel(const Op& op, ScanKind kind, const LookBackTraits& traits, TileShape shape = scan_shape<T>()) {
+auto lookback_scan_kernel(const Op& op, ScanKind kind, const LookBackTraits& traits, TileShape shape) {
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_lookback<" +
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
@@ -130,7 +131,7 @@ DeviceBuffer<vector4_t<T>> as_vectors(const DeviceBuffer<T>& buffer) {
 }
 
 template <DeviceValue T, AssociativeOperator Op>
-auto tile_totals_kernel(const Op& op, TileShape shape = scan_shape<T>()) {
+auto tile_totals_kernel(const Op& op, TileShape shape) {
   std::string name = "scan_tile_totals<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> totals_out, Expr<std::uint32_t> count) {
@@ -146,10 +147,10 @@ auto tile_totals_kernel(const Op& op, TileShape shape = scan_shape<T>()) {
   return cached_kernel<decltype(trace())>(name + op.cache_key() + shape_key(shape), trace);
 }
 
-// One workgroup replaces `values[0, count)` by its exclusive scan, a chunk at a time.
+// One workgroup of `invocations` replaces `values[0, count)` by its exclusive scan, a chunk
+// at a time.
 template <DeviceValue T, AssociativeOperator Op>
-auto single_workgroup_exclusive_scan_kernel(const Op& op) {
-  constexpr std::uint32_t invocations = 256;
+auto single_workgroup_exclusive_scan_kernel(const Op& op, std::uint32_t invocations) {
   std::string name = "exclusive_scan_one_workgroup<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](Buffer<T> values, Expr<std::uint32_t> count) {
@@ -170,11 +171,11 @@ auto single_workgroup_exclusive_scan_kernel(const Op& op) {
       });
     }, workgroup(invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key(), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + "/" + std::to_string(invocations), trace);
 }
 
 template <DeviceValue T, AssociativeOperator Op>
-auto prefixed_scan_kernel(const Op& op, ScanKind kind, TileShape shape = scan_shape<T>()) {
+auto prefixed_scan_kernel(const Op& op, ScanKind kind, TileShape shape) {
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_prefixed<" +
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
@@ -198,7 +199,7 @@ void check_scan_sizes(std::size_t in, std::size_t out, const char* what);
 // 1.108 ms, 256 x 16 1.138, 512 x 24 1.152, 1024 x 8 1.198, 512 x 12 1.217.
 template <DeviceValue T>
 TileShape lookback_scan_shape(const ScanOptions& options, const DeviceInfo& device) {
-  TileShape shape = scan_shape<T>(options);
+  TileShape shape = scan_shape<T>(options, device);
   if (options.workgroup_size) return shape;
   // Shared memory: the subgroup totals and, for types without subgroup instructions, the
   // lanes' exchange slots, one T per invocation each; the tile's prefix; two counters.
@@ -206,8 +207,8 @@ TileShape lookback_scan_shape(const ScanOptions& options, const DeviceInfo& devi
     return shape.invocations <= device.max_workgroup_invocations &&
            (2 * shape.invocations + 1) * sizeof(T) + 8 <= device.max_shared_memory;
   };
-  shape.invocations = 512;
-  while (shape.invocations > 256 && !fits()) shape.invocations /= 2;
+  shape.invocations = fit_invocations(512, device);
+  while (shape.invocations > device.subgroup_size && !fits()) shape.invocations /= 2;
   return shape;
 }
 
@@ -218,7 +219,7 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
   std::size_t n = in.size();
   if (n == 0) return;
   bool lookback = resolve_scan_mode(options.mode, device.info()) == ScanMode::DecoupledLookBack;
-  TileShape shape = lookback ? lookback_scan_shape<T>(options, device.info()) : scan_shape<T>(options);
+  TileShape shape = lookback ? lookback_scan_shape<T>(options, device.info()) : scan_shape<T>(options, device.info());
   std::size_t tiles = shape.tiles_for(n);
   auto count = std::uint32_t(n);
   if (lookback) {
@@ -238,7 +239,9 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
   } else {
     auto prefixes = device.alloc<T>(tiles);
     sequence.run(tile_totals_kernel<T>(op, shape), tile_grid(tiles, shape), in, prefixes, count);
-    sequence.run(single_workgroup_exclusive_scan_kernel<T>(op), grid(256), prefixes, std::uint32_t(tiles));
+    const std::uint32_t one_workgroup = fit_invocations(256, device.info());
+    sequence.run(single_workgroup_exclusive_scan_kernel<T>(op, one_workgroup), grid(one_workgroup), prefixes,
+                 std::uint32_t(tiles));
     sequence.run(prefixed_scan_kernel<T>(op, kind, shape), tile_grid(tiles, shape), in, out, prefixes, count);
   }
 }

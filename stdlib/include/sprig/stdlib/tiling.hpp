@@ -6,9 +6,11 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "sprig/dsl.hpp"
+#include "sprig/runtime/backend.hpp"
 #include "sprig/runtime/launch.hpp"
 
 namespace sprig::detail {
@@ -19,6 +21,14 @@ struct TileShape {
   std::uint32_t elements() const { return invocations * items; }
   std::size_t tiles_for(std::size_t n) const { return (n + elements() - 1) / elements(); }
 };
+
+// The largest power of two up to `wanted` invocations that the device runs in one
+// workgroup, in all and along x (the only dimension tiles use): shapes shrink to fit
+// small GPUs (Vulkan guarantees only 128) and never grow past what was tuned.
+inline std::uint32_t fit_invocations(std::uint32_t wanted, const DeviceInfo& device) {
+  const std::uint32_t limit = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
+  return std::min(wanted, std::bit_floor(std::max(limit, 1u)));
+}
 
 // Workgroups are laid out in two dimensions so that more than 65535 tiles can launch.
 constexpr std::uint32_t max_workgroups_per_row = 32768;

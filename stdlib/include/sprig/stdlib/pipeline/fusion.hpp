@@ -36,7 +36,7 @@ class Segment : public Step {
   Segment(Device& device, Sequence& setup, const Geometry& g, std::tuple<S...> stages, Links<In> in,
           MemoryKind out_memory, const DeviceBuffer<Out>* external_out = nullptr)
       : stages_(std::move(stages)), in_(std::move(in)), traits_(sprig::detail::lookback_traits(device.info())),
-        shape_(filter_shape<In, Out>(device.info())) {
+        shape_(filter_shape<In, Out>(device.info())), invocations_(elementwise_invocations(device.info())) {
     out_ = make_links<Out>(device, setup, external_out ? Geometry{1, g.slots} : g, out_memory);
     if (external_out)
       for (auto& link : *out_) link.values = *external_out;
@@ -70,8 +70,8 @@ class Segment : public Step {
                    sprig::detail::tile_grid(shape_.tiles_for(c.upper), shape_), in.values, in.count, out.values, out.count,
                    status_[c.slot], limits_, state_in, state_out);
     } else {
-      std::size_t groups = (std::size_t(c.upper) + elementwise_workgroup - 1) / elementwise_workgroup;
-      sequence.run(kernel(), sprig::detail::tile_grid(groups, sprig::detail::TileShape{elementwise_workgroup, 1}),
+      std::size_t groups = (std::size_t(c.upper) + invocations_ - 1) / invocations_;
+      sequence.run(kernel(invocations_), sprig::detail::tile_grid(groups, sprig::detail::TileShape{invocations_, 1}),
                    in.values, in.count, out.values, out.count, pad_, limits_, state_in, state_out, c.upper);
     }
   }
@@ -106,15 +106,16 @@ class Segment : public Step {
     }
   }
 
-  static auto kernel() {
+  static auto kernel(std::uint32_t invocations) {
     std::string name = "pipeline_fused<" + std::to_string(sizeof...(S)) + " stages>";
     auto trace = [=] {
       count_kernel_trace();
-      return sprig::kernel(name, [](ReadBuffer<In> in, ReadBuffer<std::uint32_t> in_count, WriteBuffer<Out> out,
-                                    WriteBuffer<std::uint32_t> out_count, ReadBuffer<Out> pad, ReadBuffer<std::uint32_t> limits,
-                                    ReadBuffer<std::uint32_t> state_in, WriteBuffer<std::uint32_t> state_out,
-                                    Expr<std::uint32_t> upper) {
-        Expr<std::uint32_t> i = sprig::detail::linear_workgroup_id() * elementwise_workgroup + local_index();
+      return sprig::kernel(name, [invocations](ReadBuffer<In> in, ReadBuffer<std::uint32_t> in_count,
+                                               WriteBuffer<Out> out, WriteBuffer<std::uint32_t> out_count,
+                                               ReadBuffer<Out> pad, ReadBuffer<std::uint32_t> limits,
+                                               ReadBuffer<std::uint32_t> state_in, WriteBuffer<std::uint32_t> state_out,
+                                               Expr<std::uint32_t> upper) {
+        Expr<std::uint32_t> i = sprig::detail::linear_workgroup_id() * invocations + local_index();
         if_(i >= upper, [] { return_(); });
         Expr<std::uint32_t> count = in_count[0u];
         Expr<bool> valid = i < count;
@@ -129,10 +130,10 @@ class Segment : public Step {
           if constexpr (std::is_same_v<Term, EndPadded>) if_(i >= survivors, [&] { out[i] = Expr<Out>(pad[0u]); });
           if_(i == 0u, [&] { out_count[0u] = survivors; });
         });
-      }, workgroup(elementwise_workgroup));
+      }, workgroup(invocations));
     };
     return sprig::detail::cached_kernel<decltype(trace())>(
-        "gpu::pipeline/" + type_key<Segment>(), trace);
+        "gpu::pipeline/" + type_key<Segment>() + "/" + std::to_string(invocations), trace);
   }
 
   std::tuple<S...> stages_;
@@ -140,6 +141,7 @@ class Segment : public Step {
   Links<Out> out_;
   sprig::detail::LookBackTraits traits_;
   sprig::detail::TileShape shape_;  // of the filter's compaction
+  std::uint32_t invocations_;       // per workgroup of the element-wise kernel
   std::vector<DeviceBuffer<std::uint64_t>> status_;  // look-back words of the filter's compaction
   DeviceBuffer<std::uint32_t> limits_;
   DeviceBuffer<std::uint32_t> state_[2];

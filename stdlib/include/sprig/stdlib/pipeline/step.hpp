@@ -12,6 +12,7 @@
 
 #include "sprig/runtime/device.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/tiling.hpp"
 
 namespace sprig::gpu::detail {
 
@@ -69,7 +70,11 @@ Links<T> make_links(Device& device, Sequence& setup, const Geometry& g, MemoryKi
 
 using sprig::detail::type_key;
 
-// Workgroups of the element-wise kernels: one invocation per element.
+// Workgroups of the element-wise kernels: one invocation per element, 256 a workgroup or
+// the most the device allows below that.
 constexpr std::uint32_t elementwise_workgroup = 256;
+inline std::uint32_t elementwise_invocations(const DeviceInfo& device) {
+  return sprig::detail::fit_invocations(elementwise_workgroup, device);
+}
 
 }  // namespace sprig::gpu::detail

@@ -12,7 +12,9 @@
 
 #include "sprig/runtime/device.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/pos/bit_string.hpp"
 #include "sprig/stdlib/pos/params.hpp"
+#include "sprig/stdlib/pos/workgroups.hpp"
 #include "sprig/stdlib/radix_sort.hpp"
 
 namespace sprig::pos {
@@ -29,7 +31,7 @@ namespace detail {
 // keys[p] = bucket of ys[p], or the hole key where there is no entry; values[p] = p.
 // Tables 2..7 hold pair b's matches at b * slots_per_pair + i for i < pair_sizes[b]; the
 // other slots are holes. Table 1 (slots_per_pair 0) has none.
-inline const auto& bucket_keys_kernel() {
+inline const auto& bucket_keys_kernel(std::uint32_t invocations) {
   std::string name = "pos_bucket_keys";
   auto trace = [=] {
     return kernel(
@@ -47,13 +49,13 @@ inline const auto& bucket_keys_kernel() {
             values[p] = p;
           });
         },
-        workgroup(256));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
 }
 
 // Over the sorted keys: where every bucket's run starts and ends (one writer each).
-inline const auto& bucket_runs_kernel() {
+inline const auto& bucket_runs_kernel(std::uint32_t invocations) {
   std::string name = "pos_bucket_runs";
   auto trace = [=] {
     return kernel(
@@ -73,13 +75,13 @@ inline const auto& bucket_runs_kernel() {
             });
           });
         },
-        workgroup(256));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
 }
 
 // The first `capacity` entries of every run into its bucket's slots, and the bucket sizes.
-inline const auto& bucket_slots_kernel() {
+inline const auto& bucket_slots_kernel(std::uint32_t invocations) {
   std::string name = "pos_bucket_slots";
   auto trace = [=] {
     return kernel(
@@ -103,9 +105,9 @@ inline const auto& bucket_slots_kernel() {
             });
           });
         },
-        workgroup(256));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
 }
 
 }  // namespace detail
@@ -147,19 +149,21 @@ inline std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode,
                                                const Buckets& out) {
   const auto count = std::uint32_t(scratch.keys.size());
   const std::uint32_t hole = hole_key(k), capacity = bucket_capacity(mode);
+  const std::uint32_t invocations = elementwise_invocations(device.info());
   std::vector<RecordStep> steps{
-      [&, count, hole, slots_per_pair](Sequence& s) {
-        s.run(detail::bucket_keys_kernel(), grid(count), ys, pair_sizes, scratch.keys, scratch.values, count,
+      [&, count, hole, slots_per_pair, invocations](Sequence& s) {
+        s.run(detail::bucket_keys_kernel(invocations), grid(count), ys, pair_sizes, scratch.keys, scratch.values, count,
               slots_per_pair, hole);
       },
-      [&, count, hole](Sequence& s) {
+      [&, count, hole, invocations](Sequence& s) {
         s.fill(scratch.starts, 0);
         s.fill(scratch.ends, 0);
         s.fill(out.sizes, 0);
-        s.run(detail::bucket_runs_kernel(), grid(count), scratch.keys, scratch.starts, scratch.ends, count, hole);
+        s.run(detail::bucket_runs_kernel(invocations), grid(count), scratch.keys, scratch.starts, scratch.ends, count,
+              hole);
       },
-      [&, count, hole, capacity](Sequence& s) {
-        s.run(detail::bucket_slots_kernel(), grid(count), scratch.keys, scratch.values, ys, scratch.starts,
+      [&, count, hole, capacity, invocations](Sequence& s) {
+        s.run(detail::bucket_slots_kernel(invocations), grid(count), scratch.keys, scratch.values, ys, scratch.starts,
               scratch.ends, out.slots, out.sizes, count, hole, capacity);
       },
   };

@@ -11,6 +11,7 @@
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/pos/bit_string.hpp"
 #include "sprig/stdlib/pos/params.hpp"
+#include "sprig/stdlib/pos/workgroups.hpp"
 
 namespace sprig::pos {
 
@@ -45,7 +46,7 @@ U32 f1_y(const Words& keystream, const U32& x, int k) {
 namespace sprig::pos::detail {
 
 // ys[x] = y(x) for x < 2^K.
-inline const auto& f1_kernel(int k) {
+inline const auto& f1_kernel(int k, std::uint32_t invocations) {
   std::string name = "pos_f1";
   auto trace = [=] {
     return kernel(
@@ -54,9 +55,10 @@ inline const auto& f1_kernel(int k) {
           U32 x = global_id().x();
           if_(x < (1u << k), [&] { ys[x] = f1_y(keystream, x, k); });
         },
-        workgroup(256));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
+  const std::string key = name + "/k" + std::to_string(k) + "/" + std::to_string(invocations);
+  return sprig::detail::cached_kernel<decltype(trace())>(key, trace);
 }
 
 }  // namespace sprig::pos::detail

@@ -22,12 +22,12 @@
 #include "sprig/stdlib/operators.hpp"
 #include "sprig/stdlib/pos/buckets.hpp"
 #include "sprig/stdlib/pos/compute_fn.hpp"
+#include "sprig/stdlib/pos/workgroups.hpp"
 #include "sprig/stdlib/tiling.hpp"
 #include "sprig/stdlib/workgroup_scan.hpp"
 
 namespace sprig::pos {
 
-inline constexpr std::uint32_t match_workgroup = 256;
 inline constexpr std::uint32_t metadata_words = 4;  // per position, least significant first
 // The right bucket's map from r to its entry count: 2 bits per r, or a byte per r.
 inline constexpr std::uint32_t rmap_words(Mode mode) {
@@ -51,7 +51,8 @@ inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadB
   return m;
 }
 
-inline const auto& find_matches_kernel(int k, int table, Mode mode) {
+// Workgroups of `match_workgroup` invocations (match_invocations, workgroups.hpp).
+inline const auto& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup) {
   std::string name = "pos_find_matches_t" + std::to_string(table) + (mode == Mode::Subspace ? "_subspace" : "");
   const std::uint32_t capacity = bucket_capacity(mode), kept_limit = matches_per_pair(mode);
   auto trace = [=] {
@@ -209,7 +210,8 @@ inline const auto& find_matches_kernel(int k, int table, Mode mode) {
         },
         workgroup(match_workgroup));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(
+      name + "/k" + std::to_string(k) + "/" + std::to_string(match_workgroup), trace);
 }
 
 }  // namespace detail

@@ -119,7 +119,7 @@ class Plotter {
     // Subspace sorts table 1's ys, and the sort takes whole buffers: one of 2^K.
     const DeviceBuffer<std::uint32_t>& table1_ys = mode == Mode::Subspace ? table1_ys_ : ys_;
     out.push_back([this, k, entries, &table1_ys](Sequence& s) {
-      s.run(detail::f1_kernel(k), grid(entries), keystream_, table1_ys);
+      s.run(detail::f1_kernel(k, elementwise_invocations(device_.info())), grid(entries), keystream_, table1_ys);
     });
     if (mode == Mode::Subspace) append(subspace_table1_steps(device_, k, table1_ys_, xs_, table1_scratch_->sort));
     append(bucketing_steps(device_, k, mode, table1_ys, pair_sizes_, 0, *table1_scratch_, buckets_));
@@ -132,12 +132,14 @@ class Plotter {
       // renumbered into the same buffers.
       const bool sparse = mode == Mode::Subspace;
       out.push_back([this, k, table, pairs, mode, sparse](Sequence& s) {
+        const std::uint32_t match_workgroup = match_invocations(device_.info());
         const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
         const auto& metadata_in = metadata_[std::size_t(table % 2)];
         const auto& metadata_out = sparse ? sparse_metadata_ : metadata_[std::size_t((table + 1) % 2)];
-        s.run(detail::find_matches_kernel(k, table, mode), pair_grid, buckets_.slots, buckets_.sizes, metadata_in, xs_,
-              sparse ? sparse_ys_ : ys_, metadata_out, sparse ? sparse_parents_ : parents_[std::size_t(table - 2)],
-              pair_sizes_, targets_, subspace_targets_, pairs);
+        s.run(detail::find_matches_kernel(k, table, mode, match_workgroup), pair_grid, buckets_.slots, buckets_.sizes,
+              metadata_in, xs_, sparse ? sparse_ys_ : ys_, metadata_out,
+              sparse ? sparse_parents_ : parents_[std::size_t(table - 2)], pair_sizes_, targets_, subspace_targets_,
+              pairs);
       });
       if (table == 7) break;
       if (sparse) {
@@ -151,7 +153,8 @@ class Plotter {
       }
     }
     out.push_back([this, k, mode](Sequence& s) {
-      if (mode == Mode::Subspace) s.run(detail::iota_kernel(), grid(num_s_buckets), challenges_);  // challenge = s
+      if (mode == Mode::Subspace)  // challenge = s
+        s.run(detail::iota_kernel(elementwise_invocations(device_.info())), grid(num_s_buckets), challenges_);
       s.run(detail::expand_proofs_kernel(k, mode), grid(num_s_buckets), targets_, parents_[5], parents_[4],
             parents_[3], parents_[2], parents_[1], parents_[0], subspace_targets_, xs_, challenges_, found_,
             all_proofs_, num_s_buckets);

@@ -12,6 +12,7 @@
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/pos/bit_string.hpp"
 #include "sprig/stdlib/pos/params.hpp"
+#include "sprig/stdlib/pos/workgroups.hpp"
 
 namespace sprig::pos {
 
@@ -28,7 +29,7 @@ namespace sprig::pos::detail {
 // of their s-bucket XOR the proof's hash; later slots are zeroed so the output never holds
 // a previous record's data. The count is min(found + exclusive index of the last s-bucket,
 // 2^15), the same scan the proofs were placed by.
-inline const auto& encode_chunks_kernel() {
+inline const auto& encode_chunks_kernel(std::uint32_t invocations) {
   std::string name = "pos_encode_chunks";
   auto trace = [=] {
     return kernel(
@@ -45,9 +46,9 @@ inline const auto& encode_chunks_kernel() {
             });
           });
         },
-        workgroup(256));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
 }
 
 }  // namespace sprig::pos::detail
@@ -73,7 +74,8 @@ inline void record_encoding(Device& device, Sequence& sequence, int k, const Dev
   if (masks.size() < words || encoded.size() < words)
     throw std::invalid_argument("pos record encoding: the mask and output buffers need 2^15 chunks (2^18 words)");
   hash::blake3_fixed(device, sequence, kept_proofs, proof_bytes(k), proofs_per_record, masks, chunk_bytes);
-  sequence.run(detail::encode_chunks_kernel(), grid(words), chunks, kept_s_buckets, masks, found, index, encoded);
+  sequence.run(detail::encode_chunks_kernel(elementwise_invocations(device.info())), grid(words), chunks,
+               kept_s_buckets, masks, found, index, encoded);
 }
 
 }  // namespace sprig::pos

@@ -16,6 +16,7 @@
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/pos/buckets.hpp"
 #include "sprig/stdlib/pos/find_matches.hpp"
+#include "sprig/stdlib/pos/workgroups.hpp"
 #include "sprig/stdlib/radix_sort.hpp"
 
 namespace sprig::pos {
@@ -23,7 +24,7 @@ namespace sprig::pos {
 namespace detail {
 
 // values[i] = i: table 1's x values before the sort by y.
-inline const auto& iota_kernel() {
+inline const auto& iota_kernel(std::uint32_t invocations) {
   std::string name = "pos_iota";
   auto trace = [=] {
     return kernel(
@@ -32,13 +33,13 @@ inline const auto& iota_kernel() {
           U32 i = global_id().x();
           if_(i < values.size(), [&] { values[i] = i; });
         },
-        workgroup(256));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
 }
 
 // Sort keys of the sparse child table: its right parent (all ones for a hole), value the slot.
-inline const auto& subspace_right_keys_kernel() {
+inline const auto& subspace_right_keys_kernel(std::uint32_t invocations) {
   std::string name = "pos_subspace_right_keys";
   auto trace = [=] {
     return kernel(
@@ -52,13 +53,13 @@ inline const auto& subspace_right_keys_kernel() {
             values[p] = p;
           });
         },
-        workgroup(256));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
 }
 
 // Second keys, in the order of the first sort: (y << position_bits) | left, all ones for a hole.
-inline const auto& subspace_y_left_keys_kernel() {
+inline const auto& subspace_y_left_keys_kernel(std::uint32_t invocations) {
   std::string name = "pos_subspace_y_left_keys";
   auto trace = [=] {
     return kernel(
@@ -75,13 +76,13 @@ inline const auto& subspace_y_left_keys_kernel() {
             values[j] = slot;
           });
         },
-        workgroup(256));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
 }
 
 // The dense table: position j takes the j-th slot in (y, left, right) order.
-inline const auto& subspace_gather_kernel(int k, int table) {
+inline const auto& subspace_gather_kernel(int k, int table, std::uint32_t invocations) {
   std::string name = "pos_subspace_gather_t" + std::to_string(table);
   auto trace = [=] {
     return kernel(
@@ -103,9 +104,10 @@ inline const auto& subspace_gather_kernel(int k, int table) {
             });
           });
         },
-        workgroup(256));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
+  const std::string key = name + "/k" + std::to_string(k) + "/" + std::to_string(invocations);
+  return sprig::detail::cached_kernel<decltype(trace())>(key, trace);
 }
 
 }  // namespace detail
@@ -142,7 +144,7 @@ inline std::vector<RecordStep> subspace_table1_steps(Device& device, int k, cons
                                                      const DeviceBuffer<std::uint32_t>& xs,
                                                      SortScratch<std::uint32_t>& sort_scratch) {
   return {
-      [&](Sequence& s) { s.run(detail::iota_kernel(), grid(xs.size()), xs); },
+      [&](Sequence& s) { s.run(detail::iota_kernel(elementwise_invocations(device.info())), grid(xs.size()), xs); },
       [&, k](Sequence& s) { radix_sort(device, s, ys, xs, sort_scratch, SortOptions{0, std::uint32_t(y_bits(k))}); },
   };
 }
@@ -154,24 +156,26 @@ inline std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, in
   // Positions stay below 2^(K + 2) (at most 512 matches for each of 2^(K+6) / 15113 pairs),
   // so the right-key sort needs K + 2 bits; a hole's all-ones key sorts after them all.
   const auto position_bits = std::uint32_t(k + 2), y_left_bits = std::uint32_t(k + 2 + y_bits(k));
+  const std::uint32_t invocations = elementwise_invocations(device.info());
   return {
       [=, &scratch](Sequence& s) {
-        s.run(detail::subspace_right_keys_kernel(), grid(count), sparse.parents, sparse.pair_sizes, scratch.right_keys,
-              scratch.slots_by_right, count, slots_per_pair);
+        s.run(detail::subspace_right_keys_kernel(invocations), grid(count), sparse.parents, sparse.pair_sizes,
+              scratch.right_keys, scratch.slots_by_right, count, slots_per_pair);
       },
       [=, &device, &scratch](Sequence& s) {
         radix_sort(device, s, scratch.right_keys, scratch.slots_by_right, scratch.sort, SortOptions{0, position_bits});
       },
       [=, &scratch](Sequence& s) {
-        s.run(detail::subspace_y_left_keys_kernel(), grid(count), scratch.right_keys, scratch.slots_by_right, sparse.ys,
-              sparse.parents, scratch.y_left_keys, scratch.slots_in_order, count, position_bits);
+        s.run(detail::subspace_y_left_keys_kernel(invocations), grid(count), scratch.right_keys, scratch.slots_by_right,
+              sparse.ys, sparse.parents, scratch.y_left_keys, scratch.slots_in_order, count, position_bits);
       },
       [=, &device, &scratch](Sequence& s) {
         radix_sort(device, s, scratch.y_left_keys, scratch.slots_in_order, scratch.sort64, SortOptions{0, y_left_bits});
       },
       [=, &scratch](Sequence& s) {
-        s.run(detail::subspace_gather_kernel(k, table), grid(count), scratch.y_left_keys, scratch.slots_in_order,
-              sparse.ys, sparse.parents, sparse.metadata, dense.ys, dense.parents, dense.metadata, count);
+        s.run(detail::subspace_gather_kernel(k, table, invocations), grid(count), scratch.y_left_keys,
+              scratch.slots_in_order, sparse.ys, sparse.parents, sparse.metadata, dense.ys, dense.parents,
+              dense.metadata, count);
       },
   };
 }
