@@ -8,8 +8,9 @@
 //
 // The file format (all integers little-endian) is documented in docs/pos.md ("The plot
 // file"): a 32-byte header (magic "SPRIGPOS", version, K, record count, mode), then per record its
-// seed, proof count, found-proofs bitmap, s-buckets and proofs. A plot is written to
-// FILE.tmp and renamed when complete, so a failed run leaves no half-written FILE.
+// seed, proof count, found-proofs bitmap, s-buckets and proofs (sprig/stdlib/pos/plot_file.hpp).
+// A plot is written to a temporary file beside FILE, fsynced and renamed (atomic_file.hpp),
+// so a failed or killed run never leaves a half-written FILE.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -30,17 +31,15 @@
 
 #include <sprig/sprig.hpp>
 #include <sprig/stdlib/hash/blake3_fixed.hpp>
+#include <sprig/stdlib/pos/plot_file.hpp>
 #include <sprig/stdlib/pos/pos.hpp>
 #include <sprig/stdlib/pos/verify.hpp>
+
+#include "atomic_file.hpp"
 
 using namespace sprig;
 
 namespace {
-
-constexpr char file_magic[8] = {'S', 'P', 'R', 'I', 'G', 'P', 'O', 'S'};
-constexpr std::uint32_t file_version = 1;
-constexpr std::size_t header_bytes = 32;
-constexpr std::size_t bitmap_bytes = pos::num_s_buckets / 8;
 
 // A user error: printed as "sprig-plot: error: ..." with exit status 2.
 struct UsageError : std::runtime_error {
@@ -119,21 +118,6 @@ std::vector<pos::Seed> sector_seeds(Device& device, const pos::Seed& sector_id, 
   return seeds;
 }
 
-void put_u32(std::ostream& out, std::uint32_t v) {
-  const char b[4] = {char(v & 0xff), char((v >> 8) & 0xff), char((v >> 16) & 0xff), char(v >> 24)};
-  out.write(b, 4);
-}
-
-std::uint32_t get_u32(std::istream& in) {
-  unsigned char b[4];
-  if (!in.read(reinterpret_cast<char*>(b), 4)) throw UsageError("truncated plot file");
-  return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
-}
-
-void read_exact(std::istream& in, void* data, std::size_t bytes) {
-  if (!in.read(static_cast<char*>(data), std::streamsize(bytes))) throw UsageError("truncated plot file");
-}
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -156,55 +140,36 @@ int run_plot(const PlotArgs& a) {
     if (std::uint64_t(a.piece_offset) + a.records > 65536)
       throw UsageError("--piece-offset + --records must not exceed 65536 (piece offsets are u16)");
   }
-  const std::string tmp = a.output + ".tmp";
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  if (!out) throw UsageError("cannot write " + tmp + ": " + std::strerror(errno));
-  try {
-    std::unique_ptr<Device> device = open_device(a.device);
-    // Two plotters take turns: the device plots record r + 1 while the host downloads and
-    // writes record r.
-    std::array<std::unique_ptr<pos::Plotter>, 2> plotters{make_plotter(*device, a.k, parse_mode(a.mode)),
-                                                         make_plotter(*device, a.k, parse_mode(a.mode))};
-    std::vector<pos::Seed> seeds = seed ? std::vector<pos::Seed>{*seed} : sector_seeds(*device, *sector, a.piece_offset, a.records);
+  AtomicFile file(a.output);
+  std::ostream& out = file.stream();
+  std::unique_ptr<Device> device = open_device(a.device);
+  // Two plotters take turns: the device plots record r + 1 while the host downloads and
+  // writes record r.
+  std::array<std::unique_ptr<pos::Plotter>, 2> plotters{make_plotter(*device, a.k, parse_mode(a.mode)),
+                                                       make_plotter(*device, a.k, parse_mode(a.mode))};
+  std::vector<pos::Seed> seeds =
+      seed ? std::vector<pos::Seed>{*seed} : sector_seeds(*device, *sector, a.piece_offset, a.records);
 
-    out.write(file_magic, 8);
-    put_u32(out, file_version);
-    put_u32(out, std::uint32_t(a.k));
-    put_u32(out, a.records);
-    put_u32(out, parse_mode(a.mode) == pos::Mode::Subspace ? 1u : 0u);
-    for (std::size_t i = 24; i < header_bytes; ++i) out.put(0);
-    const auto start = std::chrono::steady_clock::now();
-    std::array<std::optional<Sequence>, 2> in_flight;
-    auto start_record = [&](std::uint32_t r) {
-      in_flight[r % 2].emplace(device->sequence());
-      plotters[r % 2]->record(*in_flight[r % 2], seeds[r]);
-      in_flight[r % 2]->submit();
-    };
-    start_record(0);
-    for (std::uint32_t r = 0; r < a.records; ++r) {
-      if (r + 1 < a.records) start_record(r + 1);
-      in_flight[r % 2]->wait();
-      pos::PlotResult result = plotters[r % 2]->result();
-      out.write(reinterpret_cast<const char*>(seeds[r].data()), 32);
-      put_u32(out, std::uint32_t(result.count()));
-      out.write(reinterpret_cast<const char*>(result.found_proofs.data()), std::streamsize(result.found_proofs.size()));
-      for (std::uint32_t s : result.s_buckets) put_u32(out, s);
-      out.write(reinterpret_cast<const char*>(result.proofs.data()), std::streamsize(result.proofs.size()));
-      if (!out) throw UsageError("writing " + tmp + " failed: " + std::strerror(errno));
-      const double elapsed = seconds_since(start);
-      std::fprintf(stderr, "\rplotted %u / %u records, %.2f records/s", r + 1, a.records, (r + 1) / elapsed);
-      std::fflush(stderr);
-    }
-    std::fprintf(stderr, "\n");
-    out.close();
-    if (!out) throw UsageError("writing " + tmp + " failed: " + std::strerror(errno));
-    std::filesystem::rename(tmp, a.output);
-  } catch (...) {
-    out.close();
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw;
+  pos::write_plot_header(out, {a.k, parse_mode(a.mode), a.records});
+  const auto start = std::chrono::steady_clock::now();
+  std::array<std::optional<Sequence>, 2> in_flight;
+  auto start_record = [&](std::uint32_t r) {
+    in_flight[r % 2].emplace(device->sequence());
+    plotters[r % 2]->record(*in_flight[r % 2], seeds[r]);
+    in_flight[r % 2]->submit();
+  };
+  start_record(0);
+  for (std::uint32_t r = 0; r < a.records; ++r) {
+    if (r + 1 < a.records) start_record(r + 1);
+    in_flight[r % 2]->wait();
+    pos::write_plot_record(out, seeds[r], plotters[r % 2]->result());
+    if (!out) throw UsageError("writing " + file.temporary_path() + " failed: " + std::strerror(errno));
+    const double elapsed = seconds_since(start);
+    std::fprintf(stderr, "\rplotted %u / %u records, %.2f records/s", r + 1, a.records, (r + 1) / elapsed);
+    std::fflush(stderr);
   }
+  std::fprintf(stderr, "\n");
+  file.commit();
   std::printf("wrote %u records of K = %d (%s rules) to %s\n", a.records, a.k, pos::mode_name(parse_mode(a.mode)),
               a.output.c_str());
   return 0;
@@ -213,63 +178,36 @@ int run_plot(const PlotArgs& a) {
 int run_verify(const std::string& input, const std::string& device_kind) {
   std::ifstream in(input, std::ios::binary);
   if (!in) throw UsageError("cannot read " + input + ": " + std::strerror(errno));
-  char magic[8];
-  read_exact(in, magic, 8);
-  if (!std::equal(magic, magic + 8, file_magic)) throw UsageError(input + " is not a sprig plot file (bad magic)");
-  const std::uint32_t version = get_u32(in), k = get_u32(in), records = get_u32(in);
-  if (version != file_version)
-    throw UsageError(input + " has format version " + std::to_string(version) + "; this program reads version 1");
-  if (k < std::uint32_t(pos::min_k) || k > std::uint32_t(pos::max_k))
-    throw UsageError(input + " has K = " + std::to_string(k) + ", out of range");
-  const std::uint32_t mode_word = get_u32(in);
-  if (mode_word > 1) throw UsageError(input + " names plotting rules " + std::to_string(mode_word) + " (0 or 1 expected)");
-  const pos::Mode mode = mode_word == 1 ? pos::Mode::Subspace : pos::Mode::Abundance;
-  in.ignore(std::streamsize(header_bytes - 24));
+  pos::PlotFileReader reader(in, input);
+  const int k = reader.header().k;
+  const pos::Mode mode = reader.header().mode;
 
   std::unique_ptr<Device> device = open_device(device_kind);
-  pos::Verifier verifier(*device, int(k));
+  pos::Verifier verifier(*device, k);
   std::uint64_t proofs = 0, invalid = 0, malformed = 0;
-  for (std::uint32_t r = 0; r < records; ++r) {
-    pos::Seed seed{};
-    read_exact(in, seed.data(), 32);
-    const std::uint32_t count = get_u32(in);
-    if (count > pos::proofs_per_record)
-      throw UsageError("record " + std::to_string(r) + " claims " + std::to_string(count) + " proofs (at most 32768)");
-    std::vector<std::uint8_t> bitmap(bitmap_bytes);
-    read_exact(in, bitmap.data(), bitmap.size());
-    std::vector<std::uint32_t> s_buckets(count);
-    for (auto& s : s_buckets) s = get_u32(in);
-    std::vector<std::uint8_t> proof_data(std::size_t(count) * pos::proof_bytes(int(k)));
-    read_exact(in, proof_data.data(), proof_data.size());
-    // The bitmap must name exactly the s-buckets listed, in ascending order.
-    std::size_t set = 0;
-    for (auto b : bitmap) set += std::size_t(std::popcount(b));
-    bool consistent = set == count;
-    for (std::size_t i = 0; consistent && i < count; ++i)
-      consistent = s_buckets[i] < pos::num_s_buckets && (i == 0 || s_buckets[i] > s_buckets[i - 1]) &&
-                   ((bitmap[s_buckets[i] / 8] >> (s_buckets[i] % 8)) & 1);
-    if (!consistent) {
+  for (std::uint32_t r = 0; std::optional<pos::PlotFileRecord> record = reader.next(); ++r) {
+    if (!record->inconsistency.empty()) {
       ++malformed;
-      std::fprintf(stderr, "record %u (seed %s): found-proofs bitmap and s-bucket list disagree\n", r, hex(seed).c_str());
+      std::fprintf(stderr, "record %u (seed %s): %s\n", r, hex(record->seed).c_str(), record->inconsistency.c_str());
     }
     // The challenge a proof answers: its s-bucket (Abundance), or the first K bits of y that
     // the s-bucket as a challenge index selects (Subspace).
-    std::vector<std::uint32_t> challenges(s_buckets);
+    std::vector<std::uint32_t> challenges(record->s_buckets);
     if (mode == pos::Mode::Subspace)
-      for (auto& c : challenges) c = pos::subspace_challenge(int(k), c);
-    std::vector<std::uint8_t> ok = verifier.verify(seed, challenges, proof_data);
+      for (auto& c : challenges) c = pos::subspace_challenge(k, c);
+    std::vector<std::uint8_t> ok = verifier.verify(record->seed, challenges, record->proofs);
     for (std::size_t i = 0; i < ok.size(); ++i)
       if (!ok[i]) {
         ++invalid;
         if (invalid <= 10)
-          std::fprintf(stderr, "record %u (seed %s): proof for s-bucket %u is invalid\n", r, hex(seed).c_str(),
-                       s_buckets[i]);
+          std::fprintf(stderr, "record %u (seed %s): proof for s-bucket %u is invalid\n", r, hex(record->seed).c_str(),
+                       record->s_buckets[i]);
       }
-    proofs += count;
+    proofs += record->s_buckets.size();
   }
-  std::printf("%s: K = %u, %s rules, %u records, %llu proofs, %llu valid, %llu invalid, %llu malformed records\n",
-              input.c_str(), k, pos::mode_name(mode), records, (unsigned long long)proofs, (unsigned long long)(proofs - invalid),
-              (unsigned long long)invalid, (unsigned long long)malformed);
+  std::printf("%s: K = %d, %s rules, %u records, %llu proofs, %llu valid, %llu invalid, %llu malformed records\n",
+              input.c_str(), k, pos::mode_name(mode), reader.header().records, (unsigned long long)proofs,
+              (unsigned long long)(proofs - invalid), (unsigned long long)invalid, (unsigned long long)malformed);
   return invalid == 0 && malformed == 0 ? 0 : 1;
 }
 
@@ -366,6 +304,9 @@ int main(int argc, char** argv) {
     if (*verify_cmd) return run_verify(input, verify_device);
     return run_bench(bench_k, bench_records, bench_device, parse_mode(bench_mode), bench_in_flight);
   } catch (const UsageError& e) {
+    std::fprintf(stderr, "sprig-plot: error: %s\n", e.what());
+    return 2;
+  } catch (const pos::PlotFileError& e) {
     std::fprintf(stderr, "sprig-plot: error: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

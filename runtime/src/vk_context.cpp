@@ -87,7 +87,9 @@ VkResult DeviceContext::fence_status(VkFence fence) {
   return injected != VK_SUCCESS ? injected : vk_.vkGetFenceStatus(device_, fence);
 }
 
-VkResult DeviceContext::injected_result(FaultSite site) const { return vk::injected_result(options_.faults.get(), site); }
+VkResult DeviceContext::injected_result(FaultSite site) const {
+  return vk::injected_result(options_.faults.get(), site);
+}
 
 void DeviceContext::check(VkResult result, std::string_view what) {
   if (result == VK_SUCCESS) return;

@@ -59,12 +59,13 @@ void submit_from_threads(Device& device) {
 
 }  // namespace
 
-TEST_CASE("eight threads each submitting 1,000 sequences to one Vulkan device all get the right results") {
+TEST_CASE("eight threads each submitting 1,000 sequences to one Vulkan device all get the right results", "[vulkan]") {
   vk::Device device = vk::Device::best();
   submit_from_threads(device);
 }
 
-TEST_CASE("eight threads each submitting 1,000 sequences to one Vulkan device leave its memory where it started") {
+TEST_CASE("eight threads each submitting 1,000 sequences to one Vulkan device leave its memory where it started",
+          "[vulkan]") {
   vk::Device device = vk::Device::best();
   {  // builds the pipeline and the staging buffer, which stay for the device's lifetime
     auto warm = device.upload(std::vector<std::uint32_t>(kWords));

@@ -69,7 +69,7 @@ TEST_CASE("kernels traced on eight threads at once equal the same kernels traced
   CHECK(distinct_hashes.size() == kThreads * kTracesPerThread);
 }
 
-TEST_CASE("kernels traced and launched on eight threads at once get one pipeline each and run right") {
+TEST_CASE("kernels traced and launched on eight threads at once get one pipeline each and run right", "[vulkan]") {
   vk::Device device = vk::Device::best();
   constexpr std::size_t kDistinctPerThread = 4;
   std::atomic<std::size_t> wrong{0};

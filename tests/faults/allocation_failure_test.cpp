@@ -58,7 +58,7 @@ bool works(vk::Device& device, std::size_t words = 1 << 16) {
 
 }  // namespace
 
-TEST_CASE("a failed vkAllocateMemory is an error naming the size, after which the device works") {
+TEST_CASE("a failed vkAllocateMemory is an error naming the size, after which the device works", "[vulkan]") {
   InjectedDevice injected;
   REQUIRE(works(injected.device));
   const vk::MemoryStats before = injected.device.memory_stats();
@@ -71,7 +71,7 @@ TEST_CASE("a failed vkAllocateMemory is an error naming the size, after which th
   CHECK(works(injected.device));
 }
 
-TEST_CASE("a failed vkCreateBuffer is an error naming the size, after which the device works") {
+TEST_CASE("a failed vkCreateBuffer is an error naming the size, after which the device works", "[vulkan]") {
   InjectedDevice injected;
   injected.faults->fail(vk::FaultSite::BufferCreation, vk::Fault::OutOfHostMemory, 1, kEveryCall);
   std::string message = error_of([&] { (void)injected.device.alloc<std::uint32_t>(1 << 20); });
@@ -80,7 +80,7 @@ TEST_CASE("a failed vkCreateBuffer is an error naming the size, after which the 
   CHECK(works(injected.device));
 }
 
-TEST_CASE("a failed vkMapMemory is an error naming the size, after which the device works") {
+TEST_CASE("a failed vkMapMemory is an error naming the size, after which the device works", "[vulkan]") {
   InjectedDevice injected;
   injected.faults->fail(vk::FaultSite::MemoryMapping, vk::Fault::OutOfHostMemory, 1, kEveryCall);
   std::string message =
@@ -91,7 +91,8 @@ TEST_CASE("a failed vkMapMemory is an error naming the size, after which the dev
   CHECK(works(injected.device));
 }
 
-TEST_CASE("a staging buffer that cannot be allocated fails the transfer with its size, and a later one works") {
+TEST_CASE("a staging buffer that cannot be allocated fails the transfer with its size, and a later one works",
+          "[vulkan]") {
   InjectedDevice injected;
   auto data = injected.device.alloc<std::uint32_t>(16);
   const std::vector<std::uint32_t> fives(16, 5);
@@ -103,7 +104,8 @@ TEST_CASE("a staging buffer that cannot be allocated fails the transfer with its
   CHECK(injected.device.download(data) == fives);
 }
 
-TEST_CASE("a sequence whose command pool cannot be created fails with a clear error, and a later one works") {
+TEST_CASE("a sequence whose command pool cannot be created fails with a clear error, and a later one works",
+          "[vulkan]") {
   InjectedDevice injected;
   injected.faults->fail(vk::FaultSite::CommandPoolCreation, vk::Fault::OutOfHostMemory);
   std::string message = error_of([&] { (void)injected.device.sequence(); });
@@ -111,7 +113,8 @@ TEST_CASE("a sequence whose command pool cannot be created fails with a clear er
   CHECK(works(injected.device));
 }
 
-TEST_CASE("failing the Nth memory allocation of a workload, for every N, is an error and leaves the device working") {
+TEST_CASE("failing the Nth memory allocation of a workload, for every N, is an error and leaves the device working",
+          "[vulkan]") {
   // The workload allocates a few blocks: its buffer, the staging buffer, the uniform-free
   // launch; each N fails a different one of them (and N past the last fails nothing).
   for (std::uint64_t n = 1; n <= 6; ++n) {
@@ -132,7 +135,7 @@ TEST_CASE("failing the Nth memory allocation of a workload, for every N, is an e
   }
 }
 
-TEST_CASE("a buffer larger than the device allows is an error naming both sizes") {
+TEST_CASE("a buffer larger than the device allows is an error naming both sizes", "[vulkan]") {
   vk::Device device = vk::Device::best();
   std::string message = error_of([&] { (void)device.alloc<std::uint32_t>(std::size_t(1) << 50); });
   CHECK_THAT(message, Contains(std::to_string(std::size_t(4) << 50)) && Contains("maxMemoryAllocationSize"));

@@ -46,7 +46,7 @@ std::string device_lost_message(const std::function<void()>& operation) {
 
 }  // namespace
 
-TEST_CASE("VK_ERROR_DEVICE_LOST while waiting for a sequence throws DeviceLost naming the call") {
+TEST_CASE("VK_ERROR_DEVICE_LOST while waiting for a sequence throws DeviceLost naming the call", "[vulkan]") {
   InjectedDevice injected;
   auto data = injected.device.upload(std::vector<std::uint32_t>(64, 1));
   injected.faults->fail(vk::FaultSite::FenceWait, vk::Fault::DeviceLost);
@@ -58,7 +58,7 @@ TEST_CASE("VK_ERROR_DEVICE_LOST while waiting for a sequence throws DeviceLost n
                           Contains("add_one_everywhere"));
 }
 
-TEST_CASE("VK_ERROR_DEVICE_LOST at submission throws DeviceLost") {
+TEST_CASE("VK_ERROR_DEVICE_LOST at submission throws DeviceLost", "[vulkan]") {
   InjectedDevice injected;
   auto data = injected.device.upload(std::vector<std::uint32_t>(64, 1));
   injected.faults->fail(vk::FaultSite::QueueSubmit, vk::Fault::DeviceLost);
@@ -66,7 +66,7 @@ TEST_CASE("VK_ERROR_DEVICE_LOST at submission throws DeviceLost") {
   CHECK_THAT(message, Contains("vkQueueSubmit") && Contains("VK_ERROR_DEVICE_LOST"));
 }
 
-TEST_CASE("VK_ERROR_DEVICE_LOST during a buffer transfer throws DeviceLost") {
+TEST_CASE("VK_ERROR_DEVICE_LOST during a buffer transfer throws DeviceLost", "[vulkan]") {
   InjectedDevice injected;
   auto data = injected.device.upload(std::vector<std::uint32_t>(64, 1));
   injected.faults->fail(vk::FaultSite::FenceWait, vk::Fault::DeviceLost);
@@ -74,7 +74,7 @@ TEST_CASE("VK_ERROR_DEVICE_LOST during a buffer transfer throws DeviceLost") {
   CHECK_THAT(message, Contains("staging transfer") && Contains("VK_ERROR_DEVICE_LOST"));
 }
 
-TEST_CASE("a lost device refuses every later operation with the error it was lost with") {
+TEST_CASE("a lost device refuses every later operation with the error it was lost with", "[vulkan]") {
   InjectedDevice injected;
   auto data = injected.device.upload(std::vector<std::uint32_t>(64, 1));
   injected.faults->fail(vk::FaultSite::FenceWait, vk::Fault::DeviceLost);
@@ -88,7 +88,7 @@ TEST_CASE("a lost device refuses every later operation with the error it was los
   CHECK(injected.faults->calls(vk::FaultSite::QueueSubmit) == 2);  // the upload's and the lost run's, no more
 }
 
-TEST_CASE("a lost device does not disturb another device") {
+TEST_CASE("a lost device does not disturb another device", "[vulkan]") {
   InjectedDevice injected;
   auto lost_data = injected.device.upload(std::vector<std::uint32_t>(64, 1));
   injected.faults->fail(vk::FaultSite::FenceWait, vk::Fault::DeviceLost);

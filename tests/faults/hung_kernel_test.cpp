@@ -45,7 +45,7 @@ std::string lost_message(Sequence& sequence) {
 
 }  // namespace
 
-TEST_CASE("waiting for a kernel that never finishes throws DeviceLost naming the kernel and the timeout") {
+TEST_CASE("waiting for a kernel that never finishes throws DeviceLost naming the kernel and the timeout", "[vulkan]") {
   vk::Device device = vk::Device::best(short_timeout());
   auto flag = device.upload(std::vector<std::uint32_t>{0, 0});
   Sequence sequence = device.sequence();
@@ -60,7 +60,7 @@ TEST_CASE("waiting for a kernel that never finishes throws DeviceLost naming the
   CHECK(seconds < 5.0);
 }
 
-TEST_CASE("a device whose kernel timed out refuses all further work with the same error") {
+TEST_CASE("a device whose kernel timed out refuses all further work with the same error", "[vulkan]") {
   vk::Device device = vk::Device::best(short_timeout());
   auto flag = device.upload(std::vector<std::uint32_t>{0, 0});
   Sequence sequence = device.sequence();
@@ -82,7 +82,7 @@ TEST_CASE("a device whose kernel timed out refuses all further work with the sam
   CHECK(refused([&] { (void)device.sequence(); }));
 }
 
-TEST_CASE("another device keeps working while one device's kernel never finishes") {
+TEST_CASE("another device keeps working while one device's kernel never finishes", "[vulkan]") {
   vk::Device hung = vk::Device::best(short_timeout());
   auto flag = hung.upload(std::vector<std::uint32_t>{0, 0});
   Sequence sequence = hung.sequence();
@@ -97,7 +97,7 @@ TEST_CASE("another device keeps working while one device's kernel never finishes
   CHECK(healthy.download(data) == std::vector<std::uint32_t>{42});
 }
 
-TEST_CASE("dropping a device whose kernel never finishes returns at once") {
+TEST_CASE("dropping a device whose kernel never finishes returns at once", "[vulkan]") {
   const auto start = std::chrono::steady_clock::now();
   {
     vk::Device device = vk::Device::best(short_timeout());

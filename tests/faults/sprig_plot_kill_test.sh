@@ -1,0 +1,40 @@
+#!/bin/sh
+# `sprig-plot plot` killed with SIGKILL at any moment leaves either no file or a complete,
+# valid one under the final name. One uninterrupted run measures how long plotting takes;
+# then runs are killed at fractions of that time, from start-up to the final rename.
+# Usage: sprig_plot_kill_test.sh SPRIG_PLOT WORK_DIR
+set -u
+plot=$1
+dir=$2
+mkdir -p "$dir" && cd "$dir" || exit 1
+rm -f killed.plot killed.plot.tmp.* timed.plot
+args="plot --sector-id 0303030303030303030303030303030303030303030303030303030303030303 --records 2 --k 15"
+
+start=$(date +%s%N)
+"$plot" $args --output timed.plot > /dev/null 2>&1 || { echo "the uninterrupted run failed"; exit 1; }
+whole_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "an uninterrupted run takes $whole_ms ms"
+
+complete=0
+absent=0
+for percent in 2 10 30 50 70 85 93 97 99 101 105 110 120 135 150 200 300; do
+  rm -f killed.plot
+  "$plot" $args --output killed.plot > /dev/null 2>&1 &
+  pid=$!
+  delay_ms=$(( whole_ms * percent / 100 ))
+  sleep "$(( delay_ms / 1000 )).$(printf '%03d' $(( delay_ms % 1000 )))"
+  kill -9 $pid 2> /dev/null
+  wait $pid 2> /dev/null
+  if [ -e killed.plot ]; then
+    cmp -s killed.plot timed.plot || { echo "killed at $percent%: killed.plot differs from a complete plot"; exit 1; }
+    complete=$((complete + 1))
+  else
+    absent=$((absent + 1))
+  fi
+  echo "killed at $percent% ($delay_ms ms): $( [ -e killed.plot ] && echo complete file || echo no file )"
+done
+rm -f killed.plot.tmp.*
+"$plot" verify --input timed.plot > /dev/null || { echo "the complete plot does not verify"; exit 1; }
+echo "$absent runs left no file, $complete a complete one"
+# Both outcomes must have happened, or the kills missed the interesting moments.
+[ $absent -gt 0 ] && [ $complete -gt 0 ] || { echo "the kills did not cover the whole run"; exit 1; }
