@@ -1,11 +1,14 @@
 // A proof-of-space plot at K = 15 (the smallest K of the pos tests) and the verification of
-// its first proofs, on every device profile against the CPU reference (tests/pos/reference).
+// its first proofs, on every device profile against the CPU reference (tests/pos/reference);
+// a Subspace plot where the device has the shared memory its matching needs, and the
+// error that names it where not.
 #include "device_profiles.hpp"
 #include "pos_device_test_support.hpp"
 #include "pos_reference.hpp"
 #include "sprig/stdlib/pos/pos.hpp"
 #include "sprig/stdlib/pos/verify.hpp"
 
+using Catch::Matchers::Contains;
 using profiles_test::DeviceProfile;
 using profiles_test::on_every_profile;
 
@@ -24,5 +27,22 @@ TEST_CASE("a K = 15 plot equals the reference and its proofs verify on every pro
     sprig::pos::Verifier verifier(dev, k);
     REQUIRE(verifier.verify(pos_device_test::device_seed(seed), challenges, proofs) ==
             std::vector<std::uint8_t>(checked, 1));
+  });
+}
+
+TEST_CASE("a K = 15 Subspace plot equals the reference where the profile's shared memory allows it", "[pos]") {
+  constexpr int k = 15;
+  const pos_ref::Seed seed = pos_device_test::seed_of(8);
+  const pos_ref::PosProofs expected = pos_ref::create_proofs(pos_ref::build_tables(seed, k, pos_ref::Mode::Subspace));
+  on_every_profile([&](const DeviceProfile& p, sprig::Device& dev) {
+    // Subspace's matching keeps about 26 KiB of buckets and r map in shared memory.
+    if (p.max_shared_memory < 32 * profiles_test::KiB) {
+      REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, k, sprig::pos::Mode::Subspace),
+                          Contains("Subspace plotting matches buckets in") && Contains("bytes of shared memory") &&
+                              Contains("has " + std::to_string(p.max_shared_memory)));
+      return;
+    }
+    sprig::pos::Plotter plotter(dev, k, sprig::pos::Mode::Subspace);
+    pos_device_test::require_same_proofs(plotter.plot(pos_device_test::device_seed(seed)), expected);
   });
 }

@@ -16,8 +16,10 @@
 #pragma once
 
 #include <array>
+#include <stdexcept>
 #include <string>
 
+#include "sprig/dsl/layout.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/operators.hpp"
 #include "sprig/stdlib/pos/buckets.hpp"
@@ -212,6 +214,19 @@ inline const auto& find_matches_kernel(int k, int table, Mode mode, std::uint32_
   };
   return sprig::detail::cached_kernel<decltype(trace())>(
       name + "/k" + std::to_string(k) + "/" + std::to_string(match_workgroup), trace);
+}
+
+// find_matches holds a pair of buckets, the right bucket's r map and the kept matches in
+// shared memory; a device with less cannot plot in `mode` (Subspace's buckets and byte-wide
+// r map need about 26 KiB, more than the 16 KiB Vulkan guarantees).
+inline void check_match_shared_memory(const DeviceInfo& device, int k, Mode mode) {
+  const ir::Kernel& matching = *find_matches_kernel(k, 2, mode, match_invocations(device)).ir();
+  std::uint64_t bytes = 0;
+  for (const ir::SharedVariable& v : matching.shared) bytes += ir::layout_of(v.type, ir::LayoutRule::Std430).size;
+  if (bytes > device.max_shared_memory)
+    throw std::invalid_argument(std::string("pos::Plotter: ") + mode_name(mode) + " plotting matches buckets in " +
+                                std::to_string(bytes) + " bytes of shared memory per workgroup; " + device.name +
+                                " has " + std::to_string(device.max_shared_memory));
 }
 
 }  // namespace detail

@@ -48,6 +48,7 @@ class Plotter {
                                   ") needs buffers of " + std::to_string(largest >> 20) + " MiB, and " +
                                   device.info().name + " allows " + std::to_string(device.info().max_buffer_bytes >> 20) +
                                   " MiB per buffer");
+    detail::check_match_shared_memory(device.info(), k, mode);
     keystream_ = device.alloc<std::uint32_t>((f1_keystream_words(k) + 15) / 16 * 16);
     ys_ = device.alloc<std::uint32_t>(std::max(std::size_t(1) << k, child_slots));
     for (auto& m : metadata_) m = device.alloc<std::uint32_t>(child_slots * metadata_words);
