@@ -243,3 +243,48 @@ TEST_CASE("plain float division, square root and products on this device, agains
                                              << " with a subnormal operand or result)");
   }
 }
+
+namespace {
+
+// A 32-bit mix (wrapping multiplies and xor-shifts) computed alike on the device and host.
+template <class U>
+U mix32(U x) {
+  x = x * 0x9e3779b1u;
+  x = x ^ (x >> 16u);
+  x = x * 0x85ebca6bu;
+  return x ^ (x >> 13u);
+}
+
+}  // namespace
+
+// Long sweeps for a fast device (minutes on lavapipe): every f32 through sqrt, and 2^30
+// division operand pairs from a hash, against the host. Run with "[precise-sweep]".
+TEST_CASE("precise sqrt of every f32 and division of 2^30 hashed pairs equal IEEE-754", "[.][precise-sweep][vulkan]") {
+  sprig::Device& dev = test::vulkan();
+  constexpr std::uint32_t chunk = 1u << 23;  // 32768 workgroups: within every device's limit
+  auto roots = kernel("sweep_sqrt", [](UInt base, WriteBuffer<float> out) {
+    UInt i = global_id().x();
+    out[i] = sqrt(bitcast<float>(base + i));
+  }, workgroup(256).precise());
+  auto quotients = kernel("sweep_divide", [](UInt base, WriteBuffer<float> out) {
+    UInt i = base + global_id().x();
+    out[global_id().x()] = bitcast<float>(mix32(i)) / bitcast<float>(mix32(i ^ 0x5bd1e995u));
+  }, workgroup(256).precise());
+  auto out = dev.alloc<float>(chunk);
+  std::size_t sqrt_off = 0, divide_off = 0;
+  for (std::uint64_t base = 0; base < (1ull << 32); base += chunk) {
+    dev.run(roots, grid(chunk), std::uint32_t(base), out);
+    std::vector<float> got = dev.download(out);
+    for (std::uint32_t i = 0; i < chunk; ++i) sqrt_off += !same(got[i], std::sqrt(from_bits(std::uint32_t(base) + i)));
+  }
+  for (std::uint64_t base = 0; base < (1ull << 30); base += chunk) {
+    dev.run(quotients, grid(chunk), std::uint32_t(base), out);
+    std::vector<float> got = dev.download(out);
+    for (std::uint32_t i = 0; i < chunk; ++i) {
+      std::uint32_t n = std::uint32_t(base) + i;
+      divide_off += !same(got[i], from_bits(mix32(n)) / from_bits(mix32(n ^ 0x5bd1e995u)));
+    }
+  }
+  CHECK(sqrt_off == 0);
+  CHECK(divide_off == 0);
+}
