@@ -1,6 +1,7 @@
-// The parallel primitives on every device profile against std:: references: scans, reduce,
-// copy_if/partition, radix sort (32- and 64-bit keys, pairs) and a map/filter/collect
-// pipeline. Every profile must give the reference's bits, so all give the same bits.
+// The parallel primitives on every device profile against std:: references: scans and
+// reduce (with a non-commutative struct operator too), copy_if/partition, radix sort (32-
+// and 64-bit keys, pairs) and pipelines (map, filter, scan). Every profile must give the
+// reference's bits, so all give the same bits.
 // Sizes span many tiles of the largest shapes without making the simulator slow.
 #include <algorithm>
 #include <numeric>
@@ -17,6 +18,29 @@ using profiles_test::on_every_profile;
 namespace {
 
 constexpr std::size_t elements = 40009;  // a prime: the last tile is partial on every shape
+
+// 2 x 2 matrices of wrapping uint32, row-major: their product is associative but not
+// commutative, and the four words take the shuffle path of subgroup scans.
+struct Matrix2 {
+  std::uint32_t a, b, c, d;
+  bool operator==(const Matrix2&) const = default;
+};
+SPRIG_STRUCT(Matrix2, a, b, c, d)
+
+Matrix2 times(const Matrix2& x, const Matrix2& y) {
+  return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
+}
+
+auto matrix_product() {
+  return make_operator<Matrix2>("matrix2_product", [](Expr<Matrix2> x, Expr<Matrix2> y) {
+    Var<Matrix2> r;
+    r[&Matrix2::a] = x[&Matrix2::a] * y[&Matrix2::a] + x[&Matrix2::b] * y[&Matrix2::c];
+    r[&Matrix2::b] = x[&Matrix2::a] * y[&Matrix2::b] + x[&Matrix2::b] * y[&Matrix2::d];
+    r[&Matrix2::c] = x[&Matrix2::c] * y[&Matrix2::a] + x[&Matrix2::d] * y[&Matrix2::c];
+    r[&Matrix2::d] = x[&Matrix2::c] * y[&Matrix2::b] + x[&Matrix2::d] * y[&Matrix2::d];
+    return r.load();
+  }, Matrix2{1, 0, 0, 1});
+}
 
 template <class T>
 std::vector<T> random_values(std::size_t n, std::uint32_t seed) {
@@ -50,6 +74,24 @@ TEST_CASE("scans give std::inclusive_scan and std::exclusive_scan on every profi
     auto out = dev.alloc<std::uint64_t>(wide.size());
     inclusive_scan(dev, dev.upload(wide), out, plus<std::uint64_t>());
     REQUIRE(dev.download(out) == expected);
+  });
+}
+
+TEST_CASE("a non-commutative struct operator scans and reduces in sequence order on every profile") {
+  const auto words = random_values<std::uint32_t>(4 * (elements / 2), 7);
+  std::vector<Matrix2> matrices(elements / 2), products(matrices.size());
+  for (std::size_t i = 0; i < matrices.size(); ++i)
+    matrices[i] = {words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]};
+  std::inclusive_scan(matrices.begin(), matrices.end(), products.begin(), times);
+  on_every_profile([&](const DeviceProfile&, sprig::Device& dev) {
+    auto in = dev.upload(matrices);
+    auto out = dev.alloc<Matrix2>(matrices.size());
+    for (ScanMode mode : {ScanMode::DecoupledLookBack, ScanMode::ReduceThenScan}) {
+      INFO("mode " << int(mode));
+      inclusive_scan(dev, in, out, matrix_product(), ScanOptions{mode});
+      REQUIRE(dev.download(out) == products);
+    }
+    REQUIRE(reduce(dev, in, matrix_product()) == products.back());
   });
 }
 
