@@ -15,6 +15,8 @@
 //   * float -> integer conversion truncates toward zero and saturates: NaN -> 0, values
 //     beyond the target range -> its min or max.
 //   * integer -> float rounds to nearest even; float -> float is exact for f32.
+//   * Float + - * / and sqrt: IEEE-754 binary32, round to nearest even, in precise-float
+//     kernels (ir::Kernel::precise_floats; docs/language.md); plain kernels follow the device.
 //   * Bitfield extract/insert: offset and count are taken as they are; offset + count
 //     greater than the bit width is clamped (bits beyond the width read as zero / are not
 //     written). A count of 0 extracts 0 and inserts nothing.
