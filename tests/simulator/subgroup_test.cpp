@@ -160,3 +160,20 @@ TEST_CASE("subgroups of 4 lanes: the split, scans, ballots and shuffles stay wit
     CHECK(r[7] == first + 3);
   }
 }
+
+TEST_CASE("256 subgroups of 4 lanes in one workgroup: barriers, shared memory and every analysis") {
+  sim::Options options;
+  options.subgroup_size = 4;
+  options.strict = true;  // a race or divergent barrier would throw
+  sim::Device dev(options);
+  auto k = kernel("reverse_in_shared", [](WriteBuffer<std::uint32_t> out) {
+    auto staged = shared_array<std::uint32_t>(1024, "staged");
+    UInt l = local_index();
+    staged[l] = l * 3u;
+    barrier();
+    out[l] = staged[1023u - l] + subgroup_add(1u);
+  }, workgroup(1024));
+  std::vector<std::uint32_t> got = outputs<std::uint32_t>(dev, k, 1024, grid(1024));
+  for (std::uint32_t l = 0; l < 1024; ++l) REQUIRE(got[l] == (1023 - l) * 3 + 4);
+  CHECK(dev.report().errors.empty());
+}
