@@ -4,13 +4,21 @@
 //
 // Prints each failure (reduced) as it is found, then a summary: programs, verdicts,
 // per-feature counts. Exit status 1 if any program failed.
+#include <execinfo.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "campaign.hpp"
+#include "fuzz_kernel.hpp"
 #include "printer.hpp"
+#include "reducer.hpp"
 
 using namespace sprig;
 
@@ -19,15 +27,66 @@ namespace {
 void usage() {
   std::cerr << "usage: sprig-fuzz [--seeds N] [--first S] [--device NAME] [--no-reduce] [--reduce-attempts N]\n"
                "                  [--no-subgroups] [--no-approx-floats] [--validation] [--features] [--print]\n"
-               "--print writes the programs of the seeds as DSL source and runs nothing.\n";
+               "                  [--reduce-crash SEED]\n"
+               "--print writes the programs of the seeds as DSL source and runs nothing.\n"
+               "--reduce-crash reduces a program that crashes the process (a driver crash), running each\n"
+               "candidate in a child process that opens the device itself.\n";
+}
+
+// A crash inside a driver kills the campaign: say where (frames as binary(+offset), for
+// addr2line) before dying.
+void print_crash_stack(int signal_number) {
+  void* frames[64];
+  int n = backtrace(frames, 64);
+  const char message[] = "sprig-fuzz: fatal signal; stack:\n";
+  (void)!write(2, message, sizeof message - 1);
+  backtrace_symbols_fd(frames, n, 2);
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);
+}
+
+// Whether running `p` kills a child process that opens the device on its own (the parent
+// never touches Vulkan, so forking is safe).
+bool crashes(const fuzz::Program& p, const std::string& device_name) {
+  std::cout.flush();
+  pid_t pid = fork();
+  if (pid == 0) {
+    vk::Device device = device_name.empty() ? vk::Device::best() : vk::Device::open(device_name);
+    fuzz::Runner runner(device);
+    runner.run(p);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFSIGNALED(status);
+}
+
+int reduce_crash(std::uint64_t seed, const fuzz::GeneratorOptions& generator, const std::string& device_name,
+                 std::size_t attempts) {
+  fuzz::Program p = fuzz::generate(seed, generator);
+  if (!crashes(p, device_name)) {
+    std::cout << "seed " << seed << " does not crash\n";
+    return 0;
+  }
+  fuzz::ReduceStats stats;
+  fuzz::Program reduced = fuzz::reduce(
+      p, [&](const fuzz::Program& candidate) { return crashes(candidate, device_name); }, attempts, &stats);
+  std::cout << "=== seed " << seed << " crashes; reduced from " << fuzz::program_size(p) << " to "
+            << fuzz::program_size(reduced) << " nodes in " << stats.attempts << " attempts:\n"
+            << fuzz::print_inputs(reduced) << fuzz::print_program(reduced) << "--- its SPIR-V:\n"
+            << compiler::disassemble(*fuzz::trace_program(reduced).ir(), false);
+  return 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::signal(SIGSEGV, print_crash_stack);
+  std::signal(SIGBUS, print_crash_stack);
   fuzz::CampaignOptions options;
   std::string device_name;
   bool validation = false, show_features = false, print_only = false;
+  std::optional<std::uint64_t> crash_seed;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -47,6 +106,7 @@ int main(int argc, char** argv) {
     else if (a == "--validation") validation = true;
     else if (a == "--features") show_features = true;
     else if (a == "--print") print_only = true;
+    else if (a == "--reduce-crash") crash_seed = std::stoull(value(), nullptr, 0);
     else {
       usage();
       return 2;
@@ -59,6 +119,7 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
+  if (crash_seed) return reduce_crash(*crash_seed, options.generator, device_name, options.reduce_attempts);
   vk::Options vk_options;
   vk_options.validation = validation;
   vk::Device device = device_name.empty() ? vk::Device::best(vk_options) : vk::Device::open(device_name, vk_options);

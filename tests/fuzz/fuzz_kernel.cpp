@@ -53,9 +53,12 @@ auto with_host_type(Type t, F&& f) {
 
 template <class C>
 C component_value(std::uint64_t bits) {
-  if constexpr (std::is_same_v<C, float>) return std::bit_cast<float>(std::uint32_t(bits));
-  else if constexpr (std::is_same_v<C, bool>) return bits != 0;
-  else return C(bits);
+  if constexpr (std::is_same_v<C, float>)
+    return std::bit_cast<float>(std::uint32_t(bits));
+  else if constexpr (std::is_same_v<C, bool>)
+    return bits != 0;
+  else
+    return C(bits);
 }
 
 template <class T>
@@ -219,8 +222,10 @@ class Tracer {
     Scope scope;
     scope.in_callable = true;
     for (std::size_t i = 0; i < f.variables.size(); ++i) {
-      if (i < 2) scope.variables.push_back(PlaceOf<std::uint32_t>(Var<UInt>(i == 0 ? a : b)));
-      else scope.variables.push_back(declare(f.variables[i], std::nullopt));
+      if (i < 2)
+        scope.variables.push_back(PlaceOf<std::uint32_t>(Var<UInt>(i == 0 ? a : b)));
+      else
+        scope.variables.push_back(declare(f.variables[i], std::nullopt));
     }
     block(f.body, scope);
     return as<std::uint32_t>(eval(f.result, scope));
@@ -239,9 +244,8 @@ class Tracer {
   Value eval(const Expr& e, Scope& scope) {
     switch (e.kind) {
       case ExprKind::Constant:
-        return with_host_type(e.type, [&]<class T>(std::type_identity<T>) -> Value {
-          return sprig::Expr<T>(host_value<T>(e.bits));
-        });
+        return with_host_type(
+            e.type, [&]<class T>(std::type_identity<T>) -> Value { return sprig::Expr<T>(host_value<T>(e.bits)); });
       case ExprKind::Variable:
         return std::visit([](const auto& place) -> Value { return place.load(); }, scope.variables.at(e.index));
       case ExprKind::ArrayElement: return (*scope.array)[index(e.args.at(0), scope, array_size)].load();
@@ -272,12 +276,11 @@ class Tracer {
         }
         ill_typed("builtin");
       case ExprKind::Param: return buffers_.param;
-      case ExprKind::Unary:
-        return std::visit([&](const auto& a) { return unary(e.op, a); }, eval(e.args.at(0), scope));
+      case ExprKind::Unary: return std::visit([&](const auto& a) { return unary(e.op, a); }, eval(e.args.at(0), scope));
       case ExprKind::Binary: {
         Value b = eval(e.args.at(1), scope);
-        return std::visit(
-            [&]<class T>(const sprig::Expr<T>& a) { return binary<T>(e.op, a, as<T>(b)); }, eval(e.args.at(0), scope));
+        return std::visit([&]<class T>(const sprig::Expr<T>& a) { return binary<T>(e.op, a, as<T>(b)); },
+                          eval(e.args.at(0), scope));
       }
       case ExprKind::Select: {
         Value c = eval(e.args.at(0), scope), b = eval(e.args.at(2), scope);
@@ -292,7 +295,8 @@ class Tracer {
             eval(e.args.at(1), scope));
       }
       case ExprKind::BitfieldExtract: {
-        UInt offset = as<std::uint32_t>(eval(e.args.at(1), scope)), count = as<std::uint32_t>(eval(e.args.at(2), scope));
+        UInt offset = as<std::uint32_t>(eval(e.args.at(1), scope)),
+             count = as<std::uint32_t>(eval(e.args.at(2), scope));
         return std::visit(
             [&]<class T>(const sprig::Expr<T>& v) -> Value {
               if constexpr (IntegerLike<T>) return bitfield_extract(v, offset, count);
@@ -302,7 +306,8 @@ class Tracer {
       }
       case ExprKind::BitfieldInsert: {
         Value insert = eval(e.args.at(1), scope);
-        UInt offset = as<std::uint32_t>(eval(e.args.at(2), scope)), count = as<std::uint32_t>(eval(e.args.at(3), scope));
+        UInt offset = as<std::uint32_t>(eval(e.args.at(2), scope)),
+             count = as<std::uint32_t>(eval(e.args.at(3), scope));
         return std::visit(
             [&]<class T>(const sprig::Expr<T>& base) -> Value {
               if constexpr (IntegerLike<T>) return bitfield_insert(base, as<T>(insert), offset, count);
@@ -386,9 +391,12 @@ class Tracer {
       }
       case StmtKind::AssignField: {
         Value v = eval(s.exprs.at(0), scope);
-        if (s.target == 0) (*scope.fuzz_struct)[&FuzzStruct::a] = as<std::uint32_t>(v);
-        else if (s.target == 1) (*scope.fuzz_struct)[&FuzzStruct::b] = as<std::int32_t>(v);
-        else (*scope.fuzz_struct)[&FuzzStruct::c] = as<uvec2>(v);
+        if (s.target == 0)
+          (*scope.fuzz_struct)[&FuzzStruct::a] = as<std::uint32_t>(v);
+        else if (s.target == 1)
+          (*scope.fuzz_struct)[&FuzzStruct::b] = as<std::int32_t>(v);
+        else
+          (*scope.fuzz_struct)[&FuzzStruct::c] = as<uvec2>(v);
         return;
       }
       case StmtKind::Store: {
@@ -439,8 +447,10 @@ class Tracer {
       case StmtKind::Break: break_(); return;
       case StmtKind::Continue: continue_(); return;
       case StmtKind::Return:
-        if (scope.in_callable) return_(as<std::uint32_t>(eval(s.exprs.at(0), scope)));
-        else return_();
+        if (scope.in_callable)
+          return_(as<std::uint32_t>(eval(s.exprs.at(0), scope)));
+        else
+          return_();
         return;
       case StmtKind::Atomic: atomic(s, scope); return;
       case StmtKind::SharedRound: {
@@ -472,8 +482,10 @@ class Tracer {
         default: ill_typed("atomic");
       }
     };
-    if (s.target == 0) apply(PlaceOf<std::uint32_t>(buffers_.atom32[i]), as<std::uint32_t>(v));
-    else apply(PlaceOf<std::uint64_t>(buffers_.atom64[i]), as<std::uint64_t>(v));
+    if (s.target == 0)
+      apply(PlaceOf<std::uint32_t>(buffers_.atom32[i]), as<std::uint32_t>(v));
+    else
+      apply(PlaceOf<std::uint64_t>(buffers_.atom64[i]), as<std::uint64_t>(v));
   }
 
   void subgroup(const Stmt& s, Scope& scope) {

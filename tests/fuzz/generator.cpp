@@ -1,7 +1,7 @@
 #include "generator.hpp"
 
-#include <bit>
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 #include "random.hpp"
@@ -70,10 +70,10 @@ FloatBits float_bits(const Expr& e) {
 // Where statements and expressions are being generated.
 struct Context {
   bool in_callable = false;
-  int depth = 0;                       // statement nesting
-  std::vector<std::uint32_t> loop_ids; // enclosing for_ loops
-  int loops = 0;                       // enclosing loops of any kind
-  std::uint32_t visible_variables = 0; // variables an expression may read
+  int depth = 0;                        // statement nesting
+  std::vector<std::uint32_t> loop_ids;  // enclosing for_ loops
+  int loops = 0;                        // enclosing loops of any kind
+  std::uint32_t visible_variables = 0;  // variables an expression may read
 };
 
 class Generator {
@@ -92,9 +92,22 @@ class Generator {
     for (int f = 0; f < functions; ++f) p_.functions.push_back(function());
     functions_ready_ = true;
 
-    static const std::vector<Type> variable_types = {
-        boolean, i32, i32, u32, u32, i64, u64, {Scalar::U32, 2}, {Scalar::U32, 3}, {Scalar::U32, 4},
-        {Scalar::I32, 2}, {Scalar::I32, 3}, {Scalar::I32, 4}, {Scalar::Bool, 2}, {Scalar::Bool, 3}, {Scalar::Bool, 4}};
+    static const std::vector<Type> variable_types = {boolean,
+                                                     i32,
+                                                     i32,
+                                                     u32,
+                                                     u32,
+                                                     i64,
+                                                     u64,
+                                                     {Scalar::U32, 2},
+                                                     {Scalar::U32, 3},
+                                                     {Scalar::U32, 4},
+                                                     {Scalar::I32, 2},
+                                                     {Scalar::I32, 3},
+                                                     {Scalar::I32, 4},
+                                                     {Scalar::Bool, 2},
+                                                     {Scalar::Bool, 3},
+                                                     {Scalar::Bool, 4}};
     int count = rng_.between(3, 7);
     Context ctx;
     for (int i = 0; i < count; ++i) {
@@ -267,8 +280,7 @@ class Generator {
         Op op = rng_.chance(50) ? Op::Add : Op::Sub;
         return node(ExprKind::Binary, t, {float_expr(t, depth - 1, ctx), float_expr(t, depth - 1, ctx)}, op);
       }
-      case 2:
-        return node(ExprKind::Binary, t, {float_expr(t, depth - 1, ctx), float_expr(t, depth - 1, ctx)}, Op::Mul);
+      case 2: return node(ExprKind::Binary, t, {float_expr(t, depth - 1, ctx), float_expr(t, depth - 1, ctx)}, Op::Mul);
       case 3:
         return node(ExprKind::Binary, t, {float_expr(t, depth - 1, ctx), float_expr(t, depth - 1, ctx)},
                     rng_.chance(50) ? Op::Min : Op::Max);
@@ -295,7 +307,9 @@ class Generator {
   Expr approx_expr(const Context& ctx) {
     Expr f = float_expr(f32, 2, ctx);
     auto unary = [&](Op op, Expr a) { return node(ExprKind::Unary, f32, {std::move(a)}, op); };
-    auto plus_one = [&](Expr a) { return node(ExprKind::Binary, f32, {std::move(a), constant(f32, 0x3F800000)}, Op::Add); };
+    auto plus_one = [&](Expr a) {
+      return node(ExprKind::Binary, f32, {std::move(a), constant(f32, 0x3F800000)}, Op::Add);
+    };
     switch (rng_.below(7)) {
       case 0:  // divisor >= 1: no infinities whose sign would hang on a zero's sign
         return node(ExprKind::Binary, f32, {f, plus_one(unary(Op::Abs, float_expr(f32, 2, ctx)))}, Op::Div);
@@ -319,8 +333,9 @@ class Generator {
 
   Type numeric_shape(std::uint8_t lanes) {
     if (lanes > 1) return {rng_.pick(std::vector<Scalar>{Scalar::I32, Scalar::U32, Scalar::F32}), lanes};
-    return {rng_.pick(std::vector<Scalar>{Scalar::I32, Scalar::U32, Scalar::U32, Scalar::F32, Scalar::I64, Scalar::U64}),
-            1};
+    return {
+        rng_.pick(std::vector<Scalar>{Scalar::I32, Scalar::U32, Scalar::U32, Scalar::F32, Scalar::I64, Scalar::U64}),
+        1};
   }
 
   Expr bool_expr(Type t, int depth, const Context& ctx) {
@@ -335,9 +350,11 @@ class Generator {
         return node(ExprKind::Binary, t, {expr(t, depth - 1, ctx), expr(t, depth - 1, ctx)},
                     rng_.pick(std::vector<Op>{Op::LogicalAnd, Op::LogicalOr, Op::Eq, Op::Ne}));
       case 3: return node(ExprKind::Unary, t, {expr(t, depth - 1, ctx)}, Op::LogicalNot);
-      case 4: return node(ExprKind::Cast, t, {expr(t.with(rng_.chance(50) ? Scalar::U32 : Scalar::I32), depth - 1, ctx)});
+      case 4:
+        return node(ExprKind::Cast, t, {expr(t.with(rng_.chance(50) ? Scalar::U32 : Scalar::I32), depth - 1, ctx)});
       case 5:
-        return node(ExprKind::Select, t, {expr(boolean, depth - 1, ctx), expr(t, depth - 1, ctx), expr(t, depth - 1, ctx)});
+        return node(ExprKind::Select, t,
+                    {expr(boolean, depth - 1, ctx), expr(t, depth - 1, ctx), expr(t, depth - 1, ctx)});
       default:
         if (t.lanes == 1) {
           Type v{Scalar::Bool, std::uint8_t(rng_.between(2, 4))};
@@ -352,9 +369,9 @@ class Generator {
       case 0:
       case 1:
       case 2: {
-        static const std::vector<Op> ops = {Op::Add, Op::Sub, Op::Mul, Op::BitAnd, Op::BitOr, Op::BitXor, Op::Shl,
-                                            Op::Shr, Op::Min, Op::Max, Op::RotateLeft, Op::RotateRight, Op::MulHi,
-                                            Op::AddCarry};
+        static const std::vector<Op> ops = {Op::Add,        Op::Sub,         Op::Mul,   Op::BitAnd,  Op::BitOr,
+                                            Op::BitXor,     Op::Shl,         Op::Shr,   Op::Min,     Op::Max,
+                                            Op::RotateLeft, Op::RotateRight, Op::MulHi, Op::AddCarry};
         return node(ExprKind::Binary, t, {expr(t, depth - 1, ctx), expr(t, depth - 1, ctx)}, rng_.pick(ops));
       }
       case 3: {
@@ -366,18 +383,19 @@ class Generator {
         return node(ExprKind::Binary, t, {a, b}, op);
       }
       case 4: {
-        static const std::vector<Op> ops = {Op::Neg, Op::BitNot, Op::PopCount, Op::CountLeadingZeros,
-                                            Op::CountTrailingZeros, Op::BitReverse, Op::ByteSwap};
+        static const std::vector<Op> ops = {
+            Op::Neg,        Op::BitNot,  Op::PopCount, Op::CountLeadingZeros, Op::CountTrailingZeros,
+            Op::BitReverse, Op::ByteSwap};
         return node(ExprKind::Unary, t, {expr(t, depth - 1, ctx)}, rng_.pick(ops));
       }
-      case 5:
-        return node(ExprKind::BitfieldExtract, t, {expr(t, depth - 1, ctx), small_u32(ctx), small_u32(ctx)});
+      case 5: return node(ExprKind::BitfieldExtract, t, {expr(t, depth - 1, ctx), small_u32(ctx), small_u32(ctx)});
       case 6:
         return node(ExprKind::BitfieldInsert, t,
                     {expr(t, depth - 1, ctx), expr(t, depth - 1, ctx), small_u32(ctx), small_u32(ctx)});
       case 7: {
         Type cond = rng_.chance(60) || t.lanes == 1 ? boolean : t.with(Scalar::Bool);
-        return node(ExprKind::Select, t, {expr(cond, depth - 1, ctx), expr(t, depth - 1, ctx), expr(t, depth - 1, ctx)});
+        return node(ExprKind::Select, t,
+                    {expr(cond, depth - 1, ctx), expr(t, depth - 1, ctx), expr(t, depth - 1, ctx)});
       }
       case 8: {
         // A value conversion from another type of the same shape (floats saturate).
@@ -524,8 +542,10 @@ class Generator {
           s.kind = StmtKind::For;
           s.id = next_loop_id_++;
           s.exprs.push_back(constant(u32, std::uint64_t(rng_.between(0, 2))));
-          if (rng_.chance(50)) s.exprs.push_back(constant(u32, std::uint64_t(rng_.between(0, 5))));
-          else s.exprs.push_back(node(ExprKind::Binary, u32, {expr(u32, 2, ctx), constant(u32, 6)}, Op::Rem));
+          if (rng_.chance(50))
+            s.exprs.push_back(constant(u32, std::uint64_t(rng_.between(0, 5))));
+          else
+            s.exprs.push_back(node(ExprKind::Binary, u32, {expr(u32, 2, ctx), constant(u32, 6)}, Op::Rem));
           Context inner = ctx;
           inner.loop_ids.push_back(s.id);
           inner.loops += 1;
@@ -583,12 +603,11 @@ class Generator {
   bool subgroup(Stmt& s, const Context& ctx) {
     s.kind = StmtKind::Subgroup;
     static const std::vector<Op> integer_ops = {
-        Op::SubgroupAdd, Op::SubgroupMul, Op::SubgroupMin, Op::SubgroupMax, Op::SubgroupAnd,
-        Op::SubgroupOr, Op::SubgroupXor, Op::SubgroupInclusiveAdd, Op::SubgroupExclusiveAdd,
-        Op::SubgroupInclusiveXor, Op::SubgroupExclusiveMax, Op::SubgroupBroadcastFirst,
+        Op::SubgroupAdd,           Op::SubgroupMul,          Op::SubgroupMin,          Op::SubgroupMax,
+        Op::SubgroupAnd,           Op::SubgroupOr,           Op::SubgroupXor,          Op::SubgroupInclusiveAdd,
+        Op::SubgroupExclusiveAdd,  Op::SubgroupInclusiveXor, Op::SubgroupExclusiveMax, Op::SubgroupBroadcastFirst,
         Op::SubgroupBroadcastZero, Op::SubgroupShuffleXor};
-    static const std::vector<Op> bool_ops = {Op::SubgroupAll, Op::SubgroupAny, Op::SubgroupAllEqual,
-                                             Op::SubgroupElect};
+    static const std::vector<Op> bool_ops = {Op::SubgroupAll, Op::SubgroupAny, Op::SubgroupAllEqual, Op::SubgroupElect};
     switch (rng_.below(3)) {
       case 0: {
         Type t = rng_.chance(50) ? u32 : i32;
@@ -605,8 +624,10 @@ class Generator {
         if (v < 0) return false;
         s.target = std::uint32_t(v);
         s.op = rng_.pick(bool_ops);
-        if (s.op == Op::SubgroupAllEqual) s.exprs.push_back(expr(u32, 3, ctx));
-        else if (s.op != Op::SubgroupElect) s.exprs.push_back(expr(boolean, 3, ctx));
+        if (s.op == Op::SubgroupAllEqual)
+          s.exprs.push_back(expr(u32, 3, ctx));
+        else if (s.op != Op::SubgroupElect)
+          s.exprs.push_back(expr(boolean, 3, ctx));
         return true;
       }
       default: {
@@ -628,9 +649,12 @@ class Generator {
       Stmt s;
       s.kind = StmtKind::Store;
       Type t = value.type;
-      if (t.is_bool()) value = node(ExprKind::Cast, u32, {value});
-      else if (t == i32) value = node(ExprKind::Bitcast, u32, {value});
-      else if (t == i64) value = node(ExprKind::Bitcast, u64, {value});
+      if (t.is_bool())
+        value = node(ExprKind::Cast, u32, {value});
+      else if (t == i32)
+        value = node(ExprKind::Bitcast, u32, {value});
+      else if (t == i64)
+        value = node(ExprKind::Bitcast, u64, {value});
       bool wide = value.type == u64;
       std::uint32_t& slot = wide ? slot64 : slot32;
       s.target = std::uint32_t(wide ? OutputBuffer::Out64 : OutputBuffer::Out32);
@@ -665,8 +689,6 @@ class Generator {
 
 }  // namespace
 
-Program generate(std::uint64_t seed, const GeneratorOptions& options) {
-  return Generator(seed, options).run(seed);
-}
+Program generate(std::uint64_t seed, const GeneratorOptions& options) { return Generator(seed, options).run(seed); }
 
 }  // namespace sprig::fuzz

@@ -23,7 +23,8 @@ std::string component_literal(Scalar s, std::uint64_t bits) {
       if (v == std::numeric_limits<std::int32_t>::min()) return "std::numeric_limits<std::int32_t>::min()";
       return std::to_string(v);
     }
-    case Scalar::U32: return std::uint32_t(bits) < 1000 ? std::to_string(std::uint32_t(bits)) + "u" : hex(std::uint32_t(bits)) + "u";
+    case Scalar::U32:
+      return std::uint32_t(bits) < 1000 ? std::to_string(std::uint32_t(bits)) + "u" : hex(std::uint32_t(bits)) + "u";
     case Scalar::F32: {
       char buf[48];
       std::snprintf(buf, sizeof buf, "%af", double(std::bit_cast<float>(std::uint32_t(bits))));
@@ -34,7 +35,7 @@ std::string component_literal(Scalar s, std::uint64_t bits) {
       if (v == std::numeric_limits<std::int64_t>::min()) return "std::numeric_limits<std::int64_t>::min()";
       return "std::int64_t(" + std::to_string(v) + ")";
     }
-    case Scalar::U64: return hex(bits) + "ull";
+    case Scalar::U64: return "std::uint64_t(" + hex(bits) + "ull)";  // a bare 0ull would also convert to a node pointer
   }
   return "?";
 }
@@ -96,7 +97,8 @@ const char* op_function(Op op) {
 const char* op_symbol(Op op) {
   switch (op) {
     case Op::Add: return "+";
-    case Op::Sub: case Op::Neg: return "-";
+    case Op::Sub:
+    case Op::Neg: return "-";
     case Op::Mul: return "*";
     case Op::Div: return "/";
     case Op::Rem: return "%";
@@ -127,7 +129,8 @@ class Printer {
     for (std::size_t i = 0; i < p_.functions.size(); ++i) function(std::uint32_t(i));
     out_ << "auto k = kernel(\"fuzz\", [&](ReadBuffer<std::uint32_t> in32, ReadBuffer<std::uint64_t> in64,\n"
             "                             Buffer<std::uint32_t> out32, Buffer<std::uint64_t> out64,\n"
-            "                             Buffer<std::uint32_t> outf, Buffer<float> outa, Buffer<std::uint32_t> atom32,\n"
+            "                             Buffer<std::uint32_t> outf, Buffer<float> outa, Buffer<std::uint32_t> "
+            "atom32,\n"
             "                             Buffer<std::uint64_t> atom64, UInt param) {\n";
     prefix_ = "v";
     line(1, "UInt slot = global_id().x() * " + std::to_string(slots_per_invocation) + "u;");
@@ -136,7 +139,8 @@ class Printer {
     line(1, "Var<std::array<std::uint32_t, " + std::to_string(array_size) + ">> array;");
     line(1, "Var<FuzzStruct> fuzz_struct;");
     for (std::size_t i = 0; i < p_.variables.size(); ++i)
-      line(1, "Var<" + type_name(p_.variables[i]) + "> v" + std::to_string(i) + " = " + expr(p_.initial_values[i]) + ";");
+      line(1,
+           "Var<" + type_name(p_.variables[i]) + "> v" + std::to_string(i) + " = " + expr(p_.initial_values[i]) + ";");
     block(p_.body, 1, false);
     out_ << "}, workgroup(" << p_.workgroup_size << "));\n";
     return out_.str();
@@ -228,7 +232,9 @@ class Printer {
     auto e = [&](std::size_t i) { return expr(s.exprs.at(i)); };
     switch (s.kind) {
       case StmtKind::Assign: line(indent, var(s.target) + " = " + e(0) + ";"); return;
-      case StmtKind::AssignElement: line(indent, "array[" + modulo(s.exprs.at(0), array_size) + "] = " + e(1) + ";"); return;
+      case StmtKind::AssignElement:
+        line(indent, "array[" + modulo(s.exprs.at(0), array_size) + "] = " + e(1) + ";");
+        return;
       case StmtKind::AssignField: {
         static const char* fields[] = {"a", "b", "c"};
         line(indent, std::string("fuzz_struct[&FuzzStruct::") + fields[s.target] + "] = " + e(0) + ";");
@@ -236,7 +242,8 @@ class Printer {
       }
       case StmtKind::Store: {
         static const char* buffers[] = {"out32", "out64", "outf", "outa"};
-        std::string value = OutputBuffer(s.target) == OutputBuffer::OutFloatBits ? "bitcast<std::uint32_t>(" + e(1) + ")" : e(1);
+        std::string value =
+            OutputBuffer(s.target) == OutputBuffer::OutFloatBits ? "bitcast<std::uint32_t>(" + e(1) + ")" : e(1);
         line(indent, std::string(buffers[s.target]) + "[slot + " + modulo(s.exprs.at(0), slots_per_invocation) +
                          "] = " + value + ";");
         return;
@@ -294,9 +301,13 @@ class Printer {
         switch (s.op) {
           case Op::SubgroupElect: call = "subgroup_elect()"; break;
           case Op::SubgroupBallotCount: call = "ballot_bit_count(subgroup_ballot(" + e(0) + "))"; break;
-          case Op::SubgroupBallotInclusiveCount: call = "ballot_inclusive_bit_count(subgroup_ballot(" + e(0) + "))"; break;
+          case Op::SubgroupBallotInclusiveCount:
+            call = "ballot_inclusive_bit_count(subgroup_ballot(" + e(0) + "))";
+            break;
           case Op::SubgroupBroadcastZero: call = "subgroup_broadcast(" + e(0) + ", 0u)"; break;
-          case Op::SubgroupShuffleXor: call = "subgroup_shuffle_xor(" + e(0) + ", " + std::to_string(s.bound) + "u)"; break;
+          case Op::SubgroupShuffleXor:
+            call = "subgroup_shuffle_xor(" + e(0) + ", " + std::to_string(s.bound) + "u)";
+            break;
           default: call = std::string(op_function(s.op)) + "(" + e(0) + ")"; break;
         }
         line(indent, var(s.target) + " = " + call + ";");

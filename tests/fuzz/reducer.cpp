@@ -135,6 +135,42 @@ bool calls_function(const Program& p, std::uint32_t f) {
   return calls_function(p.body, f);
 }
 
+bool statement_targets_variable(const Stmt& s) {
+  return s.kind == StmtKind::Assign || s.kind == StmtKind::While || s.kind == StmtKind::Loop ||
+         s.kind == StmtKind::SharedRound || s.kind == StmtKind::Subgroup;
+}
+
+// Calls f(index) on every reference to a kernel variable (expressions and statement targets).
+template <class F>
+void for_each_variable_use(Expr& e, F& f) {
+  if (e.kind == ExprKind::Variable) f(e.index);
+  for (Expr& a : e.args) for_each_variable_use(a, f);
+}
+template <class F>
+void for_each_variable_use(std::vector<Stmt>& block, F& f) {
+  for (Stmt& s : block) {
+    if (statement_targets_variable(s)) f(s.target);
+    for (Expr& e : s.exprs) for_each_variable_use(e, f);
+    for_each_variable_use(s.body, f);
+    for_each_variable_use(s.else_body, f);
+  }
+}
+
+// Removes kernel variable `v` if nothing refers to it, renumbering the later ones.
+bool remove_unused_variable(Program& p, std::uint32_t v) {
+  bool used = false;
+  auto find = [&](std::uint32_t& index) { used = used || index == v; };
+  for (Expr& e : p.initial_values) for_each_variable_use(e, find);
+  for_each_variable_use(p.body, find);
+  if (used) return false;
+  auto renumber = [&](std::uint32_t& index) { index -= index > v ? 1 : 0; };
+  for (Expr& e : p.initial_values) for_each_variable_use(e, renumber);
+  for_each_variable_use(p.body, renumber);
+  p.variables.erase(p.variables.begin() + std::ptrdiff_t(v));
+  p.initial_values.erase(p.initial_values.begin() + std::ptrdiff_t(v));
+  return true;
+}
+
 std::size_t size_of(const Expr& e) {
   std::size_t n = 1;
   for (const Expr& a : e.args) n += size_of(a);
@@ -187,6 +223,14 @@ Program reduce(Program program, const StillFails& still_fails, std::size_t max_a
       if (!attempt(candidate)) break;
       program = std::move(candidate);
       progress = true;
+    }
+    // Variables nothing refers to any more (printed declarations only).
+    for (std::uint32_t v = std::uint32_t(program.variables.size()); v-- > 0;) {
+      Program candidate = program;
+      if (remove_unused_variable(candidate, v) && attempt(candidate)) {
+        program = std::move(candidate);
+        progress = true;
+      }
     }
     for (Pass pass : passes) {
       for (std::size_t site = 0; st.attempts < max_attempts;) {

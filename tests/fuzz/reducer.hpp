@@ -1,6 +1,6 @@
 // Shrinks a failing program while it keeps failing: deletes statements, replaces compound
 // statements by their bodies, expressions by constants or by their own operands, drops
-// unused callables and shrinks the launch. Greedy, to a fixed point or an attempt budget.
+// unused callables and variables and shrinks the launch. Greedy, to a fixed point or an attempt budget.
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,13 @@
 // Bugs found by the fuzzer, as reduced programs (printed by sprig-fuzz), on both backends.
 // Each names the seed and campaign that found it and says whose bug it is (docs/fuzzing.md).
+#include <cstdlib>
+#include <limits>
+
 #include "backends.hpp"
+#include "fuzz_kernel.hpp"
 
 using namespace sprig;
+using fuzz::FuzzStruct;
 using test::outputs;
 
 // Seed 606 (CI seeds), reduced: lavapipe (Mesa 22.3.6, LLVM 15) orders a sign-extended
@@ -22,4 +27,39 @@ TEST_CASE("64-bit signed comparison of a sign-extended int32 with a constant", "
     out[4] = cast<std::uint32_t>(wide >= Long(std::int64_t(-1)));
   }, workgroup(1));
   CHECK(outputs<std::uint32_t>(dev, k, 5, grid(1), 0) == std::vector<std::uint32_t>{0, 0, 0, 1, 1});
+}
+
+// Seed 5390 (H100 campaign), reduced: NVIDIA's shader compiler (driver 580.159.04) crashes
+// with SIGSEGV in vkCreateComputePipelines (libnvidia-gpucomp, below _nv002nvvm) on this
+// valid module (spirv-val passes; lavapipe and the simulator run it). A driver bug. The
+// crash would kill the test binary, so on NVIDIA's driver the kernel runs only when
+// SPRIG_FUZZ_RUN_CRASHES=1; the kernel body is the reducer's output, unchanged.
+TEST_CASE("seed 5390: ballot count into bitfield_extract beside a 64-bit % (crashed NVIDIA's compiler)") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  if (dev.info().driver == DriverId::NvidiaProprietary && !std::getenv("SPRIG_FUZZ_RUN_CRASHES")) {
+    WARN("skipped: crashes NVIDIA's shader compiler (set SPRIG_FUZZ_RUN_CRASHES=1 to run it)");
+    return;
+  }
+  auto k = kernel("fuzz_seed_5390", [](ReadBuffer<std::uint64_t> in64, Buffer<std::uint32_t> out32,
+                                       Buffer<std::uint64_t> out64) {
+    UInt slot = global_id().x() * 16u;
+    Var<FuzzStruct> fuzz_struct;
+    Var<UInt> v0 = UInt(0u);
+    Var<ULong> v1 = ULong(std::uint64_t(0x0ull));
+    v0 = ballot_inclusive_bit_count(subgroup_ballot(Bool(false)));
+    fuzz_struct[&FuzzStruct::b] = bitfield_extract(Int(0), UInt(0u), ((v0.load() + UInt(1u)) % UInt(70u)));
+    v1 = (cast<std::uint64_t>(Long(std::numeric_limits<std::int64_t>::min())) % in64[(UInt(0u)) % 32u].load());
+    out64[slot + (UInt(0u)) % 16u] = v1.load();
+    out32[slot + (UInt(0u)) % 16u] = bitcast<std::uint32_t>(fuzz_struct[&FuzzStruct::b].load());
+  }, workgroup(32));
+  auto in64 = dev.upload(std::vector<std::uint64_t>(32, 0xFFFFFFFFFFFFFFF8ull));
+  auto out32 = dev.upload(std::vector<std::uint32_t>(32 * 16, 1));
+  auto out64 = dev.upload(std::vector<std::uint64_t>(32 * 16, 1));
+  dev.run(k, grid(32), in64, out32, out64);
+  std::vector<std::uint32_t> got32 = dev.download(out32);
+  std::vector<std::uint64_t> got64 = dev.download(out64);
+  for (std::size_t i = 0; i < 32; ++i) {
+    REQUIRE(got32[i * 16] == 0u);
+    REQUIRE(got64[i * 16] == 0x8000000000000000ull);
+  }
 }
