@@ -27,10 +27,12 @@ namespace {
 void usage() {
   std::cerr << "usage: sprig-fuzz [--seeds N] [--first S] [--device NAME] [--no-reduce] [--reduce-attempts N]\n"
                "                  [--no-subgroups] [--no-approx-floats] [--validation] [--features] [--print]\n"
-               "                  [--reduce-crash SEED]\n"
+               "                  [--reduce-crash SEED] [--swap-opcodes FROM:TO]\n"
                "--print writes the programs of the seeds as DSL source and runs nothing.\n"
                "--reduce-crash reduces a program that crashes the process (a driver crash), running each\n"
-               "candidate in a child process that opens the device itself.\n";
+               "candidate in a child process that opens the device itself.\n"
+               "--swap-opcodes injects an emitter bug (every SPIR-V instruction FROM becomes TO), to measure\n"
+               "how quickly the fuzzer notices one.\n";
 }
 
 // A crash inside a driver kills the campaign: say where (frames as binary(+offset), for
@@ -61,6 +63,21 @@ bool crashes(const fuzz::Program& p, const std::string& device_name) {
   return WIFSIGNALED(status);
 }
 
+// The default SPIR-V compiler with every instruction `from` turned into `to` (same operands).
+vk::SpirvCompiler swapping_compiler(std::uint32_t from, std::uint32_t to) {
+  return [from, to](const ir::Kernel& k) {
+    compiler::CompileOptions options;
+    options.validate = false;
+    std::vector<std::uint32_t> words = compiler::compile(k, options);
+    for (std::size_t i = 5; i < words.size();) {  // instructions follow the 5-word header
+      std::uint32_t count = words[i] >> 16;
+      if ((words[i] & 0xFFFFu) == from) words[i] = (count << 16) | to;
+      i += count == 0 ? 1 : count;
+    }
+    return words;
+  };
+}
+
 int reduce_crash(std::uint64_t seed, const fuzz::GeneratorOptions& generator, const std::string& device_name,
                  std::size_t attempts) {
   fuzz::Program p = fuzz::generate(seed, generator);
@@ -87,6 +104,7 @@ int main(int argc, char** argv) {
   std::string device_name;
   bool validation = false, show_features = false, print_only = false;
   std::optional<std::uint64_t> crash_seed;
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> swap;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -107,6 +125,15 @@ int main(int argc, char** argv) {
     else if (a == "--features") show_features = true;
     else if (a == "--print") print_only = true;
     else if (a == "--reduce-crash") crash_seed = std::stoull(value(), nullptr, 0);
+    else if (a == "--swap-opcodes") {
+      std::string v = value();
+      std::size_t colon = v.find(':');
+      if (colon == std::string::npos) {
+        usage();
+        return 2;
+      }
+      swap.emplace(std::stoul(v.substr(0, colon)), std::stoul(v.substr(colon + 1)));
+    }
     else {
       usage();
       return 2;
@@ -122,6 +149,7 @@ int main(int argc, char** argv) {
   if (crash_seed) return reduce_crash(*crash_seed, options.generator, device_name, options.reduce_attempts);
   vk::Options vk_options;
   vk_options.validation = validation;
+  if (swap) vk_options.spirv_compiler = swapping_compiler(swap->first, swap->second);
   vk::Device device = device_name.empty() ? vk::Device::best(vk_options) : vk::Device::open(device_name, vk_options);
   fuzz::Runner runner(device);
   std::cout << "sprig-fuzz: " << device.name() << " (" << device.info().driver_version << "), subgroup size "
