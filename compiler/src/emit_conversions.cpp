@@ -1,6 +1,8 @@
 // cast<T> (value conversions) and bitcast<T>. Integer widening follows the source's
 // signedness, as C++ does; float -> integer truncates and saturates with NaN -> 0
 // (semantics.hpp), which OpConvertFTo* alone leaves undefined outside the target range.
+// Where the device misorders sign-extended values (CompileOptions::sign_extension_by_shifts)
+// sign extension is written with shifts.
 #include "emitter.hpp"
 
 namespace sprig::compiler {
@@ -36,8 +38,23 @@ Id Emitter::emit_convert(const ir::Node& n) {
   unsigned from_bits = ir::scalar_bits(fk), to_bits = ir::scalar_bits(tk);
   if (from_bits == to_bits) return op(spv::Op::OpBitcast, ty, {x});
   // OpSConvert may produce either signedness; OpUConvert must produce an unsigned type.
-  if (to_bits > from_bits && ir::is_signed(fk)) return op(spv::Op::OpSConvert, ty, {x});
+  if (to_bits > from_bits && ir::is_signed(fk)) {
+    if (options_.sign_extension_by_shifts) return sign_extend_by_shifts(x, from, to);
+    return op(spv::Op::OpSConvert, ty, {x});
+  }
   return from_unsigned(op(spv::Op::OpUConvert, type(unsigned_of(to)), {x}), to);
+}
+
+// Quirk::SignExtendedCompareWithConstant: a driver that misorders OpSConvert's result
+// against constants never sees a sign extension: zero-extend, move the sign bit to the top
+// and shift it arithmetically back down.
+Id Emitter::sign_extend_by_shifts(Id x, ir::TypeRef from, ir::TypeRef to) {
+  Id ty = type(to);
+  Id widened = from_unsigned(op(spv::Op::OpUConvert, type(unsigned_of(to)), {x}), to);
+  unsigned added_bits = ir::scalar_bits(to->scalar) - ir::scalar_bits(from->scalar);
+  Id count = splat(ir::with_scalar(to, ir::ScalarKind::U32), added_bits);
+  Id sign_on_top = op(spv::Op::OpShiftLeftLogical, ty, {widened, count});
+  return op(spv::Op::OpShiftRightArithmetic, ty, {sign_on_top, count});
 }
 
 Id Emitter::float_to_int(Id x, ir::TypeRef from, ir::TypeRef to) {

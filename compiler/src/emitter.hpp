@@ -164,6 +164,7 @@ class Emitter {
   Id emit_convert(const ir::Node& n);
   Id emit_bitcast(const ir::Node& n);
   Id float_to_int(Id x, ir::TypeRef from, ir::TypeRef to);
+  Id sign_extend_by_shifts(Id x, ir::TypeRef from, ir::TypeRef to);
 
   // ---- math (emit_math.cpp)
   Id emit_math(const ir::Node& n);

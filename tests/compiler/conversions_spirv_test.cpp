@@ -62,3 +62,20 @@ TEST_CASE("bitcasts between same-sized types, including 64-bit scalars and 32-bi
   test::Module m = valid_module(k);
   CHECK(m.count(spv::Op::OpBitcast) >= 5);
 }
+
+TEST_CASE("with sign_extension_by_shifts, sign extension is a zero extension and two shifts, scalars and vectors") {
+  auto k = kernel("sign_extension_by_shifts", [](Int a, IVec2 v, WriteBuffer<std::int64_t> out) {
+    out[0] = cast<std::int64_t>(a);
+    out[1] = cast<std::int64_t>(cast<std::uint64_t>(a));  // into an unsigned type too
+    out[2] = cast<i64vec2>(v).y();
+  });
+  compiler::CompileOptions options;
+  options.sign_extension_by_shifts = true;
+  test::Module m;
+  m.words = compiler::compile(*k.ir(), options);  // validates
+  CHECK_FALSE(m.contains(spv::Op::OpSConvert));
+  CHECK(m.count(spv::Op::OpUConvert) == 3);
+  CHECK(m.count(spv::Op::OpShiftLeftLogical) == 3);
+  CHECK(m.count(spv::Op::OpShiftRightArithmetic) == 3);
+  CHECK(valid_module(k).count(spv::Op::OpSConvert) == 3);  // the default keeps OpSConvert
+}

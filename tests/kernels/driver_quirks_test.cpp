@@ -56,6 +56,73 @@ std::vector<T> remainders_on(sprig::Device& dev) {
   return dev.download(out);
 }
 
+// Signed orderings of an int32 sign-extended to int64 against constants about the int32
+// range, with the constant on either side: what lavapipe got wrong.
+enum class Order { Less, LessEqual, Greater, GreaterEqual };
+constexpr Order kOrders[] = {Order::Less, Order::LessEqual, Order::Greater, Order::GreaterEqual};
+
+const std::vector<std::int64_t> kSignExtensionConstants{-0x80000001ll, -0x80000000ll, -2, -1, 0, 1, 7, 0x7fffffffll,
+                                                        0x80000000ll};
+
+std::vector<std::int32_t> sign_extension_operands() {
+  return {0, 1, -1, 7, -7, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
+}
+
+// Works on host integers and on device expressions alike.
+template <class A, class B>
+auto ordered(Order order, const A& a, const B& b) {
+  switch (order) {
+    case Order::Less: return a < b;
+    case Order::LessEqual: return a <= b;
+    case Order::Greater: return a > b;
+    case Order::GreaterEqual: break;
+  }
+  return a >= b;
+}
+
+// The comparisons of one operand: every constant, every order, the constant right then left.
+constexpr std::uint32_t kComparisonsPerOperand = 9 * 4 * 2;
+
+// Row i holds the comparisons of the pushed operand, then those of values[i]: the driver
+// gets both wrong, the constant folded into the comparison either way.
+auto sign_extension_kernel() {
+  return kernel("sign_extended_compare", [](Int pushed, ReadBuffer<std::int32_t> values,
+                                            WriteBuffer<std::uint32_t> out) {
+    auto i = global_id().x();
+    if_(i < values.size(), [&] {
+      UInt slot = i * (2 * kComparisonsPerOperand);
+      std::uint32_t column = 0;
+      for (Int x : {pushed, Int(values[i])}) {
+        Long wide = cast<std::int64_t>(x);
+        for (std::int64_t c : kSignExtensionConstants) {
+          for (Order order : kOrders) {
+            out[slot + column++] = cast<std::uint32_t>(ordered(order, wide, Long(c)));
+            out[slot + column++] = cast<std::uint32_t>(ordered(order, Long(c), wide));
+          }
+        }
+      }
+    });
+  }, workgroup(64));
+}
+
+std::vector<std::uint32_t> expected_orderings(std::int32_t pushed, const std::vector<std::int32_t>& values) {
+  std::vector<std::uint32_t> out;
+  for (std::int32_t value : values) {
+    for (std::int64_t x : {std::int64_t(pushed), std::int64_t(value)}) {
+      for (std::int64_t c : kSignExtensionConstants) {
+        for (Order order : kOrders) out.insert(out.end(), {ordered(order, x, c), ordered(order, c, x)});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> orderings_on(sprig::Device& dev, std::int32_t pushed) {
+  std::vector<std::int32_t> values = sign_extension_operands();
+  return test::outputs<std::uint32_t>(dev, sign_extension_kernel(), values.size() * 2 * kComparisonsPerOperand,
+                                      grid(values.size()), pushed, dev.upload(values));
+}
+
 // A device on the same driver as the suite's, with the given workarounds switched off.
 vk::Device device_without(QuirkSet workarounds) {
   vk::Options options;
@@ -88,6 +155,38 @@ TEST_CASE("without its workaround the signed remainder is wrong exactly on the d
   CHECK(right == !listed);
 }
 
+TEST_CASE("a sign-extended int32 orders against 64-bit constants as the semantics table says") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  std::vector<std::int32_t> values = sign_extension_operands();
+  CHECK(orderings_on(dev, 0) == expected_orderings(0, values));
+  CHECK(orderings_on(dev, -5) == expected_orderings(-5, values));
+  // The fuzzer's examples (seed 606), and a vector extended component-wise: sext(0) >= 1 is false.
+  auto k = kernel("sign_extended_compare_examples", [](Int zero, WriteBuffer<std::uint32_t> out) {
+    Long wide = cast<std::int64_t>(zero);
+    out[0] = cast<std::uint32_t>(wide >= Long(std::int64_t(1)));
+    out[1] = cast<std::uint32_t>(wide > Long(std::int64_t(0)));
+    out[2] = cast<std::uint32_t>(wide < Long(std::int64_t(1)));
+    out[3] = cast<std::uint32_t>(wide <= Long(std::int64_t(0)));
+    out[4] = cast<std::uint32_t>(cast<std::int64_t>(Int(0)) >= Long(std::int64_t(1)));
+    BVec2 below = cast<i64vec2>(IVec2(ivec2{0, -3}) + zero) < Expr<i64vec2>(i64vec2{1, -2});
+    out[5] = cast<std::uint32_t>(below.x());
+    out[6] = cast<std::uint32_t>(below.y());
+  }, workgroup(1));
+  CHECK(test::outputs<std::uint32_t>(dev, k, 7, grid(1), 0) == std::vector<std::uint32_t>{0, 0, 1, 1, 0, 1, 1});
+}
+
+TEST_CASE("without its workaround a sign-extended int32 is misordered against constants exactly on the drivers the "
+          "table lists", "[vulkan]") {
+  vk::Device& suite_device = test::vulkan();
+  bool listed = quirks_of(suite_device.info().driver).has(Quirk::SignExtendedCompareWithConstant);
+  vk::Device plain = device_without(Quirk::SignExtendedCompareWithConstant);
+  REQUIRE(plain.info().driver == suite_device.info().driver);
+  CHECK_FALSE(plain.info().quirks.has(Quirk::SignExtendedCompareWithConstant));
+  bool right = orderings_on(plain, 0) == expected_orderings(0, sign_extension_operands());
+  INFO("driver: " << to_string(plain.info().driver) << " " << plain.info().driver_version);
+  CHECK(right == !listed);
+}
+
 TEST_CASE("a loop runs 70,000 iterations unless the driver caps loops at 65,535 back-edges") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto k = kernel("long_loop", [](UInt trips, WriteBuffer<std::uint32_t> out) {
@@ -116,7 +215,8 @@ TEST_CASE("every quirk in the table names its symptom, workaround and reproducer
   }
   CHECK(quirks_of(DriverId::NvidiaProprietary).has(Quirk::SignedRemainderUnsigned));
   CHECK(quirks_of(DriverId::MesaLlvmpipe) ==
-        (Quirk::BarrierPassesSpinningSubgroup | Quirk::LoopBackEdgeCap | Quirk::RelaxedLookBackUnreliable));
+        (Quirk::BarrierPassesSpinningSubgroup | Quirk::LoopBackEdgeCap | Quirk::RelaxedLookBackUnreliable |
+         Quirk::SignExtendedCompareWithConstant));
   CHECK(quirks_of(DriverId::Simulator).empty());
   CHECK(quirk_names(Quirk::SignedRemainderUnsigned | Quirk::LoopBackEdgeCap) ==
         "nvidia-signed-remainder, lavapipe-loop-cap");

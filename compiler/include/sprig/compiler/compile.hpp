@@ -19,6 +19,10 @@ struct CompileOptions {
   // Emit signed % as a - b * (a / b) instead of OpSRem: the workaround for drivers whose
   // OpSRem is wrong (Quirk::SignedRemainderUnsigned; the runtime sets it per device).
   bool signed_remainder_by_division = false;
+  // Emit 32 -> 64-bit sign extension as a zero extension and two shifts instead of
+  // OpSConvert: the workaround for drivers that misorder a sign-extended value against a
+  // constant (Quirk::SignExtendedCompareWithConstant; the runtime sets it per device).
+  bool sign_extension_by_shifts = false;
   // The device's float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit): which of
   // DenormPreserve, SignedZeroInfNanPreserve and RoundingModeRTE precise-float kernels may
   // declare (each is declared where the device supports it; the runtime sets these).

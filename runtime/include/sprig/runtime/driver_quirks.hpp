@@ -47,6 +47,9 @@ enum class Quirk : std::uint32_t {
   LoopBackEdgeCap = 1u << 2,
   // Look-back status words need acquire/release even where a word carries its value.
   RelaxedLookBackUnreliable = 1u << 3,
+  // A signed ordered comparison (< <= > >=) of an int32 sign-extended to 64 bits
+  // (OpSConvert) with a constant ignores the value: < and <= give false, > and >= true.
+  SignExtendedCompareWithConstant = 1u << 4,
 };
 
 // A set of quirks (flags).
