@@ -13,9 +13,9 @@ using test::outputs;
 // Seed 606 (CI seeds), reduced: lavapipe (Mesa 22.3.6, LLVM 15) orders a sign-extended
 // 32-bit value against a small 64-bit constant wrongly: sext(0) >= 1 and sext(0) > 0 come
 // out true, sext(0) < 1 false. The SPIR-V (OpSConvert, OpSGreaterThanEqual) is right and the
-// simulator agrees with semantics.hpp: a driver bug. [!mayfail] until sprig works around it
-// (a driver quirk) or the driver is fixed; the simulator's half passes.
-TEST_CASE("64-bit signed comparison of a sign-extended int32 with a constant", "[!mayfail]") {
+// simulator agrees with semantics.hpp: a driver bug, worked around by the driver quirk
+// lavapipe-sext-compare (tests/kernels/driver_quirks_test.cpp).
+TEST_CASE("64-bit signed comparison of a sign-extended int32 with a constant") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto k = kernel("fuzz_seed_606", [](Int zero, WriteBuffer<std::uint32_t> out) {
     Var<Bool> v1 = (cast<std::int64_t>(Int(0)) >= Long(std::int64_t(1)));  // as the reducer printed it
