@@ -2,13 +2,20 @@
 // kernel, and the device refuses further work. On lavapipe the kernel keeps a CPU thread
 // spinning until the process ends; the device is dropped without waiting for it (its
 // Vulkan objects are left to the end of the process), so the test still ends at once.
+//
+// On NVIDIA's driver (580, H100) the same tests pass, but the process then never exits:
+// the driver waits at exit for the dispatch that never ends (docs/reliability.md). So the
+// cases run only on drivers whose processes are known to exit, unless
+// SPRIG_TEST_HUNG_KERNELS=1 asks for them (run each case alone, under a kill timeout).
 #include <chrono>
+#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "backends.hpp"
 #include "sprig/sprig.hpp"
 
 using namespace sprig;
@@ -28,6 +35,15 @@ auto spin_forever() {
 
 const Grid endless_grid = grid(65535, 65535);
 
+// Whether a test process can end while one of its dispatches never does.
+bool hung_kernels_testable() {
+  const char* forced = std::getenv("SPRIG_TEST_HUNG_KERNELS");
+  if (forced != nullptr && std::string(forced) == "1") return true;
+  if (test::vulkan().info().driver == DriverId::MesaLlvmpipe) return true;
+  WARN("skipped: this driver's processes do not exit while a dispatch runs (SPRIG_TEST_HUNG_KERNELS=1 runs it)");
+  return false;
+}
+
 vk::Options short_timeout() {
   vk::Options options;
   options.wait_timeout = std::chrono::milliseconds(300);
@@ -46,6 +62,7 @@ std::string lost_message(Sequence& sequence) {
 }  // namespace
 
 TEST_CASE("waiting for a kernel that never finishes throws DeviceLost naming the kernel and the timeout", "[vulkan]") {
+  if (!hung_kernels_testable()) return;
   vk::Device device = vk::Device::best(short_timeout());
   auto flag = device.upload(std::vector<std::uint32_t>{0, 0});
   Sequence sequence = device.sequence();
@@ -61,6 +78,7 @@ TEST_CASE("waiting for a kernel that never finishes throws DeviceLost naming the
 }
 
 TEST_CASE("a device whose kernel timed out refuses all further work with the same error", "[vulkan]") {
+  if (!hung_kernels_testable()) return;
   vk::Device device = vk::Device::best(short_timeout());
   auto flag = device.upload(std::vector<std::uint32_t>{0, 0});
   Sequence sequence = device.sequence();
@@ -83,6 +101,7 @@ TEST_CASE("a device whose kernel timed out refuses all further work with the sam
 }
 
 TEST_CASE("another device keeps working while one device's kernel never finishes", "[vulkan]") {
+  if (!hung_kernels_testable()) return;
   vk::Device hung = vk::Device::best(short_timeout());
   auto flag = hung.upload(std::vector<std::uint32_t>{0, 0});
   Sequence sequence = hung.sequence();
@@ -98,6 +117,7 @@ TEST_CASE("another device keeps working while one device's kernel never finishes
 }
 
 TEST_CASE("dropping a device whose kernel never finishes returns at once", "[vulkan]") {
+  if (!hung_kernels_testable()) return;
   const auto start = std::chrono::steady_clock::now();
   {
     vk::Device device = vk::Device::best(short_timeout());
