@@ -30,7 +30,7 @@ export SPRIG_VALIDATION=1
 failed=0
 for suite in "${suites[@]}"; do
   echo "== $sanitizers: $suite (backends: $SPRIG_TEST_BACKENDS)"
-  filter="~[vulkan]"
+  filter="~[vulkan]~[.]"  # an exclusion alone would also select the hidden cases
   case ",$SPRIG_TEST_BACKENDS," in *,vulkan,*) filter="" ;; esac
   "$build/$suite" $filter || failed=1
 done

@@ -72,6 +72,7 @@ TEST_CASE("a callable that calls itself is an error") {
   holder->f = [self](UInt x) { return self(x); };
   CHECK_THROWS_WITH(kernel("recursion", [&](WriteBuffer<std::uint32_t> out) { out[0] = self(1u); }),
                     Contains("recursion"));
+  holder->f = nullptr;  // the holder and the callable own each other: break the cycle
 }
 
 TEST_CASE("too many value parameters for push constants is an error") {
