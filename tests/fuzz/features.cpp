@@ -38,6 +38,7 @@ void collect(const Expr& e, std::set<std::string>& out) {
   if (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary) {
     std::string op = op_name(e.op);
     out.insert("op:" + op + ":" + (e.type.is_float() ? "float" : e.type.is_bool() ? "bool" : "int"));
+    if (e.args[0].type.is_signed()) out.insert("op:" + op + ":signed");
     // Division corner cases chosen on purpose: by a zero or -1 constant.
     if ((e.op == Op::Div || e.op == Op::Rem) && e.args[1].kind == ExprKind::Constant && !e.type.is_float())
       out.insert("op:" + op + ":by-constant-" + (e.args[1].bits[0] == 0 ? "zero" : "other"));

@@ -61,6 +61,7 @@ Expr Generator::leaf(Type t, const Context& ctx) {
         if (ctx.in_callable) break;
         if (t == u32) return node(ExprKind::Input, t, {u32_index(ctx)}, Op::Add, 0);
         if (t == u64) return node(ExprKind::Input, t, {u32_index(ctx)}, Op::Add, 1);
+        if (t == i32 || t == i64) return signed_input(t, ctx);
         break;
       case 3:
         if (ctx.in_callable || !(t == u32 || t == u64)) break;

@@ -117,6 +117,14 @@ Stmt Generator::jump_if(StmtKind kind, const Context& ctx) {
   Stmt s;
   s.kind = StmtKind::If;
   s.exprs.push_back(expr(boolean, 2, ctx));
+  if (kind == StmtKind::Return && !ctx.in_callable) {
+    // Most conditions hold in every invocation; one that returns them all would hide the
+    // rest of the kernel. Only a quarter of the invocations may leave.
+    Expr lane = node(ExprKind::Builtin, u32, {}, Op::Add, std::uint32_t(Builtin::LocalIndex));
+    Expr quarter = node(ExprKind::Binary, boolean,
+                        {node(ExprKind::Binary, u32, {lane, constant(u32, 4)}, Op::Rem), constant(u32, 3)}, Op::Eq);
+    s.exprs[0] = node(ExprKind::Binary, boolean, {std::move(quarter), std::move(s.exprs[0])}, Op::LogicalAnd);
+  }
   Stmt jump;
   jump.kind = kind;
   if (kind == StmtKind::Return && ctx.in_callable) jump.exprs.push_back(expr(u32, 2, ctx));
@@ -129,7 +137,7 @@ Stmt Generator::statement(const Context& ctx) {
   bool uniform = kernel && ctx.depth == 0 && !returned_;
   for (;;) {
     Stmt s;
-    switch (rng_.below(20)) {
+    switch (rng_.below(25)) {
       case 0:
       case 1:
       case 2:
@@ -235,6 +243,15 @@ Stmt Generator::statement(const Context& ctx) {
         if (subgroup(s, ctx)) return s;
         continue;
       }
+      case 18:
+      case 19:
+      case 20:
+      case 21:
+      case 22:
+      case 23:
+      case 24:
+        if (!kernel) continue;
+        return signed_store(ctx);
       default: continue;
     }
   }

@@ -87,6 +87,14 @@ class Generator {
   Expr u32_index(const Context& ctx);
   Expr leaf(Type t, const Context& ctx);
   Expr small_u32(const Context& ctx);
+  // generate_signed.cpp
+  Expr signed_input(Type t, const Context& ctx);
+  Expr signed_operand(Type t, int depth, const Context& ctx);
+  Expr signed_operation(Type t, int depth, const Context& ctx);
+  Expr signed_field(Type t, int depth, const Context& ctx);
+  Expr large_float(Type target, const Context& ctx);
+  Expr unsigned_conversion(Type t, const Context& ctx);
+  Stmt signed_store(const Context& ctx);
 
   Random rng_;
   GeneratorOptions options_;
@@ -97,6 +105,7 @@ class Generator {
   std::uint32_t next_loop_id_ = 0;
   bool returned_ = false;
   bool functions_ready_ = false;
+  std::uint32_t signed_slot32_ = 0, signed_slot64_ = 0;  // signed_store's next slots
 };
 
 }  // namespace sprig::fuzz
