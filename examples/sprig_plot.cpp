@@ -100,7 +100,7 @@ std::unique_ptr<pos::Plotter> make_plotter(Device& device, int k, pos::Mode mode
   }
 }
 
-// The seeds of records at piece offsets first .. first + count - 1 of a sector (POS.md §1.6):
+// The seeds of records at piece offsets first .. first + count - 1 of a sector (pos-spec §1.6):
 // BLAKE3(sector_id ‖ piece_offset as u16 LE), one 34-byte message per record on the device.
 std::vector<pos::Seed> sector_seeds(Device& device, const pos::Seed& sector_id, std::uint32_t first, std::uint32_t count) {
   std::vector<std::uint8_t> messages;

@@ -12,7 +12,7 @@ using namespace hash_test;
 namespace {
 
 // The Litecoin genesis header (version 1, zero previous hash, merkle root 97ddfbba...,
-// time 1317972665, bits 0x1e0ffff0, nonce 2084524493), as ../shared/vectors/hashes.md gives it.
+// time 1317972665, bits 0x1e0ffff0, nonce 2084524493), block 0 of the public Litecoin chain.
 const Bytes genesis = from_hex(
     "010000000000000000000000000000000000000000000000000000000000000000000000d9ced4ed1130f7b7faad9be25323ffafa33232a1"
     "7c3edf6cfd97bee6bafbdd97b9aa8e4ef0ff0f1ecd513f7c");

@@ -50,7 +50,7 @@ std::vector<Bytes> fixed_digests(sprig::Device& dev, const std::vector<Bytes>& m
 
 }  // namespace
 
-// FIPS 180-2 appendix B (and /work/shared/vectors/hashes.md).
+// FIPS 180-2 appendix B.
 TEST_CASE("SHA-256 of the FIPS 180-2 examples, fixed-length and span kernels") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   std::vector<std::pair<std::string, std::string>> vectors{
@@ -106,8 +106,8 @@ TEST_CASE("fixed-length SHA-256 batches equal OpenSSL at every tail length") {
 
 TEST_CASE("double SHA-256 of the Litecoin genesis header gives the genesis hash") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
-  // From /work/shared/vectors/hashes.md: the serialised header and its hash in display
-  // order (the digest's bytes reversed).
+  // Litecoin's genesis block (block 0 of the public chain): the serialised header and its
+  // hash in display order (the digest's bytes reversed).
   Bytes header = from_hex(
       "010000000000000000000000000000000000000000000000000000000000000000000000d9ced4ed1130f7b7faad9be25323ffafa3"
       "3232a17c3edf6cfd97bee6bafbdd97b9aa8e4ef0ff0f1ecd513f7c");

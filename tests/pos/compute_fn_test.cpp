@@ -1,4 +1,4 @@
-// compute_fn against chiapos's K = 16 vectors (POS.md §2.2, from chiapos tests/test.cpp), one
+// compute_fn against chiapos's K = 16 vectors (pos-spec §2.2, from chiapos tests/test.cpp), one
 // test case per table, plus its input sizes and argument checks.
 #include <catch2/catch.hpp>
 

@@ -118,7 +118,7 @@ TEST_CASE("device plot stages equal the reference: table 2 parents, table 7 pair
   }
 }
 
-// Abundance's src/chia/tests.rs facts for the POS.md seed (POS.md §2): 38,179 s-buckets have a
+// Abundance's src/chia/tests.rs facts for the pos-spec §2.3 seed (pos-spec §2): 38,179 s-buckets have a
 // proof, the first 32,768 are kept, the last kept is 56,210; 15651 has none, 31500 has one.
 // Vulkan only: the simulator would take hours. Tagged [slow] (about a minute on lavapipe).
 TEST_CASE("device plot at K = 20 has Abundance's published proof counts", "[pos][device][slow]") {

@@ -1,4 +1,4 @@
-// MSB-first bit strings (POS.md §1.1): fields are written and read big-endian, within bytes
+// MSB-first bit strings (pos-spec §1.1): fields are written and read big-endian, within bytes
 // and across bytes, as compute_fn inputs, packed proofs and quality inputs lay them out.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Tables 2..7: match each bucket pair of the parent, compute_fn every kept match, and bucket
-// the result for the next table (POS.md §1.5 steps 1-5; §1.8 for Subspace's order).
+// the result for the next table (pos-spec §1.5 steps 1-5; §1.8 for Subspace's order).
 #include <algorithm>
 
 #include "match_rule.hpp"

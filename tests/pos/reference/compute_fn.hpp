@@ -1,4 +1,4 @@
-// compute_fn for tables 2..7 (POS.md §1.4): BLAKE3 of y_L ‖ meta_L ‖ meta_R (MSB-first,
+// compute_fn for tables 2..7 (pos-spec §1.4): BLAKE3 of y_L ‖ meta_L ‖ meta_R (MSB-first,
 // zero-padded to whole bytes, always one block) gives the child's y and, for tables 4..6,
 // its metadata; tables 2 and 3 concatenate the parents' metadata instead.
 #pragma once

@@ -1,4 +1,4 @@
-// F1, the y values of table 1 (POS.md §1.2): partial(x) = keystream bits [K·x, K·x + K) of
+// F1, the y values of table 1 (pos-spec §1.2): partial(x) = keystream bits [K·x, K·x + K) of
 // ChaCha8 keyed by the seed, and y = (partial(x) << 6) | (x >> (K - 6)), K + 6 bits.
 #pragma once
 

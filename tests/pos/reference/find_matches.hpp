@@ -1,4 +1,4 @@
-// The matches of one bucket pair (POS.md §1.5 steps 1-3, §1.8): every (left, right) pair of
+// The matches of one bucket pair (pos-spec §1.5 steps 1-3, §1.8): every (left, right) pair of
 // entries of buckets b and b + 1 that satisfies the match rule, in (left index, m, duplicate)
 // order, with the mode's limits on right duplicates and on matches per pair.
 #pragma once

@@ -1,4 +1,4 @@
-// Buckets and the match rule (POS.md §1.3): entries match only across adjacent buckets b and
+// Buckets and the match rule (pos-spec §1.3): entries match only across adjacent buckets b and
 // b + 1, when the right r = y mod 15113 equals one of the 64 targets t(m) of the left r.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Constants and argument checks of the proof of space (Chia's construction as Subspace and
-// Abundance use it; /work/shared/POS.md §0), shared by every file of the CPU reference.
+// Abundance use it; docs/pos-spec.md §0), shared by every file of the CPU reference.
 // The reference is plain C++, independent of the DSL: it is the oracle the kernels are tested against.
 #pragma once
 
@@ -24,7 +24,7 @@ inline constexpr std::uint32_t num_s_buckets = 1u << 16;
 inline constexpr std::uint32_t num_chunks = 1u << 15;  // chunks of a record, and proofs kept
 inline constexpr std::size_t chunk_bytes = 32;
 
-// Which selection rules build the tables (POS.md §1.5 and §1.8). F1, compute_fn, the match
+// Which selection rules build the tables (pos-spec §1.5 and §1.8). F1, compute_fn, the match
 // rule and verification are the same in both; they differ in which entries and matches exist.
 enum class Mode {
   Abundance,  // 272 entries per bucket in position order, 288 matches per pair, <= 2 right duplicates

@@ -1,4 +1,4 @@
-// The CPU reference of proof-of-space plotting (issue 8), all of it: the oracle that device
+// The CPU reference of proof-of-space plotting, all of it: the oracle that device
 // kernels are compared with, stage by stage. Plain C++; it shares no code with the DSL.
 #pragma once
 

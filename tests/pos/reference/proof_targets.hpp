@@ -1,4 +1,4 @@
-// Which table-7 entry proves each s-bucket (POS.md §1.5 last bullets, §1.8 find_proof).
+// Which table-7 entry proves each s-bucket (pos-spec §1.5 last bullets, §1.8 find_proof).
 // Abundance: the first table-7 match in (bucket pair, match index) order with y >> 6 == s.
 // Subspace: the first table-7 entry in (y, position) order whose y >> 6 equals the byte-swapped
 // challenge index's first K bits.

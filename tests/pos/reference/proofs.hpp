@@ -1,4 +1,4 @@
-// Proof assembly and the plotter's output (POS.md §1.6): a table-7 entry expanded depth-first
+// Proof assembly and the plotter's output (pos-spec §1.6): a table-7 entry expanded depth-first
 // to its 64 x values, and PosProofs — the found-proofs bitmap and the first 2^15 proofs in
 // s-bucket order.
 #pragma once

@@ -1,4 +1,4 @@
-// Quality strings (POS.md §1.9, Chia's find_quality / verify; Subspace's full-chiapos
+// Quality strings (pos-spec §1.9, Chia's find_quality / verify; Subspace's full-chiapos
 // feature): SHA-256(challenge ‖ x_L ‖ x_R) for x pair q = challenge[31] & 31 of the proof.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Record encoding (POS.md §1.6, Abundance's encode_records): the k-th proven s-bucket s gives
+// Record encoding (pos-spec §1.6, Abundance's encode_records): the k-th proven s-bucket s gives
 // encoded[k] = chunk(s) XOR BLAKE3(proof_s), plus the seed derivation from a sector.
 //
 // Erasure coding is out of scope here: the caller passes the record already extended to 2^16

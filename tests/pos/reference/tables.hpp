@@ -1,4 +1,4 @@
-// The seven tables of a plot (POS.md §1.5 Abundance, §1.8 Subspace), kept whole so that a
+// The seven tables of a plot (pos-spec §1.5 Abundance, §1.8 Subspace), kept whole so that a
 // device implementation can be compared stage by stage: table 1's buckets, each table's
 // positions, ys, parent pairs, metadata and buckets.
 //

@@ -1,4 +1,4 @@
-// 64 F1 + 63 compute_fn evaluations per proof. Unlike the Abundance snapshot of POS.md, which
+// 64 F1 + 63 compute_fn evaluations per proof. Unlike the older Abundance snapshot (pos-spec §1.7), which
 // skips a non-matching pair, this rejects it (as Subspace does since commit 45254f566), and it
 // checks bucket adjacency as Chia's verifier does.
 #include "verify.hpp"

@@ -1,4 +1,4 @@
-// Verification of a proof (POS.md §1.7): F1 of the 64 x values, then for tables 2..7 pairs
+// Verification of a proof (pos-spec §1.7): F1 of the 64 x values, then for tables 2..7 pairs
 // (2i, 2i + 1) must match — target and bucket adjacency, any failure rejects — and feed
 // compute_fn; the proof is valid when the first K bits of table 7's y equal the challenge.
 // Abundance's challenge is the s-bucket index; Subspace's is subspace_challenge_bits().

@@ -101,7 +101,7 @@ enum class MathFn : std::uint8_t {
   Sign, IsNan, IsInf,
 };
 
-// ---- workgroup-level operations (issue 3); the IR shape is fixed here so that both
+// ---- workgroup-level operations; the IR shape is fixed here so that both
 // backends are written against it from the start.
 enum class Scope : std::uint8_t { Invocation, Subgroup, Workgroup, Device };
 enum class MemoryOrder : std::uint8_t { Relaxed, Acquire, Release, AcqRel };

@@ -29,7 +29,7 @@ namespace sprig::pos {
 inline constexpr std::uint32_t invalid_y = ~0u;
 inline constexpr std::uint32_t verify_metadata_words = 4;  // a Wide per entry
 
-// The match rule for one pair (POS.md §1.4): right's bucket follows left's, and right's r is
+// The match rule for one pair (pos-spec §1.4): right's bucket follows left's, and right's r is
 // left's target for the one m with ((b_R - b_L) mod 119) == m, which exists iff it is < 64.
 inline Expr<bool> pair_matches(const U32& y_left, const U32& y_right) {
   U32 bucket_left = y_left / param_bc, bucket_right = y_right / param_bc;
