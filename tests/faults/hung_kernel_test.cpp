@@ -50,6 +50,20 @@ vk::Options short_timeout() {
   return options;
 }
 
+// A device with a 0.3 s wait_timeout and spin_forever submitted on it, not yet waited for.
+struct HungDevice {
+  vk::Device device = vk::Device::best(short_timeout());
+  DeviceBuffer<std::uint32_t> flag = device.upload(std::vector<std::uint32_t>{0, 0});
+  Sequence sequence = submit_endless();
+
+  Sequence submit_endless() {
+    Sequence s = device.sequence();
+    s.run(spin_forever(), endless_grid, flag);
+    s.submit();
+    return s;
+  }
+};
+
 std::string lost_message(Sequence& sequence) {
   try {
     sequence.wait();
@@ -63,13 +77,9 @@ std::string lost_message(Sequence& sequence) {
 
 TEST_CASE("waiting for a kernel that never finishes throws DeviceLost naming the kernel and the timeout", "[vulkan]") {
   if (!hung_kernels_testable()) return;
-  vk::Device device = vk::Device::best(short_timeout());
-  auto flag = device.upload(std::vector<std::uint32_t>{0, 0});
-  Sequence sequence = device.sequence();
-  sequence.run(spin_forever(), endless_grid, flag);
-  sequence.submit();
+  HungDevice hung;
   const auto start = std::chrono::steady_clock::now();
-  const std::string message = lost_message(sequence);
+  const std::string message = lost_message(hung.sequence);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK_THAT(message, Contains("'spin_forever'") && Contains("0.3 s") && Contains("wait_timeout") &&
                           Contains("is lost"));
@@ -79,12 +89,8 @@ TEST_CASE("waiting for a kernel that never finishes throws DeviceLost naming the
 
 TEST_CASE("a device whose kernel timed out refuses all further work with the same error", "[vulkan]") {
   if (!hung_kernels_testable()) return;
-  vk::Device device = vk::Device::best(short_timeout());
-  auto flag = device.upload(std::vector<std::uint32_t>{0, 0});
-  Sequence sequence = device.sequence();
-  sequence.run(spin_forever(), endless_grid, flag);
-  sequence.submit();
-  const std::string message = lost_message(sequence);
+  HungDevice hung;
+  const std::string message = lost_message(hung.sequence);
   REQUIRE_THAT(message, Contains("is lost"));
   auto refused = [&](auto&& operation) {
     try {
@@ -94,20 +100,16 @@ TEST_CASE("a device whose kernel timed out refuses all further work with the sam
     }
     return false;
   };
-  CHECK(refused([&] { sequence.wait(); }));
-  CHECK(refused([&] { (void)device.alloc<std::uint32_t>(4); }));
-  CHECK(refused([&] { (void)device.download(flag); }));
-  CHECK(refused([&] { (void)device.sequence(); }));
+  CHECK(refused([&] { hung.sequence.wait(); }));
+  CHECK(refused([&] { (void)hung.device.alloc<std::uint32_t>(4); }));
+  CHECK(refused([&] { (void)hung.device.download(hung.flag); }));
+  CHECK(refused([&] { (void)hung.device.sequence(); }));
 }
 
 TEST_CASE("another device keeps working while one device's kernel never finishes", "[vulkan]") {
   if (!hung_kernels_testable()) return;
-  vk::Device hung = vk::Device::best(short_timeout());
-  auto flag = hung.upload(std::vector<std::uint32_t>{0, 0});
-  Sequence sequence = hung.sequence();
-  sequence.run(spin_forever(), endless_grid, flag);
-  sequence.submit();
-  REQUIRE_THROWS_AS(sequence.wait(), vk::DeviceLost);
+  HungDevice hung;
+  REQUIRE_THROWS_AS(hung.sequence.wait(), vk::DeviceLost);
 
   vk::Device healthy = vk::Device::best();
   auto data = healthy.upload(std::vector<std::uint32_t>{41});
@@ -120,12 +122,7 @@ TEST_CASE("dropping a device whose kernel never finishes returns at once", "[vul
   if (!hung_kernels_testable()) return;
   const auto start = std::chrono::steady_clock::now();
   {
-    vk::Device device = vk::Device::best(short_timeout());
-    auto flag = device.upload(std::vector<std::uint32_t>{0, 0});
-    Sequence sequence = device.sequence();
-    sequence.run(spin_forever(), endless_grid, flag);
-    sequence.submit();
-    // Not waited for: the sequence's destructor waits wait_timeout, then lets go.
+    HungDevice hung;  // not waited for: the sequence's destructor waits wait_timeout, then lets go
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(seconds < 5.0);
