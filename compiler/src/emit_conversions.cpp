@@ -2,7 +2,8 @@
 // signedness, as C++ does; float -> integer truncates and saturates with NaN -> 0
 // (semantics.hpp), which OpConvertFTo* alone leaves undefined outside the target range.
 // Where the device misorders sign-extended values (CompileOptions::sign_extension_by_shifts)
-// sign extension is written with shifts.
+// sign extension is written with shifts; where it folds int -> float -> int
+// (CompileOptions::exact_int_to_float) the int -> float conversion is marked exact.
 #include "emitter.hpp"
 
 namespace sprig::compiler {
@@ -33,7 +34,7 @@ Id Emitter::emit_convert(const ir::Node& n) {
     return op(spv::Op::OpINotEqual, ty, {x, splat(from, 0)});
   }
   if (ir::is_float(fk) && ir::is_float(tk)) return x;
-  if (ir::is_float(tk)) return op(ir::is_signed(fk) ? spv::Op::OpConvertSToF : spv::Op::OpConvertUToF, ty, {x});
+  if (ir::is_float(tk)) return int_to_float(x, from, ty);
   if (ir::is_float(fk)) return float_to_int(x, from, to);
   unsigned from_bits = ir::scalar_bits(fk), to_bits = ir::scalar_bits(tk);
   if (from_bits == to_bits) return op(spv::Op::OpBitcast, ty, {x});
@@ -43,6 +44,15 @@ Id Emitter::emit_convert(const ir::Node& n) {
     return op(spv::Op::OpSConvert, ty, {x});
   }
   return from_unsigned(op(spv::Op::OpUConvert, type(unsigned_of(to)), {x}), to);
+}
+
+// Quirk::IntFloatIntFolded: NoContraction marks the conversion exact in Mesa's front end,
+// which keeps its optimizer from folding a float -> int of it back into the integer.
+Id Emitter::int_to_float(Id x, ir::TypeRef from, Id float_type) {
+  Id result = op(ir::is_signed(from->scalar) ? spv::Op::OpConvertSToF : spv::Op::OpConvertUToF, float_type, {x});
+  if (options_.exact_int_to_float)
+    m_.add(ModuleBuilder::Section::Annotations, spv::Op::OpDecorate, {result, std::uint32_t(spv::Decoration::NoContraction)});
+  return result;
 }
 
 // Quirk::SignExtendedCompareWithConstant: a driver that misorders OpSConvert's result

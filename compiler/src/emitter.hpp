@@ -165,6 +165,7 @@ class Emitter {
   Id emit_bitcast(const ir::Node& n);
   Id float_to_int(Id x, ir::TypeRef from, ir::TypeRef to);
   Id sign_extend_by_shifts(Id x, ir::TypeRef from, ir::TypeRef to);
+  Id int_to_float(Id x, ir::TypeRef from, Id float_type);
 
   // ---- math (emit_math.cpp)
   Id emit_math(const ir::Node& n);

@@ -9,8 +9,19 @@ namespace {
 
 bool nvidia(DriverId d) { return d == DriverId::NvidiaProprietary; }
 bool lavapipe(DriverId d) { return d == DriverId::MesaLlvmpipe; }
+bool mesa(DriverId d) {
+  switch (d) {
+    case DriverId::MesaLlvmpipe:
+    case DriverId::MesaRadv:
+    case DriverId::MesaAnv:
+    case DriverId::MesaV3dv:
+    case DriverId::MesaTurnip:
+    case DriverId::MesaPanvk: return true;
+    default: return false;
+  }
+}
 
-constexpr std::array<DriverQuirk, 5> kQuirks{{
+constexpr std::array<DriverQuirk, 6> kQuirks{{
     {Quirk::SignedRemainderUnsigned, "nvidia-signed-remainder",
      "OpSRem on int32 or int64 operands read from memory returns an unsigned remainder whenever an operand is "
      "negative (-1 % 7 gives 3, 2 % -2 gives 2); OpSDiv on the same values is right",
@@ -47,6 +58,15 @@ constexpr std::array<DriverQuirk, 5> kQuirks{{
      "tests/kernels/driver_quirks_test.cpp: \"without its workaround a sign-extended int32 is misordered against "
      "constants exactly on the drivers the table lists\"",
      "Mesa 22.3.6 lavapipe (LLVM 15)", lavapipe},
+    {Quirk::IntFloatIntFolded, "mesa-int-float-round-trip",
+     "an integer converted to float and straight back comes back unrounded, as if every integer were exact in "
+     "float (0x2EE0E1C2 gives 0x2EE0E1C2, not 0x2EE0E1C0), for int32 and uint32",
+     "the emitter decorates integer -> float conversions NoContraction (CompileOptions::exact_int_to_float), "
+     "which Mesa's SPIR-V front end turns into the exact flag that stops value-changing rewrites; applied on "
+     "every Mesa driver because they share that front end and optimizer, and free where nothing folds",
+     "tests/kernels/driver_quirks_test.cpp: \"without its workaround an int -> float -> int round trip skips the "
+     "rounding exactly on the drivers the table lists\"",
+     "Mesa 22.3.6 lavapipe (LLVM 15)", mesa},
 }};
 
 }  // namespace

@@ -34,6 +34,7 @@ compiler::CompileOptions compile_options(const DeviceInfo& info, const DeviceCap
   compiler::CompileOptions options;
   options.signed_remainder_by_division = info.quirks.has(Quirk::SignedRemainderUnsigned);
   options.sign_extension_by_shifts = info.quirks.has(Quirk::SignExtendedCompareWithConstant);
+  options.exact_int_to_float = info.quirks.has(Quirk::IntFloatIntFolded);
   options.float32_denorm_preserve = caps.float32_denorm_preserve;
   options.float32_signed_zero_inf_nan_preserve = caps.float32_signed_zero_inf_nan_preserve;
   options.float32_rounding_mode_rte = caps.float32_rounding_mode_rte;

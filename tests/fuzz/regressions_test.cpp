@@ -68,9 +68,9 @@ TEST_CASE("seed 5390: ballot count into bitfield_extract beside a 64-bit % (cras
 // LLVM 15) folds a float -> integer conversion of an integer -> float conversion back to the
 // original integer, skipping the rounding to float: 0x2EE0E1C2 converts to the float
 // 0x2EE0E1C0 (24 significant bits), so the round trip must give 0x2EE0E1C0, as the
-// simulator does and Vulkan requires. A driver bug, not worked around yet: [!mayfail] until
-// the emitter has a workaround for it (the fuzzer converts only exact values meanwhile).
-TEST_CASE("an int -> float -> int round trip rounds through float", "[!mayfail]") {
+// simulator does. Worked around by the driver quirks table's mesa-int-float-round-trip
+// (tests/kernels/driver_quirks_test.cpp proves it both ways).
+TEST_CASE("an int -> float -> int round trip rounds through float") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto k = kernel("int_float_int", [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
     out[0] = cast<std::uint32_t>(cast<float>(in[0].load()));

@@ -123,6 +123,50 @@ std::vector<std::uint32_t> orderings_on(sprig::Device& dev, std::int32_t pushed)
                                       grid(values.size()), pushed, dev.upload(values));
 }
 
+// Integers that float must round (more than 24 significant bits), both ways of each tie,
+// the edges of each type and the fuzzer's example 0x2EE0E1C2 (rounds to 0x2EE0E1C0).
+std::vector<std::uint64_t> round_trip_operands() {
+  return {0x2EE0E1C2u, 0x01000001u, 0x01000003u, 0x7FFFFFFFu, 0x80000001u, 0xFFFFFFFFu, 0xFFFFFF7Fu, 0x12345678u,
+          0xFFFFFFFFFFFFFFFFull, 0x8000000000000001ull, 0x7FFFFFFFFFFFFFFFull, 0x0123456789ABCDEFull,
+          0xFEDCBA9876543210ull, 5u, 0u, 0xFFFFFFF6u};
+}
+
+// out[4 i + 0..3]: x -> float -> x for x read from memory as uint32, int32, uint64, int64
+// (each 64-bit result folded to 32 bits by xor of its halves).
+auto round_trip_kernel() {
+  return kernel("int_float_int_round_trip", [](ReadBuffer<std::uint64_t> values, WriteBuffer<std::uint32_t> out) {
+    auto i = global_id().x();
+    if_(i < values.size(), [&] {
+      Expr<std::uint64_t> wide = values[i];
+      Expr<std::uint32_t> narrow = cast<std::uint32_t>(wide);
+      auto fold = [](Expr<std::uint64_t> v) { return cast<std::uint32_t>(v) ^ cast<std::uint32_t>(v >> 32u); };
+      out[4u * i + 0u] = cast<std::uint32_t>(cast<float>(narrow));
+      out[4u * i + 1u] = bitcast<std::uint32_t>(cast<std::int32_t>(cast<float>(bitcast<std::int32_t>(narrow))));
+      out[4u * i + 2u] = fold(cast<std::uint64_t>(cast<float>(wide)));
+      out[4u * i + 3u] = fold(bitcast<std::uint64_t>(cast<std::int64_t>(cast<float>(bitcast<std::int64_t>(wide)))));
+    });
+  }, workgroup(64));
+}
+
+std::vector<std::uint32_t> expected_round_trips() {
+  auto fold = [](std::uint64_t v) { return std::uint32_t(v) ^ std::uint32_t(v >> 32); };
+  std::vector<std::uint32_t> out;
+  for (std::uint64_t v : round_trip_operands()) {
+    std::uint32_t narrow = std::uint32_t(v);
+    out.push_back(semantics::float_to_int<std::uint32_t>(float(narrow)));
+    out.push_back(std::uint32_t(semantics::float_to_int<std::int32_t>(float(std::int32_t(narrow)))));
+    out.push_back(fold(semantics::float_to_int<std::uint64_t>(float(v))));
+    out.push_back(fold(std::uint64_t(semantics::float_to_int<std::int64_t>(float(std::int64_t(v))))));
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> round_trips_on(sprig::Device& dev) {
+  std::vector<std::uint64_t> values = round_trip_operands();
+  return test::outputs<std::uint32_t>(dev, round_trip_kernel(), values.size() * 4, grid(values.size()),
+                                      dev.upload(values));
+}
+
 // A device on the same driver as the suite's, with the given workarounds switched off.
 vk::Device device_without(QuirkSet workarounds) {
   vk::Options options;
@@ -187,6 +231,26 @@ TEST_CASE("without its workaround a sign-extended int32 is misordered against co
   CHECK(right == !listed);
 }
 
+TEST_CASE("an int -> float -> int round trip rounds through float as the semantics table says") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  std::vector<std::uint32_t> trips = round_trips_on(dev);
+  CHECK(trips == expected_round_trips());
+  CHECK(trips[0] == 0x2EE0E1C0u);
+  CHECK(trips[1] == 0x2EE0E1C0u);
+}
+
+TEST_CASE("without its workaround an int -> float -> int round trip skips the rounding exactly on the drivers the "
+          "table lists", "[vulkan]") {
+  vk::Device& suite_device = test::vulkan();
+  bool listed = quirks_of(suite_device.info().driver).has(Quirk::IntFloatIntFolded);
+  vk::Device plain = device_without(Quirk::IntFloatIntFolded);
+  REQUIRE(plain.info().driver == suite_device.info().driver);
+  CHECK_FALSE(plain.info().quirks.has(Quirk::IntFloatIntFolded));
+  bool right = round_trips_on(plain) == expected_round_trips();
+  INFO("driver: " << to_string(plain.info().driver) << " " << plain.info().driver_version);
+  CHECK(right == !listed);
+}
+
 TEST_CASE("a loop runs 70,000 iterations unless the driver caps loops at 65,535 back-edges") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto k = kernel("long_loop", [](UInt trips, WriteBuffer<std::uint32_t> out) {
@@ -216,7 +280,8 @@ TEST_CASE("every quirk in the table names its symptom, workaround and reproducer
   CHECK(quirks_of(DriverId::NvidiaProprietary).has(Quirk::SignedRemainderUnsigned));
   CHECK(quirks_of(DriverId::MesaLlvmpipe) ==
         (Quirk::BarrierPassesSpinningSubgroup | Quirk::LoopBackEdgeCap | Quirk::RelaxedLookBackUnreliable |
-         Quirk::SignExtendedCompareWithConstant));
+         Quirk::SignExtendedCompareWithConstant | Quirk::IntFloatIntFolded));
+  CHECK(quirks_of(DriverId::MesaRadv) == QuirkSet(Quirk::IntFloatIntFolded));
   CHECK(quirks_of(DriverId::Simulator).empty());
   CHECK(quirk_names(Quirk::SignedRemainderUnsigned | Quirk::LoopBackEdgeCap) ==
         "nvidia-signed-remainder, lavapipe-loop-cap");

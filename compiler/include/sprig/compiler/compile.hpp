@@ -23,6 +23,9 @@ struct CompileOptions {
   // OpSConvert: the workaround for drivers that misorder a sign-extended value against a
   // constant (Quirk::SignExtendedCompareWithConstant; the runtime sets it per device).
   bool sign_extension_by_shifts = false;
+  // Decorate integer -> float conversions NoContraction, so that a driver cannot fold
+  // float -> int (int -> float (x)) into x: the workaround for Quirk::IntFloatIntFolded.
+  bool exact_int_to_float = false;
   // The device's float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit): which of
   // DenormPreserve, SignedZeroInfNanPreserve and RoundingModeRTE precise-float kernels may
   // declare (each is declared where the device supports it; the runtime sets these).

@@ -50,6 +50,9 @@ enum class Quirk : std::uint32_t {
   // A signed ordered comparison (< <= > >=) of an int32 sign-extended to 64 bits
   // (OpSConvert) with a constant ignores the value: < and <= give false, > and >= true.
   SignExtendedCompareWithConstant = 1u << 4,
+  // An integer converted to float and straight back to an integer comes back unrounded
+  // (0x2EE0E1C2 instead of 0x2EE0E1C0): the round trip is folded away as if it were exact.
+  IntFloatIntFolded = 1u << 5,
 };
 
 // A set of quirks (flags).
