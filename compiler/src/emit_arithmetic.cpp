@@ -33,20 +33,24 @@ Id Emitter::emit_division(const ir::Node& n) {
   Id ty = type(t), a = value(n.operands[0]), b = value(n.operands[1]);
   if (t->is_float()) return kernel_.precise_floats ? precise_divide(a, b, t) : op(spv::Op::OpFDiv, ty, {a, b});
   bool is_signed = t->is_signed_int();
-  spv::Op divide = is_signed ? spv::Op::OpSDiv : spv::Op::OpUDiv;
+  // The divisor is never 0 nor -1 here (both are chosen around the division).
+  auto divide = [&](Id dividend, Id divisor) {
+    if (bit_serial_division(t)) return divide_bit_serially(dividend, divisor, t, false);
+    return op(is_signed ? spv::Op::OpSDiv : spv::Op::OpUDiv, ty, {dividend, divisor});
+  };
   std::uint64_t mask = width_mask(t), c = 0;
   if (uniform_constant(n.operands[1], c)) {
     c &= mask;
     if (c == 0) return splat(t, ~0ull);
     if (is_signed && c == mask) return op(spv::Op::OpSNegate, ty, {a});  // wraps: MIN / -1 == MIN
-    return op(divide, ty, {a, b});
+    return divide(a, b);
   }
   Id bools = type(ir::with_scalar(t, ir::ScalarKind::Bool));
   Id zero = splat(t, 0), one = splat(t, 1), ones = splat(t, ~0ull);
   Id by_zero = op(spv::Op::OpIEqual, bools, {b, zero});
   if (!is_signed) {
     Id safe = op(spv::Op::OpSelect, ty, {by_zero, one, b});
-    Id quotient = op(divide, ty, {a, safe});
+    Id quotient = divide(a, safe);
     return op(spv::Op::OpSelect, ty, {by_zero, ones, quotient});
   }
   // Dividing by -1 is negation (which wraps MIN to MIN); dividing by 1 instead keeps
@@ -54,7 +58,7 @@ Id Emitter::emit_division(const ir::Node& n) {
   Id by_minus_one = op(spv::Op::OpIEqual, bools, {b, ones});
   Id risky = op(spv::Op::OpLogicalOr, bools, {by_zero, by_minus_one});
   Id safe = op(spv::Op::OpSelect, ty, {risky, one, b});
-  Id quotient = op(divide, ty, {a, safe});
+  Id quotient = divide(a, safe);
   Id negated = op(spv::Op::OpSNegate, ty, {a});
   Id result = op(spv::Op::OpSelect, ty, {by_minus_one, negated, quotient});
   return op(spv::Op::OpSelect, ty, {by_zero, ones, result});
@@ -83,7 +87,9 @@ Id Emitter::emit_remainder(const ir::Node& n) {
     safe = op(spv::Op::OpSelect, ty, {risky, one, b});
   }
   Id result;
-  if (!is_signed) {
+  if (bit_serial_division(t)) {
+    result = divide_bit_serially(a, safe, t, true);
+  } else if (!is_signed) {
     result = op(spv::Op::OpUMod, ty, {a, safe});
   } else if (options_.signed_remainder_by_division) {
     // Quirk::SignedRemainderUnsigned: a - b * (a / b), with OpSDiv's truncation.

@@ -15,7 +15,7 @@
 namespace sprig::compiler {
 
 Id Emitter::divide_function() {
-  return helper_function("sprig_precise_divide", 2, [this](const std::vector<Id>& params) {
+  return helper_function("sprig_precise_divide", ir::scalar_type(ir::ScalarKind::F32), 2, [this](const std::vector<Id>& params) {
     Id ut = type(ir::scalar_type(ir::ScalarKind::U32)), bt = bool_type();
     auto u = [&](spv::Op code, Id a, Id b) { return op(code, ut, {a, b}); };
     auto test = [&](spv::Op code, Id a, Id b) { return op(code, bt, {a, b}); };

@@ -36,7 +36,7 @@ void Emitter::emit_float_controls() {
   }
 }
 
-Id Emitter::helper_function(const std::string& name, unsigned arity,
+Id Emitter::helper_function(const std::string& name, ir::TypeRef value_type, unsigned arity,
                             const std::function<Id(const std::vector<Id>&)>& body) {
   auto found = helpers_.find(name);
   if (found != helpers_.end()) return found->second;
@@ -46,14 +46,14 @@ Id Emitter::helper_function(const std::string& name, unsigned arity,
   // the function being emitted resumes afterwards (it joins the module when it ends).
   FunctionState caller = std::move(f_);
   f_ = FunctionState{};
-  Id f32 = type(ir::scalar_type(ir::ScalarKind::F32));
-  std::vector<Id> param_types(arity, f32);
+  Id value = type(value_type);
+  std::vector<Id> param_types(arity, value);
   append_instruction(f_.head, spv::Op::OpFunction,
-                     {f32, id, std::uint32_t(spv::FunctionControlMask::MaskNone), function_type(f32, param_types)});
+                     {value, id, std::uint32_t(spv::FunctionControlMask::MaskNone), function_type(value, param_types)});
   std::vector<Id> params;
   for (unsigned i = 0; i < arity; ++i) {
     params.push_back(m_.fresh_id());
-    append_instruction(f_.head, spv::Op::OpFunctionParameter, {f32, params.back()});
+    append_instruction(f_.head, spv::Op::OpFunctionParameter, {value, params.back()});
   }
   f_.label = m_.fresh_id();
   append_instruction(f_.head, spv::Op::OpLabel, {f_.label});

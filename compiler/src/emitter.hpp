@@ -124,6 +124,11 @@ class Emitter {
   Id emit_arithmetic(const ir::Node& n);
   Id emit_division(const ir::Node& n);
   Id emit_remainder(const ir::Node& n);
+  // The quotient or remainder of a / b for 64-bit integers (scalars or vectors), b never 0
+  // nor -1, by the bit-serial helper below (CompileOptions::bit_serial_64_bit_division).
+  bool bit_serial_division(ir::TypeRef t) const;
+  Id divide_bit_serially(Id a, Id b, ir::TypeRef t, bool remainder);
+  Id unsigned_divide_64_function();
   Id emit_comparison(const ir::Node& n);
   Id emit_logic(const ir::Node& n);
   Id emit_select(const ir::Node& n);
@@ -181,9 +186,10 @@ class Emitter {
   Id precise_sqrt(Id x, ir::TypeRef t);
   // The math function rebuilt from exact operations, or 0 where the device's is kept.
   Id emit_precise_math(const ir::Node& n);
-  // A function f32^arity -> f32 named `name`, emitted once per module; `body` gets the
-  // parameters and returns the result.
-  Id helper_function(const std::string& name, unsigned arity, const std::function<Id(const std::vector<Id>&)>& body);
+  // A function value_type^arity -> value_type named `name`, emitted once per module; `body`
+  // gets the parameters and returns the result.
+  Id helper_function(const std::string& name, ir::TypeRef value_type, unsigned arity,
+                     const std::function<Id(const std::vector<Id>&)>& body);
   Id divide_function();
   Id sqrt_function();
   // A finite nonzero f32's bits as {significand in [2^23, 2^24), biased exponent} (u32 ids;

@@ -21,7 +21,7 @@ bool mesa(DriverId d) {
   }
 }
 
-constexpr std::array<DriverQuirk, 6> kQuirks{{
+constexpr std::array<DriverQuirk, 7> kQuirks{{
     {Quirk::SignedRemainderUnsigned, "nvidia-signed-remainder",
      "OpSRem on int32 or int64 operands read from memory returns an unsigned remainder whenever an operand is "
      "negative (-1 % 7 gives 3, 2 % -2 gives 2); OpSDiv on the same values is right",
@@ -67,6 +67,16 @@ constexpr std::array<DriverQuirk, 6> kQuirks{{
      "tests/kernels/driver_quirks_test.cpp: \"without its workaround an int -> float -> int round trip skips the "
      "rounding exactly on the drivers the table lists\"",
      "Mesa 22.3.6 lavapipe (LLVM 15)", mesa},
+    {Quirk::BallotBeside64BitDivisionCrash, "nvidia-ballot-beside-64-bit-division",
+     "vkCreateComputePipelines crashes the process (SIGSEGV in the shader compiler) on a valid module where a bit "
+     "count of a ballot (inclusive, exclusive, whole, or popcount of a ballot word), plus one, is divided by or "
+     "taken modulo a 32-bit constant, and the module also divides 64-bit integers (by a constant or not); the same "
+     "with popcount of a memory value, without the + 1, or without the 64-bit division compiles",
+     "in modules that use ballots, the emitter divides 64-bit integers with a bit-serial helper function "
+     "instead of OpUDiv/OpSDiv/OpUMod/OpSRem (CompileOptions::bit_serial_64_bit_division)",
+     "tests/kernels/driver_quirks_test.cpp: \"without its workaround a ballot count divided beside a 64-bit "
+     "division crashes the compiler exactly on the drivers the table lists\"",
+     "NVIDIA 580.159.04 (H100)", nvidia},
 }};
 
 }  // namespace

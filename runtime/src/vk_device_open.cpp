@@ -41,7 +41,7 @@ std::shared_ptr<DeviceBackend> open_discovered(Discovery& found, std::size_t ind
     throw DeviceError("cannot use Vulkan device " + std::to_string(index) + " (" + chosen.info.name +
                       "): it " + chosen.unusable_reason);
   }
-  chosen.info.quirks = chosen.info.quirks.without(options.disabled_workarounds);
+  chosen.info.quirks = (chosen.info.quirks | options.forced_workarounds).without(options.disabled_workarounds);
   auto context = DeviceContext::create(found.instance, std::move(chosen), options);
   return std::make_shared<VulkanDevice>(std::move(context));
 }

@@ -1,6 +1,5 @@
 // Bugs found by the fuzzer, as reduced programs (printed by sprig-fuzz), on both backends.
 // Each names the seed and campaign that found it and says whose bug it is (docs/fuzzing.md).
-#include <cstdlib>
 #include <limits>
 
 #include "backends.hpp"
@@ -29,17 +28,14 @@ TEST_CASE("64-bit signed comparison of a sign-extended int32 with a constant") {
   CHECK(outputs<std::uint32_t>(dev, k, 5, grid(1), 0) == std::vector<std::uint32_t>{0, 0, 0, 1, 1});
 }
 
-// Seed 5390 (H100 campaign), reduced: NVIDIA's shader compiler (driver 580.159.04) crashes
+// Seed 5390 (H100 campaign), reduced: NVIDIA's shader compiler (driver 580.159.04) crashed
 // with SIGSEGV in vkCreateComputePipelines (libnvidia-gpucomp, below _nv002nvvm) on this
-// valid module (spirv-val passes; lavapipe and the simulator run it). A driver bug. The
-// crash would kill the test binary, so on NVIDIA's driver the kernel runs only when
-// SPRIG_FUZZ_RUN_CRASHES=1; the kernel body is the reducer's output, unchanged.
+// valid module (spirv-val passes; lavapipe and the simulator run it): a ballot bit count,
+// plus one, modulo a constant, beside a 64-bit division. A driver bug, worked around by the
+// driver quirk nvidia-ballot-count-crash (tests/kernels/driver_quirks_test.cpp proves it
+// both ways); the kernel body is the reducer's output, unchanged.
 TEST_CASE("seed 5390: ballot count into bitfield_extract beside a 64-bit % (crashed NVIDIA's compiler)") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
-  if (dev.info().driver == DriverId::NvidiaProprietary && !std::getenv("SPRIG_FUZZ_RUN_CRASHES")) {
-    WARN("skipped: crashes NVIDIA's shader compiler (set SPRIG_FUZZ_RUN_CRASHES=1 to run it)");
-    return;
-  }
   auto k = kernel("fuzz_seed_5390", [](ReadBuffer<std::uint64_t> in64, Buffer<std::uint32_t> out32,
                                        Buffer<std::uint64_t> out64) {
     UInt slot = global_id().x() * 16u;

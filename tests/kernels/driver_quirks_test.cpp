@@ -3,6 +3,8 @@
 // drivers the table lists, still shows the bug with the workaround switched off — so the
 // table is neither missing an entry nor keeping one a fixed driver no longer needs.
 #include <limits>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include "backends.hpp"
 #include "sprig/dsl/semantics.hpp"
@@ -167,6 +169,62 @@ std::vector<std::uint32_t> round_trips_on(sprig::Device& dev) {
                                       dev.upload(values));
 }
 
+// The shape that crashed NVIDIA's shader compiler (fuzz seed 5390, reduced): a ballot bit
+// count plus one, taken modulo a constant, beside a 64-bit division. Each invocation writes
+// its lane, the subgroup size, (inclusive + 1) % 70, (exclusive + 1) % 70, (whole + 1) / 70
+// + whole for a ballot of the odd lanes, and 64-bit quotients and remainders, signed and
+// unsigned (divisors above 2^63 among them).
+auto ballot_count_kernel() {
+  return kernel("ballot_count_beside_64_bit_division", [](ReadBuffer<std::uint64_t> in, WriteBuffer<std::uint32_t> counts,
+                                                          WriteBuffer<std::uint64_t> remainders) {
+    UInt i = global_id().x();
+    UInt lane = subgroup_invocation_id();
+    auto odd_lanes = subgroup_ballot(((lane ^ cast<std::uint32_t>(in[i].load())) & 1u) == 1u);
+    counts[5u * i + 0u] = lane;
+    counts[5u * i + 1u] = subgroup_size();
+    counts[5u * i + 2u] = (ballot_inclusive_bit_count(odd_lanes) + 1u) % 70u;
+    counts[5u * i + 3u] = (ballot_exclusive_bit_count(odd_lanes) + 1u) % 70u;
+    UInt whole = ballot_bit_count(odd_lanes);
+    counts[5u * i + 4u] = (whole + 1u) / 70u + whole;
+    Expr<std::uint64_t> a = in[i].load() + 0x8000000000000000ull, b = in[i ^ 1u].load() | 3ull;
+    remainders[4u * i + 0u] = a % b;
+    remainders[4u * i + 1u] = a / b;
+    remainders[4u * i + 2u] = bitcast<std::uint64_t>(bitcast<std::int64_t>(a) / bitcast<std::int64_t>(b));
+    remainders[4u * i + 3u] = bitcast<std::uint64_t>(bitcast<std::int64_t>(a) % bitcast<std::int64_t>(in[i ^ 2u].load()));
+  }, workgroup(64));
+}
+
+// Checks the counts against each invocation's lane and subgroup size (every lane of every
+// subgroup is active), and the remainders against the host's.
+void check_ballot_counts(sprig::Device& dev) {
+  constexpr std::uint32_t n = 256;
+  std::vector<std::uint64_t> in(n, 0);
+  // Even values (so the odd lanes vote), both signs and magnitudes, and the edge cases.
+  for (std::uint32_t i = 0; i < n; ++i) in[i] = std::uint64_t(i) * 0x9E3779B97F4A7C16ull;
+  in[6] = 0;                       // the signed divisor of invocation 4: x % 0 == x
+  in[8] = 0;                       // a = INT64_MIN for invocation 8
+  in[10] = 0xFFFFFFFFFFFFFFFEull;  // the signed divisor of invocation 8: MIN % -2
+  auto k = ballot_count_kernel();
+  auto in_buffer = dev.upload(in);
+  auto counts = dev.alloc<std::uint32_t>(5 * n);
+  auto remainders = dev.alloc<std::uint64_t>(4 * n);
+  dev.run(k, grid(n), in_buffer, counts, remainders);
+  std::vector<std::uint32_t> c = dev.download(counts);
+  std::vector<std::uint64_t> r = dev.download(remainders);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t lane = c[5 * i], size = c[5 * i + 1], whole = size / 2;
+    INFO("invocation " << i << ", lane " << lane << " of " << size);
+    CHECK(c[5 * i + 2] == (lane + 1) / 2 + 1);
+    CHECK(c[5 * i + 3] == lane / 2 + 1);
+    CHECK(c[5 * i + 4] == (whole + 1) / 70 + whole);
+    std::uint64_t a = in[i] + 0x8000000000000000ull, b = in[i ^ 1u] | 3u;
+    CHECK(r[4 * i + 0] == a % b);
+    CHECK(r[4 * i + 1] == a / b);
+    CHECK(r[4 * i + 2] == std::uint64_t(semantics::div(std::int64_t(a), std::int64_t(b))));
+    CHECK(r[4 * i + 3] == std::uint64_t(semantics::rem(std::int64_t(a), std::int64_t(in[i ^ 2u]))));
+  }
+}
+
 // A device on the same driver as the suite's, with the given workarounds switched off.
 vk::Device device_without(QuirkSet workarounds) {
   vk::Options options;
@@ -251,6 +309,51 @@ TEST_CASE("without its workaround an int -> float -> int round trip skips the ro
   CHECK(right == !listed);
 }
 
+TEST_CASE("a ballot count divided by a constant beside a 64-bit division compiles and counts as the semantics "
+          "table says") {
+  check_ballot_counts(test::device(SPRIG_BACKEND));
+}
+
+// Run by the case below in a child process, since on the listed drivers it kills the process.
+TEST_CASE("child process: the crashing shape compiled without its workaround", "[.quirk-child]") {
+  vk::Device plain = device_without(Quirk::BallotBeside64BitDivisionCrash);
+  check_ballot_counts(plain);
+}
+
+TEST_CASE("without its workaround a ballot count divided beside a 64-bit division crashes the compiler exactly on "
+          "the drivers the table lists", "[vulkan]") {
+  bool listed = quirks_of(test::vulkan().info().driver).has(Quirk::BallotBeside64BitDivisionCrash);
+  std::string self = "/proc/self/exe";
+  std::string name = "child process: the crashing shape compiled without its workaround";
+  std::vector<char*> argv{self.data(), name.data(), nullptr};
+  pid_t child = 0;
+  REQUIRE(posix_spawn(&child, self.c_str(), nullptr, nullptr, argv.data(), environ) == 0);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  INFO("driver: " << to_string(test::vulkan().info().driver) << " " << test::vulkan().info().driver_version
+                  << "; child " << (WIFSIGNALED(status) ? "killed by signal " : "exited with ")
+                  << (WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status)));
+  if (listed) {
+    CHECK(WIFSIGNALED(status));
+  } else {
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  }
+}
+
+// The emitter's workarounds run on every device, not only where the table applies them: each
+// reproducer gives the semantics table's results with all of them forced on.
+TEST_CASE("every emitter workaround, forced on, keeps its reproducer right", "[vulkan]") {
+  vk::Options options;
+  options.forced_workarounds = Quirk::SignedRemainderUnsigned | Quirk::SignExtendedCompareWithConstant |
+                               Quirk::IntFloatIntFolded | Quirk::BallotBeside64BitDivisionCrash;
+  vk::Device forced = vk::Device::best(options);
+  CHECK(remainders_on<std::int32_t>(forced) == expected_remainders(remainder_operands<std::int32_t>()));
+  CHECK(remainders_on<std::int64_t>(forced) == expected_remainders(remainder_operands<std::int64_t>()));
+  CHECK(orderings_on(forced, -5) == expected_orderings(-5, sign_extension_operands()));
+  CHECK(round_trips_on(forced) == expected_round_trips());
+  check_ballot_counts(forced);
+}
+
 TEST_CASE("a loop runs 70,000 iterations unless the driver caps loops at 65,535 back-edges") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto k = kernel("long_loop", [](UInt trips, WriteBuffer<std::uint32_t> out) {
@@ -277,7 +380,7 @@ TEST_CASE("every quirk in the table names its symptom, workaround and reproducer
     seen |= std::uint32_t(q.quirk);
     CHECK(&describe(q.quirk) == &q);
   }
-  CHECK(quirks_of(DriverId::NvidiaProprietary).has(Quirk::SignedRemainderUnsigned));
+  CHECK(quirks_of(DriverId::NvidiaProprietary) == (Quirk::SignedRemainderUnsigned | Quirk::BallotBeside64BitDivisionCrash));
   CHECK(quirks_of(DriverId::MesaLlvmpipe) ==
         (Quirk::BarrierPassesSpinningSubgroup | Quirk::LoopBackEdgeCap | Quirk::RelaxedLookBackUnreliable |
          Quirk::SignExtendedCompareWithConstant | Quirk::IntFloatIntFolded));

@@ -26,6 +26,10 @@ struct CompileOptions {
   // Decorate integer -> float conversions NoContraction, so that a driver cannot fold
   // float -> int (int -> float (x)) into x: the workaround for Quirk::IntFloatIntFolded.
   bool exact_int_to_float = false;
+  // In modules that use subgroup ballots, divide 64-bit integers with a bit-serial helper
+  // function instead of OpUDiv / OpSDiv / OpUMod / OpSRem: the workaround for a driver
+  // compiler that crashes on the combination (Quirk::BallotBeside64BitDivisionCrash).
+  bool bit_serial_64_bit_division = false;
   // The device's float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit): which of
   // DenormPreserve, SignedZeroInfNanPreserve and RoundingModeRTE precise-float kernels may
   // declare (each is declared where the device supports it; the runtime sets these).

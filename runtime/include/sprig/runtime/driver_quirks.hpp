@@ -53,6 +53,9 @@ enum class Quirk : std::uint32_t {
   // An integer converted to float and straight back to an integer comes back unrounded
   // (0x2EE0E1C2 instead of 0x2EE0E1C0): the round trip is folded away as if it were exact.
   IntFloatIntFolded = 1u << 5,
+  // The shader compiler crashes (SIGSEGV in vkCreateComputePipelines) on a module where a
+  // bit count of a ballot, plus one, divided by a constant, meets a 64-bit integer division.
+  BallotBeside64BitDivisionCrash = 1u << 6,
 };
 
 // A set of quirks (flags).

@@ -45,6 +45,9 @@ struct Options {
   // Driver workarounds (driver_quirks.hpp) not to apply even where the driver needs them:
   // for the tests that prove a quirk is still there. Never set this in real use.
   QuirkSet disabled_workarounds;
+  // Driver workarounds to apply even where the driver does not need them: for the tests that
+  // prove a workaround computes the same results on every device.
+  QuirkSet forced_workarounds;
   // How long Sequence::wait() and host transfers wait for the GPU. Past it the device is
   // lost: wait() throws vk::DeviceLost naming the sequence's kernels, and so does all later
   // work on this device. Generous, because one sequence may hold minutes of work on a CPU

@@ -1,0 +1,62 @@
+// 64-bit integer division without OpUDiv / OpSDiv / OpUMod / OpSRem, for the driver whose
+// shader compiler crashes on 64-bit division in modules that also count ballot bits
+// (Quirk::BallotBeside64BitDivisionCrash). The crash needs the 64-bit division, so the
+// workaround replaces only that, and only in modules that use ballots: a helper function
+// does restoring long division, one quotient bit per step, unrolled (64 steps of about eight
+// instructions; the GPU has no 64-bit divider, so the driver's own division is a loop too).
+#include "emitter.hpp"
+
+namespace sprig::compiler {
+
+bool Emitter::bit_serial_division(ir::TypeRef t) const {
+  return options_.bit_serial_64_bit_division && kernel_.features.subgroup_ballot && ir::scalar_bits(t->scalar) == 64;
+}
+
+// uint64 a / b for b != 0. The partial remainder stays below b; shifting it left may carry
+// out of 64 bits when b > 2^63, and then it is certainly at least b.
+Id Emitter::unsigned_divide_64_function() {
+  ir::TypeRef u64 = ir::scalar_type(ir::ScalarKind::U64);
+  return helper_function("sprig_unsigned_divide_64", u64, 2, [this, u64](const std::vector<Id>& params) {
+    using O = spv::Op;
+    Id ut = type(u64), bt = bool_type();
+    Id a = params[0], b = params[1], zero = splat(u64, 0), one = splat(u64, 1);
+    Id remainder = zero, quotient = zero;
+    for (int bit = 63; bit >= 0; --bit) {
+      Id carried = op(O::OpINotEqual, bt, {op(O::OpShiftRightLogical, ut, {remainder, splat(u64, 63)}), zero});
+      Id next_bit = op(O::OpBitwiseAnd, ut, {op(O::OpShiftRightLogical, ut, {a, splat(u64, std::uint64_t(bit))}), one});
+      remainder = op(O::OpBitwiseOr, ut, {op(O::OpShiftLeftLogical, ut, {remainder, one}), next_bit});
+      Id fits = op(O::OpLogicalOr, bt, {carried, op(O::OpUGreaterThanEqual, bt, {remainder, b})});
+      remainder = op(O::OpSelect, ut, {fits, op(O::OpISub, ut, {remainder, b}), remainder});
+      quotient = op(O::OpBitwiseOr, ut, {quotient, op(O::OpSelect, ut, {fits, splat(u64, 1ull << bit), zero})});
+    }
+    return quotient;
+  });
+}
+
+// Signed operands divide as magnitudes (MIN's magnitude, 2^63, is right as uint64) and the
+// quotient takes the sign of a * b; the remainder a - b * q then has a's sign, as C++'s.
+Id Emitter::divide_bit_serially(Id a, Id b, ir::TypeRef t, bool remainder) {
+  using O = spv::Op;
+  ir::TypeRef scalar = ir::component_type(t);
+  bool is_signed = scalar->is_signed_int();
+  Id st = type(scalar), ut = uint_type(64), bt = bool_type(), divide = unsigned_divide_64_function();
+  std::vector<Id> as = components(a, t), bs = components(b, t), parts;
+  for (std::size_t i = 0; i < as.size(); ++i) {
+    Id x = as[i], y = bs[i], quotient = 0;
+    if (!is_signed) {
+      quotient = op(O::OpFunctionCall, ut, {divide, x, y});
+    } else {
+      Id zero = splat(scalar, 0);
+      Id x_negative = op(O::OpSLessThan, bt, {x, zero}), y_negative = op(O::OpSLessThan, bt, {y, zero});
+      Id x_magnitude = op(O::OpBitcast, ut, {op(O::OpSelect, st, {x_negative, op(O::OpSNegate, st, {x}), x})});
+      Id y_magnitude = op(O::OpBitcast, ut, {op(O::OpSelect, st, {y_negative, op(O::OpSNegate, st, {y}), y})});
+      Id magnitude = op(O::OpBitcast, st, {op(O::OpFunctionCall, ut, {divide, x_magnitude, y_magnitude})});
+      Id negative = op(O::OpLogicalNotEqual, bt, {x_negative, y_negative});
+      quotient = op(O::OpSelect, st, {negative, op(O::OpSNegate, st, {magnitude}), magnitude});
+    }
+    parts.push_back(remainder ? op(O::OpISub, st, {x, op(O::OpIMul, st, {y, quotient})}) : quotient);
+  }
+  return compose(t, parts);
+}
+
+}  // namespace sprig::compiler
