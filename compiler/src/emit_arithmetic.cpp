@@ -1,5 +1,5 @@
 // + - * / % and unary -, comparisons, logic on bools and select. Integer division and
-// remainder follow semantics.hpp where SPIR-V leaves them undefined: x / 0 == all ones,
+// remainder (also the building blocks of floor_div and mod) follow semantics.hpp where SPIR-V leaves them undefined: x / 0 == all ones,
 // x % 0 == x, MIN / -1 == MIN, MIN % -1 == 0. A divisor known at trace time to be
 // neither 0 nor -1 costs no extra instruction.
 #include "emitter.hpp"
@@ -32,14 +32,19 @@ Id Emitter::emit_division(const ir::Node& n) {
   ir::TypeRef t = n.type;
   Id ty = type(t), a = value(n.operands[0]), b = value(n.operands[1]);
   if (t->is_float()) return kernel_.precise_floats ? precise_divide(a, b, t) : op(spv::Op::OpFDiv, ty, {a, b});
+  return integer_quotient(t, a, b, n.operands[1]);
+}
+
+Id Emitter::integer_quotient(ir::TypeRef t, Id a, Id b, ir::NodeRef divisor) {
+  Id ty = type(t);
   bool is_signed = t->is_signed_int();
   // The divisor is never 0 nor -1 here (both are chosen around the division).
-  auto divide = [&](Id dividend, Id divisor) {
-    if (bit_serial_division(t)) return divide_bit_serially(dividend, divisor, t, false);
-    return op(is_signed ? spv::Op::OpSDiv : spv::Op::OpUDiv, ty, {dividend, divisor});
+  auto divide = [&](Id dividend, Id by) {
+    if (bit_serial_division(t)) return divide_bit_serially(dividend, by, t, false);
+    return op(is_signed ? spv::Op::OpSDiv : spv::Op::OpUDiv, ty, {dividend, by});
   };
   std::uint64_t mask = width_mask(t), c = 0;
-  if (uniform_constant(n.operands[1], c)) {
+  if (uniform_constant(divisor, c)) {
     c &= mask;
     if (c == 0) return splat(t, ~0ull);
     if (is_signed && c == mask) return op(spv::Op::OpSNegate, ty, {a});  // wraps: MIN / -1 == MIN
@@ -69,9 +74,14 @@ Id Emitter::emit_remainder(const ir::Node& n) {
   Id ty = type(t), a = value(n.operands[0]), b = value(n.operands[1]);
   // OpFRem and OpSRem give the remainder the dividend's sign, as C++ does.
   if (t->is_float()) return op(spv::Op::OpFRem, ty, {a, b});
+  return integer_remainder(t, a, b, n.operands[1]);
+}
+
+Id Emitter::integer_remainder(ir::TypeRef t, Id a, Id b, ir::NodeRef divisor) {
+  Id ty = type(t);
   bool is_signed = t->is_signed_int();
   std::uint64_t mask = width_mask(t), c = 0;
-  bool constant_divisor = uniform_constant(n.operands[1], c);
+  bool constant_divisor = uniform_constant(divisor, c);
   c &= mask;
   if (constant_divisor && c == 0) return a;
   if (constant_divisor && is_signed && c == mask) return splat(t, 0);

@@ -33,6 +33,8 @@ void Emitter::emit_node(const ir::Node& n) {
     case Op::Neg: result = emit_arithmetic(n); break;
     case Op::Div: result = emit_division(n); break;
     case Op::Rem: result = emit_remainder(n); break;
+    case Op::FloorDiv:
+    case Op::Mod: result = emit_floor_division(n); break;
     case Op::BitAnd:
     case Op::BitOr:
     case Op::BitXor:

@@ -124,6 +124,12 @@ class Emitter {
   Id emit_arithmetic(const ir::Node& n);
   Id emit_division(const ir::Node& n);
   Id emit_remainder(const ir::Node& n);
+  // Integer a / b and a % b (scalars or vectors of type t) as semantics.hpp defines them for
+  // every divisor; `divisor` is b's node, so that a constant divisor needs no guard.
+  Id integer_quotient(ir::TypeRef t, Id a, Id b, ir::NodeRef divisor);
+  Id integer_remainder(ir::TypeRef t, Id a, Id b, ir::NodeRef divisor);
+  // floor_div and mod (emit_floor_division.cpp), built on the two above.
+  Id emit_floor_division(const ir::Node& n);
   // The quotient or remainder of a / b for 64-bit integers (scalars or vectors), b never 0
   // nor -1, by the bit-serial helper below (CompileOptions::bit_serial_64_bit_division).
   bool bit_serial_division(ir::TypeRef t) const;

@@ -17,6 +17,8 @@ std::string_view op_name(Op op) {
     case Op::Div: return "Div";
     case Op::Rem: return "Rem";
     case Op::Neg: return "Neg";
+    case Op::FloorDiv: return "FloorDiv";
+    case Op::Mod: return "Mod";
     case Op::BitAnd: return "BitAnd";
     case Op::BitOr: return "BitOr";
     case Op::BitXor: return "BitXor";

@@ -53,6 +53,15 @@ struct Rem {
     if constexpr (is_int<T>) return sem::rem(a, b); else return std::fmod(a, b);
   }
 };
+// Rounded toward minus infinity; the floats' meanings are in the table too.
+struct FloorDiv {
+  template <class T> static constexpr bool accepts = is_number<T>;
+  template <class T> static T apply(T a, T b) { return sem::floor_div(a, b); }
+};
+struct Mod {
+  template <class T> static constexpr bool accepts = is_number<T>;
+  template <class T> static T apply(T a, T b) { return sem::mod(a, b); }
+};
 struct Neg {
   template <class T> static constexpr bool accepts = is_number<T>;
   template <class T> static T apply(T a) {
@@ -181,15 +190,20 @@ void binary(Context& c, const Instr& in) {
   for (std::size_t i = 0; i < n; ++i) d[i] = put(F::template apply<T>(get<T>(a[i]), get<T>(b[i])));
 }
 
-// Integer / and % by zero: defined by the semantics table (as on RISC-V) and computed so on
-// every backend, but seldom meant, so each site is reported — as a warning, which never
-// counts toward Options::error_limit or stops a launch.
+// Integer /, %, floor_div and mod by zero: defined by the semantics table (as on RISC-V)
+// and computed so on every backend, but seldom meant, so each site is reported — as a
+// warning, which never counts toward Options::error_limit or stops a launch.
 [[gnu::cold]] void report_division_by_zero(Context& c, const Instr& in, std::uint32_t lane) {
   report_problem(
       c, Problem::DivisionByZero, in.node, lane,
       [&] {
-        return std::string("integer ") + (in.node->op == ir::Op::Div ? "division" : "remainder") +
-               " by zero (defined: x / 0 is all ones, x % 0 is x)";
+        switch (in.node->op) {
+          case ir::Op::FloorDiv: return std::string("integer floor division by zero (defined: floor_div(x, 0) is all ones)");
+          case ir::Op::Mod: return std::string("integer mod by zero (defined: mod(x, 0) is x)");
+          default:
+            return std::string("integer ") + (in.node->op == ir::Op::Div ? "division" : "remainder") +
+                   " by zero (defined: x / 0 is all ones, x % 0 is x)";
+        }
       },
       /*is_error=*/false);
 }
@@ -296,6 +310,8 @@ void lower_arithmetic(ProgramBuilder& b, const ir::Node& n, Instr& in) {
     case O::Mul: in.run = binary_for<Mul>(k); break;
     case O::Div: in.run = division_for<Div>(k); break;
     case O::Rem: in.run = division_for<Rem>(k); break;
+    case O::FloorDiv: in.run = division_for<FloorDiv>(k); break;
+    case O::Mod: in.run = division_for<Mod>(k); break;
     case O::Neg: in.run = unary_for<Neg>(k); break;
     case O::BitAnd: in.run = binary_for<BitAnd>(k); break;
     case O::BitOr: in.run = binary_for<BitOr>(k); break;

@@ -111,3 +111,18 @@ TEST_CASE("logic on bools and bool vectors, and select with scalar or vector con
   CHECK(m.contains(spv::Op::OpLogicalEqual));
   CHECK(m.contains(spv::Op::OpLogicalNotEqual));
 }
+
+TEST_CASE("floor_div and mod validate on every numeric type and never use OpSMod or OpFMod") {
+  auto k = kernel("floor_division", [](Int i, UInt u, Float f, Long l, ULong ul, IVec3 v, Vec2 w,
+                                       WriteBuffer<std::uint32_t> out) {
+    out[0] = cast<std::uint32_t>(floor_div(i, i) + mod(i, i) + floor_div(i, 0) + mod(i, -3));
+    out[1] = floor_div(u, u) + mod(u, u) + mod(u, 8u);
+    out[2] = bitcast<std::uint32_t>(floor_div(f, f) + mod(f, 2.0f));
+    out[3] = cast<std::uint32_t>(floor_div(l, l) + mod(l, l)) + cast<std::uint32_t>(floor_div(ul, ul) + mod(ul, ul));
+    out[4] = cast<std::uint32_t>((floor_div(v, v) + mod(v, 3)).y()) + cast<std::uint32_t>(mod(w, w.x()).y());
+  });
+  test::Module m = valid_module(k);
+  CHECK_FALSE(m.contains(spv::Op::OpSMod));
+  CHECK(m.contains(spv::Op::OpUMod));  // unsigned mod is %
+  CHECK_FALSE(m.contains(spv::Op::OpFMod));
+}

@@ -31,6 +31,43 @@ TEST_CASE("the most negative value divided by -1 is itself, with remainder 0") {
   CHECK(sem::rem<i32>(std::numeric_limits<i32>::min(), -1) == 0);
 }
 
+TEST_CASE("floor_div rounds toward minus infinity and mod takes the divisor's sign") {
+  CHECK(sem::floor_div<i32>(-7, 2) == -4);
+  CHECK(sem::mod<i32>(-7, 2) == 1);
+  CHECK(sem::floor_div<i32>(7, -2) == -4);
+  CHECK(sem::mod<i32>(7, -2) == -1);
+  CHECK(sem::floor_div<i32>(-7, -2) == 3);
+  CHECK(sem::mod<i32>(-7, -2) == -1);
+  CHECK(sem::mod<i32>(-1, 8) == 7);
+  CHECK(sem::mod<i32>(-8, 8) == 0);
+  CHECK(sem::floor_div<i64>(-1, 8) == -1);
+  CHECK(sem::mod<u32>(0xFFFFFFFFu, 8u) == 7u);  // unsigned: the same as %
+  CHECK(sem::floor_div<u32>(0xFFFFFFFFu, 8u) == 0x1FFFFFFFu);
+  CHECK(sem::mod<i32>(std::numeric_limits<i32>::min(), 3) == 1);
+  CHECK(sem::floor_div<i32>(std::numeric_limits<i32>::min(), 3) == -715827883);
+  CHECK(sem::mod<i32>(std::numeric_limits<i32>::max(), std::numeric_limits<i32>::min()) == -1);
+}
+
+TEST_CASE("floor_div and mod keep / and %'s conventions for 0 and MIN / -1") {
+  CHECK(sem::floor_div<i32>(-5, 0) == -1);
+  CHECK(sem::mod<i32>(-5, 0) == -5);
+  CHECK(sem::floor_div<u64>(5, 0) == ~u64(0));
+  CHECK(sem::mod<u64>(5, 0) == 5);
+  CHECK(sem::floor_div<i64>(std::numeric_limits<i64>::min(), -1) == std::numeric_limits<i64>::min());
+  CHECK(sem::mod<i64>(std::numeric_limits<i64>::min(), -1) == 0);
+  // a == floor_div(a, b) * b + mod(a, b), wrapping, for every pair, divisor 0 included.
+  const i32 values[] = {0, 1, -1, 2, -2, 7, -7, std::numeric_limits<i32>::min(), std::numeric_limits<i32>::max()};
+  for (i32 a : values)
+    for (i32 b : values) CHECK(sem::add(sem::mul(sem::floor_div(a, b), b), sem::mod(a, b)) == a);
+}
+
+TEST_CASE("float mod is a - b * floor(a / b), as GLSL's") {
+  CHECK(sem::mod(-7.5f, 2.0f) == 0.5f);
+  CHECK(sem::mod(7.5f, -2.0f) == -0.5f);
+  CHECK(sem::floor_div(-7.5f, 2.0f) == -4.0f);
+  CHECK(std::isnan(sem::mod(1.0f, 0.0f)));
+}
+
 TEST_CASE("shift counts are taken modulo the width; signed >> is arithmetic") {
   CHECK(sem::shl<u32>(1u, 33) == 2u);
   CHECK(sem::shr<u32>(0x80000000u, 31) == 1u);

@@ -36,6 +36,7 @@ enum class Op : std::uint16_t {
                // Constant and selects a field; for vectors and arrays it may be dynamic.
   // ---- element-wise arithmetic on scalars and vectors (pure); see semantics.hpp
   Add, Sub, Mul, Div, Rem, Neg,
+  FloorDiv, Mod,  // quotient rounded toward minus infinity, remainder with the divisor's sign
   BitAnd, BitOr, BitXor, BitNot, Shl, Shr,
   LogicalAnd, LogicalOr, LogicalNot,  // bool only; both operands are always evaluated
   Eq, Ne, Lt, Le, Gt, Ge,             // result: bool of the operands' shape

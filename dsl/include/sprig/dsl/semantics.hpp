@@ -12,6 +12,13 @@
 //   * Signed + - * and unary - wrap (two's complement).
 //   * / and % on signed integers truncate toward zero, like C++ (remainder has the sign of
 //     the dividend).
+//   * floor_div and mod round the quotient toward minus infinity instead, so a non-zero mod
+//     has the divisor's sign (Python's // and %, SPIR-V OpSMod). They keep the conventions of
+//     / and %: floor_div(x, 0) == all ones, mod(x, 0) == x, floor_div(MIN, -1) == MIN,
+//     mod(MIN, -1) == 0; a == floor_div(a, b) * b + mod(a, b) for every a and b (wrapping).
+//     For unsigned types they are / and %.
+//   * Float mod(a, b) == a - b * floor(a / b) and floor_div(a, b) == floor(a / b), as GLSL's
+//     mod, each operation rounded on its own.
 //   * float -> integer conversion truncates toward zero and saturates: NaN -> 0, values
 //     beyond the target range -> its min or max.
 //   * integer -> float rounds to nearest even; float -> float is exact for f32.
@@ -25,6 +32,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <limits>
@@ -68,6 +76,29 @@ constexpr T rem(T a, T b) {
   }
   return a % b;
 }
+
+// Whether the truncated quotient of a / b must step down by one to be the floor: the
+// remainder is non-zero and its sign differs from the divisor's.
+template <Integer T>
+constexpr bool floor_steps_down(T remainder, T b) {
+  if constexpr (std::is_signed_v<T>) return remainder != 0 && (remainder < 0) != (b < 0);
+  else return false;
+}
+
+template <Integer T>
+constexpr T floor_div(T a, T b) {
+  T q = div(a, b);
+  return b != 0 && floor_steps_down(rem(a, b), b) ? T(q - 1) : q;  // q - 1 > MIN here
+}
+
+template <Integer T>
+constexpr T mod(T a, T b) {
+  T r = rem(a, b);
+  return floor_steps_down(r, b) ? add(r, b) : r;  // b == 0: r == a, and adding 0 keeps it
+}
+
+inline float floor_div(float a, float b) { return std::floor(a / b); }
+inline float mod(float a, float b) { return a - b * std::floor(a / b); }
 
 template <Integer T>
 constexpr unsigned shift_count(std::uint64_t count) { return unsigned(count & (bit_width_of<T> - 1)); }
