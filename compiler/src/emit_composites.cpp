@@ -9,7 +9,8 @@ Id Emitter::emit_construct(const ir::Node& n) {
   bool all_constant = true;
   for (ir::NodeRef o : n.operands) {
     parts.push_back(value(o));
-    all_constant = all_constant && o->op == ir::Op::Constant;
+    // A constant vector lists scalars only; vector parts (Vec4(xy, z, w)) need the instruction.
+    all_constant = all_constant && o->op == ir::Op::Constant && !(n.type->is_vector() && o->type->is_vector());
   }
   // A splat of a literal (v * 2.0f) is a module constant, not an instruction.
   if (all_constant && !parts.empty()) return m_.constant(spv::Op::OpConstantComposite, type(n.type), parts);

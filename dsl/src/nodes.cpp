@@ -12,6 +12,21 @@ ir::NodeRef splat(ir::TypeRef vector_type, ir::NodeRef scalar, const SourceLoc& 
   return ir::Builder::current(loc).pure(ir::Op::Construct, vector_type, std::move(components), loc);
 }
 
+ir::NodeRef construct_vector(ir::TypeRef type, std::vector<ir::NodeRef> parts, const SourceLoc& loc) {
+  std::uint32_t count = 0;
+  bool constant = true;
+  for (ir::NodeRef p : parts) {
+    count += p->type->components();
+    constant = constant && p->op == ir::Op::Constant;
+  }
+  if (count != type->count)
+    throw TraceError("a " + ir::to_string(type) + " made of " + std::to_string(count) + " components", loc);
+  if (!constant) return ir::Builder::current(loc).pure(ir::Op::Construct, type, std::move(parts), loc);
+  std::vector<std::uint64_t> bits;
+  for (ir::NodeRef p : parts) bits.insert(bits.end(), p->imm.begin(), p->imm.end());
+  return detail::constant(type, std::move(bits), loc);
+}
+
 ir::NodeRef pure(ir::Op op, ir::TypeRef type, std::vector<ir::NodeRef> operands, const SourceLoc& loc,
                  std::uint64_t a) {
   return ir::Builder::current(loc).pure(op, type, std::move(operands), loc, a);

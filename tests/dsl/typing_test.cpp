@@ -75,3 +75,43 @@ TEST_CASE("conversions between device types are explicit") {
   STATIC_REQUIRE(!std::is_convertible_v<UInt, ULong>);
   STATIC_REQUIRE(!std::is_convertible_v<Int, UInt>);
 }
+
+TEST_CASE("vector constructors exist exactly where the parts add up to the vector's size") {
+  STATIC_REQUIRE(std::is_constructible_v<Vec4, Float, Float, Float, Float>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec4, Vec2, Float, float>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec4, Float, Vec2, Float>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec4, double, int, Vec2>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec4, Vec2, vec2>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec4, Vec3, Float>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec4, Float, Vec3>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec4, Var<vec2>, FloatPlace, Float>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec4, Float>);  // splat
+  STATIC_REQUIRE(std::is_constructible_v<UVec4, unsigned>);  // UVec4(0u) too: a splat, never a null node
+  STATIC_REQUIRE(std::is_constructible_v<Vec3, Vec2, Float>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec3, Float, Vec2>);
+  STATIC_REQUIRE(std::is_constructible_v<Vec2, Float, float>);
+  STATIC_REQUIRE(std::is_constructible_v<IVec4, IVec2, Int, int>);
+  STATIC_REQUIRE(std::is_constructible_v<UVec3, UInt, UInt, unsigned>);
+  STATIC_REQUIRE(std::is_constructible_v<BVec2, Bool, bool>);
+  STATIC_REQUIRE(std::is_constructible_v<Expr<i64vec2>, Long, Long>);
+
+  STATIC_REQUIRE(!std::is_constructible_v<Vec4, Float, Float, Float>);
+  STATIC_REQUIRE(!std::is_constructible_v<Vec4, Float, Float, Float, Float, Float>);
+  STATIC_REQUIRE(!std::is_constructible_v<Vec4, Vec2, Float>);
+  STATIC_REQUIRE(!std::is_constructible_v<Vec4, Vec3, Vec2>);
+  STATIC_REQUIRE(!std::is_constructible_v<Vec4, Vec2, Vec2, Float>);
+  STATIC_REQUIRE(!std::is_constructible_v<Vec3, Vec2, Vec2>);
+  STATIC_REQUIRE(!std::is_constructible_v<Vec3, Float, Float>);
+  STATIC_REQUIRE(!std::is_constructible_v<Vec2, Float, Float, Float>);
+  STATIC_REQUIRE(!std::is_constructible_v<Vec2, Vec2, Float>);
+  // Components have the vector's component type; literals follow the typing rules.
+  STATIC_REQUIRE(!std::is_constructible_v<Vec4, Int, Int, Int, Int>);
+  STATIC_REQUIRE(!std::is_constructible_v<IVec2, Float, Float>);
+  STATIC_REQUIRE(!std::is_constructible_v<IVec2, int, double>);
+  STATIC_REQUIRE(!std::is_constructible_v<UVec4, UVec2, Int, UInt>);
+  STATIC_REQUIRE(!std::is_constructible_v<Vec4, IVec2, Float, Float>);
+  // A splat is written out: a scalar never turns into a vector value implicitly, and
+  // scalars have no such constructors.
+  STATIC_REQUIRE(!std::is_convertible_v<Float, Vec4>);
+  STATIC_REQUIRE(!std::is_constructible_v<Float, Float, Float>);
+}

@@ -151,6 +151,7 @@ struct Operand {
 }  // namespace sprig
 
 #include "sprig/dsl/operators.hpp"
+#include "sprig/dsl/vector_part.hpp"
 
 namespace sprig {
 
@@ -168,6 +169,30 @@ class Expr : public DeviceOps<T> {
   Expr(const Place<T, A>& p, std::source_location l = std::source_location::current())  // NOLINT
       : node_(detail::load(p.pointer(), l)) {}
   explicit Expr(ir::NodeRef node) : node_(node) {}
+
+  // ---- vectors from scalars and shorter vectors, as GLSL constructs them: Vec4(x, y, z, w),
+  // Vec4(xy, z, w), Vec4(xy, zw), Vec4(xyz, w), Vec3(xy, z), ..., and the splat Vec4(x).
+  // Parts are device values, places or host constants; their sizes must add up.
+  template <int K>
+  using Part = detail::VectorPart<component_t<T>, K>;
+  explicit Expr(Part<1> x) requires VectorValue<T>
+      : node_(detail::construct_vector(device_type<T>(), std::vector<ir::NodeRef>(components_of<T>(), x.node), x.loc)) {}
+  // A literal splat matches exactly, so UVec4(0u) never takes 0u for a null node pointer.
+  template <class L>
+    requires(VectorValue<T> && LiteralFor<L, T>)
+  explicit Expr(L literal, std::source_location l = std::source_location::current())
+      : node_(detail::splat_constant<T>(literal, l)) {}
+  explicit Expr(Part<1> x, Part<1> y) requires(components_of<T>() == 2) : node_(vector_of({x, y})) {}
+  explicit Expr(Part<1> x, Part<1> y, Part<1> z) requires(components_of<T>() == 3) : node_(vector_of({x, y, z})) {}
+  explicit Expr(Part<2> xy, Part<1> z) requires(components_of<T>() == 3) : node_(vector_of({xy, z})) {}
+  explicit Expr(Part<1> x, Part<2> yz) requires(components_of<T>() == 3) : node_(vector_of({x, yz})) {}
+  explicit Expr(Part<1> x, Part<1> y, Part<1> z, Part<1> w) requires(components_of<T>() == 4) : node_(vector_of({x, y, z, w})) {}
+  explicit Expr(Part<2> xy, Part<1> z, Part<1> w) requires(components_of<T>() == 4) : node_(vector_of({xy, z, w})) {}
+  explicit Expr(Part<1> x, Part<2> yz, Part<1> w) requires(components_of<T>() == 4) : node_(vector_of({x, yz, w})) {}
+  explicit Expr(Part<1> x, Part<1> y, Part<2> zw) requires(components_of<T>() == 4) : node_(vector_of({x, y, zw})) {}
+  explicit Expr(Part<2> xy, Part<2> zw) requires(components_of<T>() == 4) : node_(vector_of({xy, zw})) {}
+  explicit Expr(Part<3> xyz, Part<1> w) requires(components_of<T>() == 4) : node_(vector_of({xyz, w})) {}
+  explicit Expr(Part<1> x, Part<3> yzw) requires(components_of<T>() == 4) : node_(vector_of({x, yzw})) {}
 
   ir::NodeRef node() const { return node_; }
 
@@ -228,6 +253,18 @@ class Expr : public DeviceOps<T> {
   Expr& operator=(const Expr&) = default;
 
  private:
+  // A part of any size, for the constructors' one helper.
+  struct PartNode {
+    ir::NodeRef node;
+    SourceLoc loc;
+    template <int K>
+    PartNode(const Part<K>& p) : node(p.node), loc(p.loc) {}  // NOLINT
+  };
+  static ir::NodeRef vector_of(std::initializer_list<PartNode> parts) {
+    std::vector<ir::NodeRef> nodes;
+    for (const PartNode& p : parts) nodes.push_back(p.node);
+    return detail::construct_vector(device_type<T>(), std::move(nodes), parts.begin()->loc);
+  }
   static ir::NodeRef literal(const T& value, const SourceLoc& l) {
     if constexpr (VectorValue<T>) return detail::vector_constant(value, l);
     else return detail::splat_constant<T>(value, l);
