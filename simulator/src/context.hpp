@@ -38,6 +38,7 @@ struct ControlFrame {
   std::uint32_t caller_frame = 0;  // Call: the caller's frame base
   std::uint32_t result_slot = 0;   // Call: the call node's result slot
   std::uint32_t site_pc = 0;       // the instruction that pushed it
+  bool split = false;              // Loop: some lanes stopped iterating while others went on (counted once)
 };
 
 struct Context {

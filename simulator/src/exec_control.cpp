@@ -72,8 +72,10 @@ void loop_begin(Context& c, const Instr& in) {
   c.stack.push_back(ControlFrame{c.active, 0, c.active, 0, 0, 0, pc_of(c, in)});
   if (c.observer && !in.aux) [[unlikely]]
     notify(c, in, ControlKind::LoopIteration, c.active, c.active);
-  if (c.analysis && !in.aux) [[unlikely]]
-    c.analysis->iteration(top(c).site_pc, c.active, c.active);
+  if (c.analysis) [[unlikely]] {
+    c.analysis->loop_entered(top(c).site_pc);
+    if (!in.aux) c.analysis->iteration(top(c), c.active);
+  }
 }
 
 void loop_test(Context& c, const Instr& in) {
@@ -83,7 +85,7 @@ void loop_test(Context& c, const Instr& in) {
   ControlFrame& f = top(c);
   if (c.analysis) [[unlikely]] {
     c.analysis->mask_changing(c);
-    c.analysis->iteration(f.site_pc, f.entered, staying);
+    c.analysis->iteration(f, staying);
   }
   Mask leaving = c.active & ~staying;
   f.other |= leaving;
@@ -141,7 +143,7 @@ void loop_back(Context& c, const Instr& in) {
     if (c.observer && !in.aux) [[unlikely]]
       notify(c, in, ControlKind::LoopIteration, top(c).entered, c.active);
     if (c.analysis && !in.aux) [[unlikely]]
-      c.analysis->iteration(top(c).site_pc, top(c).entered, c.active);
+      c.analysis->iteration(top(c), c.active);
   }
 }
 

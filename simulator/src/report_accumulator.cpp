@@ -117,7 +117,7 @@ void ReportAccumulator::add_branches(const Program& program, const analysis::Lau
   const ir::Kernel& kernel = *program.kernel;
   for (std::size_t pc = 0; pc < f.branches.size(); ++pc) {
     const analysis::BranchFigures& b = f.branches[pc];
-    if (b.instances == 0 && b.idle_lane_steps == 0 && b.tail_lane_steps == 0) continue;
+    if (b.executions == 0 && b.idle_lane_steps == 0 && b.tail_lane_steps == 0) continue;
     const ir::Node& n = *program.code[pc].node;
     const auto kind = n.op == ir::Op::Loop ? BranchSite::Kind::Loop : BranchSite::Kind::If;
     SiteKey site{kernel.name, kernel.hash, n.loc.file, n.loc.line, n.loc.column, std::uint32_t(kind)};
@@ -130,12 +130,13 @@ void ReportAccumulator::add_branches(const Program& program, const analysis::Lau
       report_.branches.push_back(b0);
     }
     BranchSite& s = report_.branches[it->second];
-    s.instances += b.instances;
+    s.executions += b.executions;
     s.divergent += b.divergent;
+    s.iterations += b.iterations;
     s.idle_lane_steps += b.idle_lane_steps;
     s.grid_tail_lane_steps += b.tail_lane_steps;
-    k.branch_instances += b.instances;
-    k.divergent_branch_instances += b.divergent;
+    k.branch_executions += b.executions;
+    k.divergent_branch_executions += b.divergent;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "branch_summary.hpp"
 #include "source_lines.hpp"
 #include "sprig/simulator/report_formats.hpp"
 
@@ -80,10 +81,10 @@ void collect(const Report& r, std::map<std::string, std::map<std::uint32_t, Line
     f.simt = std::min(f.simt, l.simt_efficiency());
   }
   for (const BranchSite& b : r.branches) {
-    if (b.instances == 0) continue;
+    if (b.executions == 0) continue;
     files[file_key(b.loc)][b.loc.line].notes.push_back(
-        std::string(b.kind == BranchSite::Kind::If ? "if_" : "loop") + ": " + percent(b.divergent_share()) +
-        " divergent, " + std::to_string(b.idle_lane_steps) + " idle lane-steps" +
+        std::string(b.kind == BranchSite::Kind::If ? "if_" : "loop") + ": " + branch_executions(b) + ", " +
+        std::to_string(b.idle_lane_steps) + " idle lane-steps" +
         (b.grid_tail_lane_steps ? ", " + std::to_string(b.grid_tail_lane_steps) + " beyond the grid" : ""));
   }
   for (const Race& race : r.races) {
@@ -154,7 +155,7 @@ std::string to_html(const Report& r, const std::string& title) {
       << ", " << r.banks << " banks of " << r.bank_bytes << " bytes.</p>\n";
 
   out << "<h2>Kernels</h2>\n<table class=\"kernels\"><tr><th>kernel</th><th>launches</th><th>invocations</th>"
-         "<th>lane-operations</th><th>SIMT efficiency</th><th>divergent branches</th><th>idle: branch</th>"
+         "<th>lane-operations</th><th>SIMT efficiency</th><th>divergent branch executions</th><th>idle: branch</th>"
          "<th>loop</th><th>returned</th><th>grid tail</th><th>partial subgroup</th><th>host ms</th></tr>\n";
   for (const KernelStats& k : r.kernels)
     out << "<tr><td>" << escape(k.name) << "</td><td>" << k.launches << "</td><td>" << k.invocations << "</td><td>"

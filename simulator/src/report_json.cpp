@@ -1,4 +1,4 @@
-// The report as JSON, every figure included (schema "sprig-simulator-report/1",
+// The report as JSON, every figure included (schema "sprig-simulator-report/2",
 // documented in docs/simulator.md), for tools and tests.
 #include <nlohmann/json.hpp>
 
@@ -45,8 +45,8 @@ json kernel(const KernelStats& k) {
           {"simt_efficiency", k.simt_efficiency()},
           {"host_ms", k.host_ms},
           {"idle_lane_steps", idle(k.idle)},
-          {"branch_instances", k.branch_instances},
-          {"divergent_branch_instances", k.divergent_branch_instances},
+          {"branch_executions", k.branch_executions},
+          {"divergent_branch_executions", k.divergent_branch_executions},
           {"divergent_share", k.divergent_share()}};
 }
 
@@ -75,9 +75,10 @@ json branch(const BranchSite& b) {
   return {{"kernel", b.kernel},
           {"location", location(b.loc)},
           {"kind", b.kind == BranchSite::Kind::If ? "if" : "loop"},
-          {"instances", b.instances},
+          {"executions", b.executions},
           {"divergent", b.divergent},
           {"divergent_share", b.divergent_share()},
+          {"iterations", b.iterations},
           {"idle_lane_steps", b.idle_lane_steps},
           {"grid_tail_lane_steps", b.grid_tail_lane_steps}};
 }
@@ -114,7 +115,7 @@ json array_of(const std::vector<T>& items, F&& convert) {
 }  // namespace
 
 std::string to_json(const Report& r) {
-  json j{{"schema", "sprig-simulator-report/1"},
+  json j{{"schema", "sprig-simulator-report/2"},
          {"launches", r.launches},
          {"lane_operations", r.lane_operations},
          {"clean", r.clean()},

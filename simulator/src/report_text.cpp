@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "branch_summary.hpp"
 #include "source_lines.hpp"
 #include "sprig/simulator/report_formats.hpp"
 
@@ -62,12 +63,13 @@ void print_kernels(std::ostream& out, const Report& r) {
                   int(width), k.name.c_str(), (unsigned long long)k.launches, (unsigned long long)k.invocations,
                   (unsigned long long)k.lane_operations, 100.0 * k.simt_efficiency(), k.host_ms);
     const IdleLaneSteps& i = k.idle;
-    if (i.total() || k.branch_instances)
+    if (i.total() || k.branch_executions)
       out << format("  %-*s idle lane-steps: branch %llu, loop %llu, returned %llu, grid tail %llu, partial "
-                    "subgroup %llu; divergent branch instances %.1f%%\n",
+                    "subgroup %llu; branch executions %llu, %.1f%% divergent\n",
                     int(width), "", (unsigned long long)i.branch, (unsigned long long)i.loop,
                     (unsigned long long)i.returned, (unsigned long long)i.grid_tail,
-                    (unsigned long long)i.partial_subgroup, 100.0 * k.divergent_share());
+                    (unsigned long long)i.partial_subgroup, (unsigned long long)k.branch_executions,
+                    100.0 * k.divergent_share());
   }
 }
 
@@ -141,11 +143,10 @@ void print_branches(std::ostream& out, const Report& r) {
     out << "  " << where(b.loc) << "  " << (b.kind == BranchSite::Kind::If ? "if_" : "loop") << " (kernel '"
         << b.kernel << "')\n";
     print_source(out, b.loc);
-    out << format("      %llu idle lane-steps (%s), %llu of lanes beyond the grid; %llu instances, %.1f%% divergent\n",
+    out << format("      %llu idle lane-steps (%s), %llu of lanes beyond the grid; %s\n",
                   (unsigned long long)b.idle_lane_steps,
                   b.kind == BranchSite::Kind::If ? "masked by this branch" : "trip-count imbalance",
-                  (unsigned long long)b.grid_tail_lane_steps, (unsigned long long)b.instances,
-                  100.0 * b.divergent_share());
+                  (unsigned long long)b.grid_tail_lane_steps, branch_executions(b).c_str());
   }
   print_not_shown(out, sites.size(), "branch or loop", "branches and loops", "with idle lanes");
 }

@@ -52,7 +52,7 @@ TEST_CASE("the text report shows the worst sites with their source text and figu
 TEST_CASE("the JSON report has every figure", "[analysis][formats]") {
   const sim::Report r = problem_report();
   const nlohmann::json j = nlohmann::json::parse(sim::to_json(r));
-  CHECK(j["schema"] == "sprig-simulator-report/1");
+  CHECK(j["schema"] == "sprig-simulator-report/2");
   CHECK(j["clean"] == false);
   CHECK(j["parameters"]["sector_bytes"] == 32);
   const nlohmann::json* strided = nullptr;

@@ -24,7 +24,7 @@ TEST_CASE("if (i % 2 == 0) runs both paths in every subgroup: 50% idle inside", 
   const sim::BranchSite* b = branch_at(r, if_line);
   REQUIRE(b);
   CHECK(b->kind == sim::BranchSite::Kind::If);
-  CHECK(b->instances == 2);
+  CHECK(b->executions == 2);
   CHECK(b->divergent == 2);
   CHECK(b->divergent_share() == 1.0);
   // Half the lanes idle for every operation of both bodies, and all of it is this branch's.
@@ -56,7 +56,7 @@ TEST_CASE("if (i < 32) is uniform per subgroup: no idle lane", "[analysis][idlen
   const sim::Report r = dev.report();
   const sim::BranchSite* b = branch_at(r, if_line);
   REQUIRE(b);
-  CHECK(b->instances == 2);
+  CHECK(b->executions == 2);
   CHECK(b->divergent == 0);
   CHECK(b->idle_lane_steps == 0);
   CHECK(r.kernels[0].idle.total() == 0);
@@ -80,9 +80,10 @@ TEST_CASE("a loop whose trip count is the lane index: trip-count imbalance", "[a
   const sim::BranchSite* b = branch_at(r, loop_line);
   REQUIRE(b);
   CHECK(b->kind == sim::BranchSite::Kind::Loop);
-  // Lane 31 iterates 31 times; lane 0 never starts, so every iteration leaves someone out.
-  CHECK(b->instances == 31);
-  CHECK(b->divergent == 31);
+  // One subgroup runs the loop once; lane 31 iterates 31 times and lane 0 never starts.
+  CHECK(b->executions == 1);
+  CHECK(b->divergent == 1);
+  CHECK(b->iterations == 31);
   CHECK(b->idle_lane_steps > 0);
   CHECK(b->idle_lane_steps == r.kernels[0].idle.loop);
   CHECK(r.kernels[0].idle.branch == 0);
@@ -106,7 +107,7 @@ TEST_CASE("1000 invocations in workgroups of 256: the last 24 lanes are the grid
   const sim::Report r = dev.report();
   const sim::BranchSite* b = branch_at(r, guard_line);
   REQUIRE(b);
-  CHECK(b->instances == 32);
+  CHECK(b->executions == 32);
   CHECK(b->divergent == 1);  // only the subgroup that straddles 1000
   CHECK(b->idle_lane_steps == 0);
   CHECK(b->grid_tail_lane_steps == idle_on_lines(r, guard_line + 1, guard_line + 1));

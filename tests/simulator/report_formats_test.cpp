@@ -105,8 +105,8 @@ sim::Report hand_built_report() {
   transpose.subgroup_size = 32;
   transpose.host_ms = 1.25;
   transpose.idle = {1000, 2000, 300, 400, 300};
-  transpose.branch_instances = 40;
-  transpose.divergent_branch_instances = 10;
+  transpose.branch_executions = 40;
+  transpose.divergent_branch_executions = 10;
   sim::KernelStats tidy;
   tidy.name = "tidy";
   tidy.hash = 7;
@@ -182,7 +182,7 @@ sim::Report hand_built_report() {
   guard.kernel = "transpose";
   guard.loc = guard_if;
   guard.kind = sim::BranchSite::Kind::If;
-  guard.instances = 40;
+  guard.executions = 40;
   guard.divergent = 10;
   guard.idle_lane_steps = 1000;
   guard.grid_tail_lane_steps = 400;
@@ -195,8 +195,9 @@ sim::Report hand_built_report() {
   loop.kernel = "transpose";
   loop.loc = ragged_loop;
   loop.kind = sim::BranchSite::Kind::Loop;
-  loop.instances = 64;
+  loop.executions = 64;
   loop.divergent = 32;
+  loop.iterations = 640;
   loop.idle_lane_steps = 2000;
   r.branches = {guard, uniform, loop};
 
@@ -255,7 +256,7 @@ TEST_CASE("the text report: summary, kernels in aligned columns, races and diagn
   CHECK(transpose.find("SIMT") == tidy.find("SIMT"));
   CHECK(transpose.size() == tidy.size());
   CHECK_THAT(text, Contains("idle lane-steps: branch 1000, loop 2000, returned 300, grid tail 400, partial subgroup "
-                            "300; divergent branch instances 25.0%"));
+                            "300; branch executions 40, 25.0% divergent"));
 
   CHECK_THAT(text, Contains("WAW on buffer 'halves' (kernel 'transpose'), 128 times, e.g. byte 0:\n"));
   CHECK_THAT(text, Contains("RAW on shared 'tile' (kernel 'transpose'), 31 times, e.g. byte 132:\n"));
@@ -304,9 +305,9 @@ TEST_CASE("the text report lists the worst sites first with their figures and sa
   const auto branches = text.find("branches and loops that idle lanes, worst first:\n");
   REQUIRE(branches != std::string::npos);
   const auto loop = text.find("2000 idle lane-steps (trip-count imbalance), 0 of lanes beyond the grid; 64 "
-                              "instances, 50.0% divergent", branches);
+                              "executions (640 iterations), 50.0% divergent", branches);
   const auto guard = text.find("1000 idle lane-steps (masked by this branch), 400 of lanes beyond the grid; 40 "
-                               "instances, 25.0% divergent", branches);
+                               "executions, 25.0% divergent", branches);
   CHECK(loop != std::string::npos);
   CHECK(loop < guard);
   CHECK_THAT(text, Contains(at(ragged_loop) + "  loop (kernel 'transpose')\n") &&
@@ -326,7 +327,7 @@ TEST_CASE("the text report lists the worst sites first with their figures and sa
 TEST_CASE("the JSON report has every figure with its exact value", "[report-formats]") {
   const sim::Report r = hand_built_report();
   const json j = json::parse(sim::to_json(r));
-  CHECK(j["schema"] == "sprig-simulator-report/1");
+  CHECK(j["schema"] == "sprig-simulator-report/2");
   CHECK(j["launches"] == 3);
   CHECK(j["lane_operations"] == 12640);
   CHECK(j["clean"] == false);
@@ -346,8 +347,8 @@ TEST_CASE("the JSON report has every figure with its exact value", "[report-form
   CHECK(k["host_ms"] == 1.25);
   CHECK(k["idle_lane_steps"] == json({{"branch", 1000}, {"loop", 2000}, {"returned", 300}, {"grid_tail", 400},
                                       {"partial_subgroup", 300}, {"total", 4000}}));
-  CHECK(k["branch_instances"] == 40);
-  CHECK(k["divergent_branch_instances"] == 10);
+  CHECK(k["branch_executions"] == 40);
+  CHECK(k["divergent_branch_executions"] == 10);
   CHECK(k["divergent_share"] == 0.25);
   CHECK(j["kernels"][1]["simt_efficiency"] == 1.0);
   CHECK(j["kernels"][1]["divergent_share"] == 0.0);
@@ -420,13 +421,13 @@ TEST_CASE("the JSON report has every figure with its exact value", "[report-form
   CHECK(guard["kernel"] == "transpose");
   check_location(guard["location"], guard_if);
   CHECK(guard["kind"] == "if");
-  CHECK(guard["instances"] == 40);
+  CHECK(guard["executions"] == 40);
   CHECK(guard["divergent"] == 10);
   CHECK(guard["divergent_share"] == 0.25);
   CHECK(guard["idle_lane_steps"] == 1000);
   CHECK(guard["grid_tail_lane_steps"] == 400);
   CHECK(j["branches"][2]["kind"] == "loop");
-  CHECK(j["branches"][2]["divergent_share"] == 0.5);
+  CHECK((j["branches"][2]["divergent_share"] == 0.5 && j["branches"][2]["iterations"] == 640));
 
   REQUIRE(j["lines"].size() == 3);
   const json& line = j["lines"][2];
@@ -462,8 +463,8 @@ TEST_CASE("the HTML page: escaped source coloured by coalescing and SIMT efficie
   CHECK_THAT(html, Contains("<td class=\"simt\" style=\"background:hsl(30,70%,82%)\">25.0%</td>"));
   CHECK_THAT(html, Contains("<td class=\"simt\" style=\"background:hsl(90,70%,82%)\">75.0%</td>"));  // kernels
   CHECK_THAT(html, Contains("write buffer 'out' 12.5%: 16.00 sectors/request (ideal 2.00)"));
-  CHECK_THAT(html, Contains("loop: 50.0% divergent, 2000 idle lane-steps"));
-  CHECK_THAT(html, Contains("if_: 25.0% divergent, 1000 idle lane-steps, 400 beyond the grid"));
+  CHECK_THAT(html, Contains("loop: 64 executions (640 iterations), 50.0% divergent, 2000 idle lane-steps"));
+  CHECK_THAT(html, Contains("if_: 40 executions, 25.0% divergent, 1000 idle lane-steps, 400 beyond the grid"));
 
   CHECK_THAT(html, Contains("<table class=\"kernels\">") && Contains("<td>transpose</td><td>2</td><td>512</td>"));
   CHECK_THAT(html, Contains("<table class=\"races\">") && Contains("<td>WAW</td>") && Contains("<td>RAW</td>") &&
@@ -500,7 +501,7 @@ TEST_CASE("the HTML page shows a short file whole, a long one only around the li
   sim::BranchSite branch;
   branch.loc.file = short_path.c_str();
   branch.loc.line = 10;
-  branch.instances = 1;
+  branch.executions = 1;
   small.branches.push_back(branch);
   const std::string whole = sim::to_html(small);
   fs::remove(short_path);

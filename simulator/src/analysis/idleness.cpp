@@ -37,15 +37,20 @@ void IdlenessAnalysis::flush(Context& c) {
 
 void IdlenessAnalysis::if_reached(std::uint32_t pc, Mask present, Mask taken) {
   BranchFigures& b = by_pc_[pc];
-  ++b.instances;
+  ++b.executions;
   b.divergent += taken != 0 && taken != present;
 }
 
-void IdlenessAnalysis::iteration(std::uint32_t pc, Mask entered, Mask staying) {
+void IdlenessAnalysis::loop_entered(std::uint32_t pc) { ++by_pc_[pc].executions; }
+
+void IdlenessAnalysis::iteration(ControlFrame& f, Mask staying) {
   if (!staying) return;
-  BranchFigures& b = by_pc_[pc];
-  ++b.instances;
-  b.divergent += (entered & ~staying) != 0;
+  BranchFigures& b = by_pc_[f.site_pc];
+  ++b.iterations;
+  // Lanes never rejoin a loop they left, so the split is seen at every later iteration too.
+  if (f.split || !(f.entered & ~staying)) return;
+  f.split = true;
+  ++b.divergent;
 }
 
 }  // namespace sprig::sim::analysis

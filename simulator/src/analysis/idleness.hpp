@@ -5,6 +5,7 @@
 // tail, lanes that returned returned early, lanes past the end of the workgroup are a
 // partial subgroup, and lanes still running but inactive are charged to the innermost
 // if_ (masked by the branch) or loop (trip-count imbalance) that they did not enter.
+// Each if_ and loop also counts its subgroup-level executions and the divergent ones.
 #pragma once
 
 #include <cstdint>
@@ -16,8 +17,9 @@
 namespace sprig::sim::analysis {
 
 struct BranchFigures {
-  std::uint64_t instances = 0;
+  std::uint64_t executions = 0;  // subgroup-level branch executions (BranchSite)
   std::uint64_t divergent = 0;
+  std::uint64_t iterations = 0;  // loops: iterations started
   std::uint64_t idle_lane_steps = 0;  // lanes within the grid this construct masked
   std::uint64_t tail_lane_steps = 0;  // lanes beyond the grid this construct masked
 };
@@ -30,8 +32,11 @@ class IdlenessAnalysis {
   void flush(Context& c);
   // A subgroup reached the if_ at `pc` with `present` lanes, `taken` of which take it.
   void if_reached(std::uint32_t pc, Mask present, Mask taken);
-  // A subgroup starts an iteration of the loop at `pc` with `staying` lanes of `entered`.
-  void iteration(std::uint32_t pc, Mask entered, Mask staying);
+  // A subgroup enters the loop at `pc`: one execution, however many iterations follow.
+  void loop_entered(std::uint32_t pc);
+  // The loop of frame `f` reaches an iteration's start with `staying` of its lanes iterating;
+  // the first time fewer than all that entered go on, its execution diverges.
+  void iteration(ControlFrame& f, Mask staying);
 
   const std::vector<BranchFigures>& by_pc() const { return by_pc_; }
   const IdleLaneSteps& kernel() const { return kernel_; }

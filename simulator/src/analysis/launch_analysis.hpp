@@ -60,8 +60,11 @@ class LaunchAnalysis {
   void if_reached(std::uint32_t pc, Mask present, Mask taken) {
     if (idleness_) idleness_->if_reached(pc, present, taken);
   }
-  void iteration(std::uint32_t pc, Mask entered, Mask staying) {
-    if (idleness_) idleness_->iteration(pc, entered, staying);
+  void loop_entered(std::uint32_t pc) {
+    if (idleness_) idleness_->loop_entered(pc);
+  }
+  void iteration(ControlFrame& f, Mask staying) {
+    if (idleness_) idleness_->iteration(f, staying);
   }
 
   // Gathers the per-subgroup counters of `contexts` (every context the launch used).

@@ -88,16 +88,18 @@ struct IdleLaneSteps {
   IdleLaneSteps& operator+=(const IdleLaneSteps& o);
 };
 
-// An if_ or a loop of a kernel. An instance is one subgroup reaching the if_ or starting one
-// iteration of the loop; it diverges when its lanes split (some take the branch or
-// iterate, others do not).
+// An if_ or a loop of a kernel. An execution is one subgroup-level branch decision: a
+// subgroup reaching the if_, or a subgroup running the loop once from entry to exit (its
+// exit tests together decide each lane's trip count). It diverges when its lanes split: some
+// take the if_ and others not; some stop iterating while others go on.
 struct BranchSite {
   enum class Kind : std::uint8_t { If, Loop };
   std::string kernel;
   SourceLoc loc;
   Kind kind = Kind::If;
-  std::uint64_t instances = 0;
+  std::uint64_t executions = 0;
   std::uint64_t divergent = 0;
+  std::uint64_t iterations = 0;  // Loop: iterations started, over all executions; If: 0
   // Lane-steps idle because of this construct: masked by this branch (If), or done with
   // this loop while other lanes iterate (Loop: trip-count imbalance).
   std::uint64_t idle_lane_steps = 0;
@@ -105,7 +107,7 @@ struct BranchSite {
   // like if_(i < n) has all its idleness here).
   std::uint64_t grid_tail_lane_steps = 0;
 
-  double divergent_share() const { return instances ? double(divergent) / double(instances) : 0.0; }
+  double divergent_share() const { return executions ? double(divergent) / double(executions) : 0.0; }
 };
 
 // One source line of a kernel: every IR operation traced from it.
@@ -149,14 +151,15 @@ struct KernelStats {
   std::uint32_t subgroup_size = 0;    // of the last launch
   double host_ms = 0;                 // interpretation time
   IdleLaneSteps idle;                 // when the idleness analysis ran
-  std::uint64_t branch_instances = 0;  // if_ instances and loop iterations, all sites
-  std::uint64_t divergent_branch_instances = 0;
+  std::uint64_t branch_executions = 0;            // BranchSite::executions, all its sites
+  std::uint64_t divergent_branch_executions = 0;  // BranchSite::divergent, all its sites
 
   // Active lanes per issued operation, as a fraction of the subgroup's width: 1.0 when
   // no lane ever idles (divergence, early exits, partial subgroups lower it).
   double simt_efficiency() const;
+  // The share of its subgroup-level branch executions whose lanes split.
   double divergent_share() const {
-    return branch_instances ? double(divergent_branch_instances) / double(branch_instances) : 0.0;
+    return branch_executions ? double(divergent_branch_executions) / double(branch_executions) : 0.0;
   }
 };
 
