@@ -1,12 +1,13 @@
 # Installs the libraries and headers and exports the CMake package `sprig`, so that users
-# write find_package(sprig) and link sprig::sprig.
+# write find_package(sprig) and link sprig::sprig (everything), or sprig::simulator (with
+# sprig::stdlib) alone, which needs no Vulkan headers or loader.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS sprig sprig_dsl sprig_compiler sprig_runtime sprig_simulator sprig_stdlib
+install(TARGETS sprig sprig_dsl sprig_compiler sprig_runtime sprig_vulkan sprig_simulator sprig_stdlib
         EXPORT sprigTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-foreach(dir include dsl/include compiler/include runtime/include simulator/include stdlib/include)
+foreach(dir include dsl/include compiler/include runtime/include runtime/vulkan/include simulator/include stdlib/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 install(EXPORT sprigTargets NAMESPACE sprig:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/sprig)

@@ -39,7 +39,7 @@ Id Emitter::emit_bitfield_extract(const ir::Node& n) {
   std::vector<Id> parts;
   for (Id component : components(x, t)) {
     Id top = op(spv::Op::OpShiftLeftLogical, st, {component, up});
-    Id field = op(is_signed ? spv::Op::OpShiftRightArithmetic : spv::Op::OpShiftRightLogical, st, {top, down});
+    Id field = is_signed ? shift_right_arithmetic(top, down, scalar) : op(spv::Op::OpShiftRightLogical, st, {top, down});
     parts.push_back(op(spv::Op::OpSelect, st, {empty, zero, field}));
   }
   return compose(t, parts);

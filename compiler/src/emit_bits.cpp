@@ -65,10 +65,21 @@ Id Emitter::shift_count(ir::NodeRef count, ir::TypeRef value_type) {
 
 Id Emitter::emit_shift(const ir::Node& n) {
   Id count = shift_count(n.operands[1], n.type);
-  spv::Op code = spv::Op::OpShiftLeftLogical;
-  if (n.op == ir::Op::Shr)
-    code = n.type->is_signed_int() ? spv::Op::OpShiftRightArithmetic : spv::Op::OpShiftRightLogical;
+  if (n.op == ir::Op::Shr && n.type->is_signed_int()) return shift_right_arithmetic(value(n.operands[0]), count, n.type);
+  spv::Op code = n.op == ir::Op::Shr ? spv::Op::OpShiftRightLogical : spv::Op::OpShiftLeftLogical;
   return op(code, type(n.type), {value(n.operands[0]), count});
+}
+
+// Quirk::ShiftOfKnownNegativeMiscompared: a negative x shifts as ~(~x >> count), logically,
+// which is the same bits; the driver's compiler then has no arithmetic shift to misjudge.
+Id Emitter::shift_right_arithmetic(Id x, Id count, ir::TypeRef t) {
+  if (!options_.arithmetic_shift_by_logical_shifts) return op(spv::Op::OpShiftRightArithmetic, type(t), {x, count});
+  ir::TypeRef u = unsigned_of(t);
+  Id ut = type(u), bits = to_unsigned(x, t);
+  Id negative = op(spv::Op::OpSLessThan, type(ir::with_scalar(t, ir::ScalarKind::Bool)), {x, splat(t, 0)});
+  Id from_positive = op(spv::Op::OpShiftRightLogical, ut, {bits, count});
+  Id from_negative = op(spv::Op::OpNot, ut, {op(spv::Op::OpShiftRightLogical, ut, {op(spv::Op::OpNot, ut, {bits}), count})});
+  return from_unsigned(op(spv::Op::OpSelect, ut, {negative, from_negative, from_positive}), t);
 }
 
 // rotl(x, n) = x << n | x >> (w - n), with both counts reduced modulo w so that n == 0

@@ -64,7 +64,7 @@ Id Emitter::sign_extend_by_shifts(Id x, ir::TypeRef from, ir::TypeRef to) {
   unsigned added_bits = ir::scalar_bits(to->scalar) - ir::scalar_bits(from->scalar);
   Id count = splat(ir::with_scalar(to, ir::ScalarKind::U32), added_bits);
   Id sign_on_top = op(spv::Op::OpShiftLeftLogical, ty, {widened, count});
-  return op(spv::Op::OpShiftRightArithmetic, ty, {sign_on_top, count});
+  return shift_right_arithmetic(sign_on_top, count, to);
 }
 
 Id Emitter::float_to_int(Id x, ir::TypeRef from, ir::TypeRef to) {

@@ -4,6 +4,8 @@
 // workaround replaces only that, and only in modules that use ballots: a helper function
 // does restoring long division, one quotient bit per step, unrolled (64 steps of about eight
 // instructions; the GPU has no 64-bit divider, so the driver's own division is a loop too).
+// The helper is marked DontInline: inlined with a constant divisor, NVIDIA's compiler
+// folded it into quotients off by one (fuzz seeds 1835 and 8493).
 #include "emitter.hpp"
 
 namespace sprig::compiler {
@@ -30,7 +32,7 @@ Id Emitter::unsigned_divide_64_function() {
       quotient = op(O::OpBitwiseOr, ut, {quotient, op(O::OpSelect, ut, {fits, splat(u64, 1ull << bit), zero})});
     }
     return quotient;
-  });
+  }, /*dont_inline=*/true);
 }
 
 // Signed operands divide as magnitudes (MIN's magnitude, 2^63, is right as uint64) and the

@@ -146,6 +146,9 @@ class Emitter {
   Id emit_shift(const ir::Node& n);
   Id emit_rotate(const ir::Node& n);
   Id shift_count(ir::NodeRef count, ir::TypeRef value_type);
+  // x >> count for signed x of type t (OpShiftRightArithmetic, or logical shifts where
+  // CompileOptions::arithmetic_shift_by_logical_shifts).
+  Id shift_right_arithmetic(Id x, Id count, ir::TypeRef t);
   Id emit_bit_count(const ir::Node& n);
   Id emit_bit_reverse(const ir::Node& n);
   Id emit_byte_swap(const ir::Node& n);
@@ -193,9 +196,10 @@ class Emitter {
   // The math function rebuilt from exact operations, or 0 where the device's is kept.
   Id emit_precise_math(const ir::Node& n);
   // A function value_type^arity -> value_type named `name`, emitted once per module; `body`
-  // gets the parameters and returns the result.
+  // gets the parameters and returns the result. `dont_inline` asks the driver to keep it a
+  // call (FunctionControl DontInline), so that constant arguments are not folded into it.
   Id helper_function(const std::string& name, ir::TypeRef value_type, unsigned arity,
-                     const std::function<Id(const std::vector<Id>&)>& body);
+                     const std::function<Id(const std::vector<Id>&)>& body, bool dont_inline = false);
   Id divide_function();
   Id sqrt_function();
   // A finite nonzero f32's bits as {significand in [2^23, 2^24), biased exponent} (u32 ids;

@@ -7,3 +7,4 @@
 #include "sprig/runtime/device.hpp"
 #include "sprig/runtime/vulkan.hpp"
 #include "sprig/simulator/device.hpp"
+#include "sprig/simulator/report_formats.hpp"

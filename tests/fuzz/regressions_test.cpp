@@ -75,3 +75,28 @@ TEST_CASE("an int -> float -> int round trip rounds through float") {
   auto in = dev.upload(std::vector<std::uint32_t>{0x2EE0E1C2u});
   CHECK(outputs<std::uint32_t>(dev, k, 2, grid(1), in) == std::vector<std::uint32_t>{0x2EE0E1C0u, 0x2EE0E1C0u});
 }
+
+// Seed 8493 (H100 campaign of the current generator), reduced: NVIDIA's compiler (580.159.04)
+// divided MIN by -2 into 0x3fffffffffffffff, off by one, in a module whose ballot makes
+// sprig divide 64-bit integers with its bit-serial helper there (driver quirk
+// nvidia-ballot-beside-64-bit-division): inlined with the constant divisor, the helper was
+// miscompiled. The helper is now a DontInline function; seed 1835 (-32 % -16 giving -16)
+// was the same. The kernel body is the reducer's output, unchanged.
+TEST_CASE("seed 8493: 64-bit division by a constant beside a ballot (miscompiled on NVIDIA)") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  auto k = kernel("fuzz_seed_8493", [](ReadBuffer<std::uint64_t> in64, Buffer<std::uint64_t> out64) {
+    UInt slot = global_id().x() * 16u;
+    Var<UInt> v0 = UInt(0u);
+    out64[slot + (UInt(0u)) % 16u] = bitcast<std::uint64_t>((bitcast<std::int64_t>(in64[(UInt(1u)) % 32u].load()) / Long(std::int64_t(-2))));
+    v0 = ballot_inclusive_bit_count(subgroup_ballot(Bool(false)));
+    out64[slot + (UInt(1u)) % 16u] = cast<std::uint64_t>(cast<float>(in64[(UInt(0u)) % 32u].load()));
+  }, workgroup(32));
+  std::vector<std::uint64_t> inputs(32, 0);
+  inputs[0] = 0xD0A86D238E98C05Aull;
+  inputs[1] = 0x8000000000000000ull;
+  auto in64 = dev.upload(inputs);
+  auto out64 = dev.upload(std::vector<std::uint64_t>(32 * 16, 1));
+  dev.run(k, grid(32), in64, out64);
+  std::vector<std::uint64_t> got = dev.download(out64);
+  for (std::size_t i = 0; i < 32; ++i) REQUIRE(got[i * 16] == 0x4000000000000000ull);
+}

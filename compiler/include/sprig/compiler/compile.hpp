@@ -30,6 +30,10 @@ struct CompileOptions {
   // function instead of OpUDiv / OpSDiv / OpUMod / OpSRem: the workaround for a driver
   // compiler that crashes on the combination (Quirk::BallotBeside64BitDivisionCrash).
   bool bit_serial_64_bit_division = false;
+  // Emit signed >> as logical shifts of x or ~x chosen by x's sign instead of
+  // OpShiftRightArithmetic: the workaround for a driver compiler that misjudges the
+  // arithmetic shift of a value it knows is negative (Quirk::ShiftOfKnownNegativeMiscompared).
+  bool arithmetic_shift_by_logical_shifts = false;
   // The device's float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit): which of
   // DenormPreserve, SignedZeroInfNanPreserve and RoundingModeRTE precise-float kernels may
   // declare (each is declared where the device supports it; the runtime sets these).

@@ -56,6 +56,9 @@ enum class Quirk : std::uint32_t {
   // The shader compiler crashes (SIGSEGV in vkCreateComputePipelines) on a module where a
   // bit count of a ballot, plus one, divided by a constant, meets a 64-bit integer division.
   BallotBeside64BitDivisionCrash = 1u << 6,
+  // A signed comparison involving the arithmetic right shift of a value whose sign bit the
+  // compiler knows is set (x | 0x80000000) goes wrong: (x >> 2) >= x gives false.
+  ShiftOfKnownNegativeMiscompared = 1u << 7,
 };
 
 // A set of quirks (flags).

@@ -36,6 +36,7 @@ compiler::CompileOptions compile_options(const DeviceInfo& info, const DeviceCap
   options.sign_extension_by_shifts = info.quirks.has(Quirk::SignExtendedCompareWithConstant);
   options.exact_int_to_float = info.quirks.has(Quirk::IntFloatIntFolded);
   options.bit_serial_64_bit_division = info.quirks.has(Quirk::BallotBeside64BitDivisionCrash);
+  options.arithmetic_shift_by_logical_shifts = info.quirks.has(Quirk::ShiftOfKnownNegativeMiscompared);
   options.float32_denorm_preserve = caps.float32_denorm_preserve;
   options.float32_signed_zero_inf_nan_preserve = caps.float32_signed_zero_inf_nan_preserve;
   options.float32_rounding_mode_rte = caps.float32_rounding_mode_rte;
