@@ -40,7 +40,7 @@ Id Emitter::integer_quotient(ir::TypeRef t, Id a, Id b, ir::NodeRef divisor) {
   bool is_signed = t->is_signed_int();
   // The divisor is never 0 nor -1 here (both are chosen around the division).
   auto divide = [&](Id dividend, Id by) {
-    if (bit_serial_division(t)) return divide_bit_serially(dividend, by, t, false);
+    if (bit_serial_division(t)) return divide_bit_serially(dividend, by, t, false, divisor);
     return op(is_signed ? spv::Op::OpSDiv : spv::Op::OpUDiv, ty, {dividend, by});
   };
   std::uint64_t mask = width_mask(t), c = 0;
@@ -98,7 +98,7 @@ Id Emitter::integer_remainder(ir::TypeRef t, Id a, Id b, ir::NodeRef divisor) {
   }
   Id result;
   if (bit_serial_division(t)) {
-    result = divide_bit_serially(a, safe, t, true);
+    result = divide_bit_serially(a, safe, t, true, divisor);
   } else if (!is_signed) {
     result = op(spv::Op::OpUMod, ty, {a, safe});
   } else if (options_.signed_remainder_by_division) {

@@ -37,7 +37,7 @@ void Emitter::emit_float_controls() {
 }
 
 Id Emitter::helper_function(const std::string& name, ir::TypeRef value_type, unsigned arity,
-                            const std::function<Id(const std::vector<Id>&)>& body, bool dont_inline) {
+                            const std::function<Id(const std::vector<Id>&)>& body) {
   auto found = helpers_.find(name);
   if (found != helpers_.end()) return found->second;
   Id id = m_.fresh_id();
@@ -49,8 +49,7 @@ Id Emitter::helper_function(const std::string& name, ir::TypeRef value_type, uns
   Id value = type(value_type);
   std::vector<Id> param_types(arity, value);
   append_instruction(f_.head, spv::Op::OpFunction,
-                     {value, id, std::uint32_t(dont_inline ? spv::FunctionControlMask::DontInline : spv::FunctionControlMask::MaskNone),
-                      function_type(value, param_types)});
+                     {value, id, std::uint32_t(spv::FunctionControlMask::MaskNone), function_type(value, param_types)});
   std::vector<Id> params;
   for (unsigned i = 0; i < arity; ++i) {
     params.push_back(m_.fresh_id());

@@ -130,11 +130,14 @@ class Emitter {
   Id integer_remainder(ir::TypeRef t, Id a, Id b, ir::NodeRef divisor);
   // floor_div and mod (emit_floor_division.cpp), built on the two above.
   Id emit_floor_division(const ir::Node& n);
-  // The quotient or remainder of a / b for 64-bit integers (scalars or vectors), b never 0
-  // nor -1, by the bit-serial helper below (CompileOptions::bit_serial_64_bit_division).
+  // The quotient or remainder of a / b for 64-bit integers (scalars or vectors), b (the
+  // value of `divisor`) never 0 nor -1, without a division instruction: by a bit-serial
+  // helper function, or by multiplication where b is a constant
+  // (CompileOptions::bit_serial_64_bit_division; emit_division64.cpp).
   bool bit_serial_division(ir::TypeRef t) const;
-  Id divide_bit_serially(Id a, Id b, ir::TypeRef t, bool remainder);
+  Id divide_bit_serially(Id a, Id b, ir::TypeRef t, bool remainder, ir::NodeRef divisor);
   Id unsigned_divide_64_function();
+  Id divide_by_constant_64(Id n, std::uint64_t d);
   Id emit_comparison(const ir::Node& n);
   Id emit_logic(const ir::Node& n);
   Id emit_select(const ir::Node& n);
@@ -196,10 +199,9 @@ class Emitter {
   // The math function rebuilt from exact operations, or 0 where the device's is kept.
   Id emit_precise_math(const ir::Node& n);
   // A function value_type^arity -> value_type named `name`, emitted once per module; `body`
-  // gets the parameters and returns the result. `dont_inline` asks the driver to keep it a
-  // call (FunctionControl DontInline), so that constant arguments are not folded into it.
+  // gets the parameters and returns the result.
   Id helper_function(const std::string& name, ir::TypeRef value_type, unsigned arity,
-                     const std::function<Id(const std::vector<Id>&)>& body, bool dont_inline = false);
+                     const std::function<Id(const std::vector<Id>&)>& body);
   Id divide_function();
   Id sqrt_function();
   // A finite nonzero f32's bits as {significand in [2^23, 2^24), biased exponent} (u32 ids;

@@ -72,8 +72,9 @@ constexpr std::array<DriverQuirk, 8> kQuirks{{
      "count of a ballot (inclusive, exclusive, whole, or popcount of a ballot word), plus one, is divided by or "
      "taken modulo a 32-bit constant, and the module also divides 64-bit integers (by a constant or not); the same "
      "with popcount of a memory value, without the + 1, or without the 64-bit division compiles",
-     "in modules that use ballots, the emitter divides 64-bit integers with a bit-serial helper function "
-     "instead of OpUDiv/OpSDiv/OpUMod/OpSRem (CompileOptions::bit_serial_64_bit_division)",
+     "in modules that use ballots, the emitter divides 64-bit integers with a bit-serial helper function, "
+     "or by multiplication where the divisor is a constant, instead of OpUDiv/OpSDiv/OpUMod/OpSRem "
+     "(CompileOptions::bit_serial_64_bit_division)",
      "tests/kernels/driver_quirks_test.cpp: \"without its workaround a ballot count divided beside a 64-bit "
      "division crashes the compiler exactly on the drivers the table lists\"",
      "NVIDIA 580.159.04 (H100)", nvidia},

@@ -78,10 +78,10 @@ TEST_CASE("an int -> float -> int round trip rounds through float") {
 
 // Seed 8493 (H100 campaign of the current generator), reduced: NVIDIA's compiler (580.159.04)
 // divided MIN by -2 into 0x3fffffffffffffff, off by one, in a module whose ballot makes
-// sprig divide 64-bit integers with its bit-serial helper there (driver quirk
-// nvidia-ballot-beside-64-bit-division): inlined with the constant divisor, the helper was
-// miscompiled. The helper is now a DontInline function; seed 1835 (-32 % -16 giving -16)
-// was the same. The kernel body is the reducer's output, unchanged.
+// sprig divide 64-bit integers without division instructions there (driver quirk
+// nvidia-ballot-beside-64-bit-division): the bit-serial helper, inlined with the constant
+// divisor, was folded wrongly; seed 1835 (-32 % -16 giving -16) was the same. Constant
+// divisors now divide by multiplication. The kernel body is the reducer's output, unchanged.
 TEST_CASE("seed 8493: 64-bit division by a constant beside a ballot (miscompiled on NVIDIA)") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto k = kernel("fuzz_seed_8493", [](ReadBuffer<std::uint64_t> in64, Buffer<std::uint64_t> out64) {

@@ -2,6 +2,7 @@
 // semantics table's answer on both backends with the workaround in force, and, on the
 // drivers the table lists, still shows the bug with the workaround switched off — so the
 // table is neither missing an entry nor keeping one a fixed driver no longer needs.
+#include <array>
 #include <limits>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -173,10 +174,11 @@ std::vector<std::uint32_t> round_trips_on(sprig::Device& dev) {
 // count plus one, taken modulo a constant, beside a 64-bit division. Each invocation writes
 // its lane, the subgroup size, (inclusive + 1) % 70, (exclusive + 1) % 70, (whole + 1) / 70
 // + whole for a ballot of the odd lanes, and 64-bit quotients and remainders, signed and
-// unsigned (divisors above 2^63 among them).
+// unsigned, by values and by constants (divisors above 2^63 among them).
 auto ballot_count_kernel() {
   return kernel("ballot_count_beside_64_bit_division", [](ReadBuffer<std::uint64_t> in, WriteBuffer<std::uint32_t> counts,
-                                                          WriteBuffer<std::uint64_t> remainders) {
+                                                          WriteBuffer<std::uint64_t> remainders,
+                                                          WriteBuffer<std::uint64_t> constants) {
     UInt i = global_id().x();
     UInt lane = subgroup_invocation_id();
     auto odd_lanes = subgroup_ballot(((lane ^ cast<std::uint32_t>(in[i].load())) & 1u) == 1u);
@@ -191,6 +193,14 @@ auto ballot_count_kernel() {
     remainders[4u * i + 1u] = a / b;
     remainders[4u * i + 2u] = bitcast<std::uint64_t>(bitcast<std::int64_t>(a) / bitcast<std::int64_t>(b));
     remainders[4u * i + 3u] = bitcast<std::uint64_t>(bitcast<std::int64_t>(a) % bitcast<std::int64_t>(in[i ^ 2u].load()));
+    // Constant divisors (NVIDIA folded the bit-serial helper wrongly into these).
+    Expr<std::int64_t> s = bitcast<std::int64_t>(a);
+    constants[6u * i + 0u] = a / 7ull;
+    constants[6u * i + 1u] = a % 0x8000000000000001ull;
+    constants[6u * i + 2u] = a / 1ull;
+    constants[6u * i + 3u] = bitcast<std::uint64_t>(s / Long(std::int64_t(-2)));
+    constants[6u * i + 4u] = bitcast<std::uint64_t>(s % Long(std::int64_t(-16)));
+    constants[6u * i + 5u] = bitcast<std::uint64_t>(s / Long(std::numeric_limits<std::int64_t>::min()));
   }, workgroup(64));
 }
 
@@ -208,7 +218,9 @@ void check_ballot_counts(sprig::Device& dev) {
   auto in_buffer = dev.upload(in);
   auto counts = dev.alloc<std::uint32_t>(5 * n);
   auto remainders = dev.alloc<std::uint64_t>(4 * n);
-  dev.run(k, grid(n), in_buffer, counts, remainders);
+  auto constants = dev.alloc<std::uint64_t>(6 * n);
+  dev.run(k, grid(n), in_buffer, counts, remainders, constants);
+  std::vector<std::uint64_t> by_constants = dev.download(constants);
   std::vector<std::uint32_t> c = dev.download(counts);
   std::vector<std::uint64_t> r = dev.download(remainders);
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -222,6 +234,13 @@ void check_ballot_counts(sprig::Device& dev) {
     CHECK(r[4 * i + 1] == a / b);
     CHECK(r[4 * i + 2] == std::uint64_t(semantics::div(std::int64_t(a), std::int64_t(b))));
     CHECK(r[4 * i + 3] == std::uint64_t(semantics::rem(std::int64_t(a), std::int64_t(in[i ^ 2u]))));
+    std::int64_t s = std::int64_t(a);
+    CHECK(by_constants[6 * i + 0] == a / 7);
+    CHECK(by_constants[6 * i + 1] == a % 0x8000000000000001ull);
+    CHECK(by_constants[6 * i + 2] == a);
+    CHECK(by_constants[6 * i + 3] == std::uint64_t(semantics::div(s, std::int64_t(-2))));
+    CHECK(by_constants[6 * i + 4] == std::uint64_t(semantics::rem(s, std::int64_t(-16))));
+    CHECK(by_constants[6 * i + 5] == std::uint64_t(semantics::div(s, std::numeric_limits<std::int64_t>::min())));
   }
 }
 
@@ -283,6 +302,39 @@ std::vector<std::uint32_t> shift_comparisons_on(sprig::Device& dev) {
   std::vector<std::uint64_t> values = shift_operands();
   return test::outputs<std::uint32_t>(dev, known_negative_shift_kernel(), values.size() * kShiftComparisons,
                                       grid(values.size()), dev.upload(values));
+}
+
+// Unsigned 64-bit constant divisors of every shape the multiply-and-shift division meets:
+// 1, powers of two, their neighbours, small primes and divisors above 2^63. The kernel has a
+// ballot, so where the ballot quirk applies these divide by multiplication.
+constexpr std::array<std::uint64_t, 16> kConstantDivisors{
+    1, 2, 3, 7, 10, 16, 641, 0xFFFF, 0x10001, 0x7FFFFFFF, 0x80000000ull, 0xFFFFFFFFull,
+    0x123456789ull, 0x7FFFFFFFFFFFFFFFull, 0x8000000000000000ull, 0xFFFFFFFFFFFFFFFFull};
+
+auto constant_division_kernel() {
+  return kernel("division_by_constants", [](ReadBuffer<std::uint64_t> in, WriteBuffer<std::uint64_t> out) {
+    UInt i = global_id().x();
+    if_(i < in.size(), [&] {
+      Expr<std::uint64_t> a = in[i];
+      out[i * std::uint32_t(kConstantDivisors.size() + 1)] = cast<std::uint64_t>(ballot_bit_count(subgroup_ballot(a == 0ull)));
+      for (std::size_t k = 0; k < kConstantDivisors.size(); ++k)
+        out[i * std::uint32_t(kConstantDivisors.size() + 1) + std::uint32_t(k + 1)] = a / kConstantDivisors[k];
+    });
+  }, workgroup(64));
+}
+
+void check_constant_divisions(sprig::Device& dev) {
+  std::vector<std::uint64_t> values{0, 1, 2, 6, 7, 0xFFFF, 0x10000, 0x7FFFFFFFFFFFFFFFull, 0x8000000000000000ull,
+                                    0xFFFFFFFFFFFFFFFFull, 0xFFFFFFFFFFFFFFFEull, 0x123456789ABCDEFull};
+  for (std::uint64_t i = 0; i < 52; ++i) values.push_back((i + 1) * 0x9E3779B97F4A7C15ull);
+  const std::size_t stride = kConstantDivisors.size() + 1;
+  std::vector<std::uint64_t> got =
+      test::outputs<std::uint64_t>(dev, constant_division_kernel(), values.size() * stride, grid(values.size()), dev.upload(values));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    for (std::size_t k = 0; k < kConstantDivisors.size(); ++k) {
+      INFO(values[i] << " / " << kConstantDivisors[k]);
+      CHECK(got[i * stride + k + 1] == values[i] / kConstantDivisors[k]);
+    }
 }
 
 // A device on the same driver as the suite's, with the given workarounds switched off.
@@ -372,6 +424,7 @@ TEST_CASE("without its workaround an int -> float -> int round trip skips the ro
 TEST_CASE("a ballot count divided by a constant beside a 64-bit division compiles and counts as the semantics "
           "table says") {
   check_ballot_counts(test::device(SPRIG_BACKEND));
+  check_constant_divisions(test::device(SPRIG_BACKEND));
 }
 
 // Run by the case below in a child process, since on the listed drivers it kills the process.
@@ -413,6 +466,7 @@ TEST_CASE("every emitter workaround, forced on, keeps its reproducer right", "[v
   CHECK(orderings_on(forced, -5) == expected_orderings(-5, sign_extension_operands()));
   CHECK(round_trips_on(forced) == expected_round_trips());
   check_ballot_counts(forced);
+  check_constant_divisions(forced);
   CHECK(shift_comparisons_on(forced) == expected_shift_comparisons());
 }
 
