@@ -6,6 +6,6 @@
 #include "sprig/stdlib/hash/hash.hpp"
 #include "sprig/stdlib/operators.hpp"
 #include "sprig/stdlib/pipeline/pipeline.hpp"
-#include "sprig/stdlib/radix_sort.hpp"
+#include "sprig/stdlib/sort/radix_sort.hpp"
 #include "sprig/stdlib/reduce.hpp"
 #include "sprig/stdlib/scan.hpp"

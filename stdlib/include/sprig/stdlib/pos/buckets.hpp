@@ -15,7 +15,7 @@
 #include "sprig/stdlib/pos/bit_string.hpp"
 #include "sprig/stdlib/pos/params.hpp"
 #include "sprig/stdlib/pos/workgroups.hpp"
-#include "sprig/stdlib/radix_sort.hpp"
+#include "sprig/stdlib/sort/radix_sort.hpp"
 
 namespace sprig::pos {
 

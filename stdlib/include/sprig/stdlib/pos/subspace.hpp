@@ -17,7 +17,7 @@
 #include "sprig/stdlib/pos/buckets.hpp"
 #include "sprig/stdlib/pos/find_matches.hpp"
 #include "sprig/stdlib/pos/workgroups.hpp"
-#include "sprig/stdlib/radix_sort.hpp"
+#include "sprig/stdlib/sort/radix_sort.hpp"
 
 namespace sprig::pos {
 

@@ -1,0 +1,209 @@
+// Stable LSD radix sort of uint32 or uint64 keys, optionally carrying uint32 payloads,
+// over an optional bit range [begin_bit, end_bit):
+//
+//   sprig::radix_sort(device, keys);                      // in place
+//   sprig::radix_sort(device, keys, values, {0, 24});     // pairs, low 24 bits only
+//   sprig::radix_sort(device, sequence, keys, scratch);   // recorded, temporaries kept
+//
+// Onesweep (Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
+// for GPUs", 2022): one histogram pass counts every digit of every pass at once; then each
+// 8-bit digit takes a single pass over the keys in which a tile
+//   1. ranks its keys per digit, stably (subgroup ballots match equal digits),
+//   2. publishes its per-digit counts and looks back over earlier tiles' counts
+//      (decoupled look-back, one invocation per digit),
+//   3. reorders the tile by digit in shared memory and writes it out, so that runs of
+//      equal digits go to consecutive addresses.
+// SortMode::CountScanScatter does without the look-back: one kernel counts each tile's
+// digits, an exclusive scan of those counts in digit-major order gives every (digit, tile)
+// its output position, and the same ranking-and-reordering kernel places the keys. It
+// reads the keys once more per pass and never waits on another workgroup; it measured
+// slower than OneSweep at every size (docs/benchmarks.md), so Auto is OneSweep.
+#pragma once
+
+#include <stdexcept>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/sort/digit_counts.hpp"
+#include "sprig/stdlib/sort/onesweep.hpp"
+#include "sprig/stdlib/sort/sort_shape.hpp"
+
+namespace sprig {
+
+// How a digit pass learns where each tile's keys go (see the top of the file); the choice
+// never changes the result.
+enum class SortMode { Auto, OneSweep, CountScanScatter };
+
+struct SortOptions {
+  std::uint32_t begin_bit = 0;
+  std::uint32_t end_bit = ~0u;  // the key's width
+  SortMode mode = SortMode::Auto;
+};
+
+namespace detail {
+
+template <RadixKey K>
+class SortScratchOf;
+
+}  // namespace detail
+
+// The temporaries of radix_sort: a second buffer of keys (and of values), the digit
+// histograms and the look-back words (or CountScanScatter's per-tile counts). A scratch
+// passed to each call is grown as needed and kept, so repeated sorts do not allocate:
+//
+//   sprig::SortScratch<std::uint32_t> scratch;
+//   for (auto& keys : batches) sprig::radix_sort(device, sequence, keys, scratch);
+//
+// One scratch may serve several sorts of one sequence: they run one after another.
+template <detail::RadixKey K>
+class SortScratch {
+ public:
+  // Device memory held (what the largest sort so far needed).
+  std::size_t device_bytes() const {
+    return keys_.bytes() + values_.bytes() + histograms_.bytes() + status_.bytes() + tile_counts_.bytes() +
+           tile_offsets_.bytes();
+  }
+
+ private:
+  friend class detail::SortScratchOf<K>;
+  DeviceBuffer<K> keys_;
+  DeviceBuffer<std::uint32_t> values_, histograms_, status_, tile_counts_, tile_offsets_;
+};
+
+namespace detail {
+
+// A scratch's buffers, each at least the size asked for.
+template <RadixKey K>
+class SortScratchOf {
+ public:
+  SortScratchOf(Device& device, SortScratch<K>& scratch) : device_(device), scratch_(scratch) {}
+  const DeviceBuffer<K>& keys(std::size_t n) { return reserve(scratch_.keys_, n); }
+  const DeviceBuffer<std::uint32_t>& values(std::size_t n) { return reserve(scratch_.values_, n); }
+  const DeviceBuffer<std::uint32_t>& histograms(std::size_t n) { return reserve(scratch_.histograms_, n); }
+  const DeviceBuffer<std::uint32_t>& status(std::size_t n) { return reserve(scratch_.status_, n); }
+  const DeviceBuffer<std::uint32_t>& tile_counts(std::size_t n) { return reserve(scratch_.tile_counts_, n); }
+  const DeviceBuffer<std::uint32_t>& tile_offsets(std::size_t n) { return reserve(scratch_.tile_offsets_, n); }
+
+ private:
+  template <class T>
+  const DeviceBuffer<T>& reserve(DeviceBuffer<T>& buffer, std::size_t size) {
+    if (buffer.size() < size) buffer = device_.alloc<T>(size);
+    return buffer;
+  }
+  Device& device_;
+  SortScratch<K>& scratch_;
+};
+
+inline SortMode resolve_sort_mode(SortMode mode) { return mode == SortMode::Auto ? SortMode::OneSweep : mode; }
+
+template <RadixKey K>
+void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys,
+                       const DeviceBuffer<std::uint32_t>* values, SortOptions options, SortScratch<K>& scratch_buffers) {
+  std::size_t n = keys.size();
+  std::uint32_t width = sizeof(K) * 8;
+  std::uint32_t begin = options.begin_bit, end = std::min(options.end_bit, width);
+  if (values && values->size() < n) throw std::invalid_argument("radix_sort: fewer values than keys");
+  if (n >= (std::size_t(1) << 30)) throw std::invalid_argument("radix_sort: at most 2^30 - 1 keys");
+  if (n <= 1 || begin >= end) return;
+  std::uint32_t passes = (end - begin + radix_bits - 1) / radix_bits;
+  SortShape shape = sort_shape<K>(device.info(), values != nullptr);
+  std::size_t tiles = shape.tile.tiles_for(n);
+
+  SortScratchOf<K> scratch(device, scratch_buffers);
+  shape.prefixed = resolve_sort_mode(options.mode) == SortMode::CountScanScatter;
+  // Digit counts of all passes, then their offsets.
+  const DeviceBuffer<std::uint32_t>& histograms = scratch.histograms(max_passes<K>() * radix);
+  if (!shape.prefixed) {
+    record_digit_histogram(device.info(), sequence, keys, n, histograms, begin, end);
+    const std::uint32_t scanning = fit_invocations(radix, device.info());
+    sequence.run(digit_offsets_kernel(scanning), grid(std::uint64_t(max_passes<K>()) * scanning), histograms);
+  }
+
+  std::size_t status_words = shape.prefixed ? 1 : 1 + tiles * radix;
+  const DeviceBuffer<std::uint32_t>& status = scratch.status(status_words * passes);
+  if (!shape.prefixed) sequence.fill(status, 0, status_words * passes * sizeof(std::uint32_t), 0);
+  // CountScanScatter's per-(digit, tile) counts and their exclusive scan, exactly sized
+  // views of the scratch (the scan covers its buffer's whole length).
+  std::size_t tile_words = shape.prefixed ? radix * tiles : 1;
+  DeviceBuffer<std::uint32_t> tile_counts(scratch.tile_counts(tile_words), tile_words);
+  DeviceBuffer<std::uint32_t> tile_offsets(scratch.tile_offsets(tile_words), tile_words);
+  const DeviceBuffer<K>& other_keys = scratch.keys(n);
+  const DeviceBuffer<std::uint32_t>& other_values = scratch.values(values ? n : 1);
+  const auto& sweep = onesweep_kernel<K>(shape);
+  for (std::uint32_t p = 0; p < passes; ++p) {
+    std::uint32_t shift = begin + p * radix_bits, bits = std::min(radix_bits, end - shift), mask = (1u << bits) - 1u;
+    bool forward = p % 2 == 0;
+    const DeviceBuffer<K>& from = forward ? keys : other_keys;
+    const DeviceBuffer<K>& to = forward ? other_keys : keys;
+    const DeviceBuffer<std::uint32_t>& values_from = values ? (forward ? *values : other_values) : other_values;
+    const DeviceBuffer<std::uint32_t>& values_to = values ? (forward ? other_values : *values) : other_values;
+    if (shape.prefixed) {
+      // Up to 256 invocations (one per digit) count the same tiles as the pass.
+      const std::uint32_t counters = std::min(radix, shape.tile.invocations);
+      TileShape counting{counters, shape.tile.elements() / counters};
+      sequence.run(tile_digit_counts_kernel<K>(counting), tile_grid(tiles, counting), from, tile_counts,
+                   std::uint32_t(n), shift, mask, std::uint32_t(tiles));
+      exclusive_scan(device, sequence, tile_counts, tile_offsets, plus<std::uint32_t>());
+    }
+    sequence.run(sweep, tile_grid(tiles, shape.tile), from, to, values_from, values_to, histograms, status,
+                 tile_offsets, std::uint32_t(n), shift, mask, p, std::uint32_t(shape.prefixed ? 0 : p * status_words),
+                 std::uint32_t(tiles));
+  }
+  if (passes % 2 == 1) {
+    sequence.copy(other_keys, 0, keys, 0, n * sizeof(K));
+    if (values) sequence.copy(other_values, 0, *values, 0, n * sizeof(std::uint32_t));
+  }
+}
+
+}  // namespace detail
+
+// Sorts `keys` in place, stably, by the bits [begin_bit, end_bit) (recorded).
+template <detail::RadixKey K>
+void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, SortScratch<K>& scratch,
+                SortOptions options = {}) {
+  detail::record_radix_sort<K>(device, sequence, keys, nullptr, options, scratch);
+}
+template <detail::RadixKey K>
+void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, SortOptions options = {}) {
+  SortScratch<K> scratch;
+  radix_sort(device, sequence, keys, scratch, options);
+}
+// Sorts `keys` in place and moves values[i] along with keys[i] (recorded).
+template <detail::RadixKey K>
+void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
+                SortScratch<K>& scratch, SortOptions options = {}) {
+  detail::record_radix_sort<K>(device, sequence, keys, &values, options, scratch);
+}
+template <detail::RadixKey K>
+void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
+                SortOptions options = {}) {
+  SortScratch<K> scratch;
+  radix_sort(device, sequence, keys, values, scratch, options);
+}
+
+// The same, run at once.
+template <detail::RadixKey K>
+void radix_sort(Device& device, const DeviceBuffer<K>& keys, SortScratch<K>& scratch, SortOptions options = {}) {
+  auto sequence = device.sequence();
+  radix_sort(device, sequence, keys, scratch, options);
+  sequence.run_and_wait();
+}
+template <detail::RadixKey K>
+void radix_sort(Device& device, const DeviceBuffer<K>& keys, SortOptions options = {}) {
+  SortScratch<K> scratch;
+  radix_sort(device, keys, scratch, options);
+}
+template <detail::RadixKey K>
+void radix_sort(Device& device, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
+                SortScratch<K>& scratch, SortOptions options = {}) {
+  auto sequence = device.sequence();
+  radix_sort(device, sequence, keys, values, scratch, options);
+  sequence.run_and_wait();
+}
+template <detail::RadixKey K>
+void radix_sort(Device& device, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
+                SortOptions options = {}) {
+  SortScratch<K> scratch;
+  radix_sort(device, keys, values, scratch, options);
+}
+
+}  // namespace sprig
