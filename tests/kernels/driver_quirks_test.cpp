@@ -284,9 +284,7 @@ std::vector<std::uint64_t> shift_operands() {
 
 std::vector<std::uint32_t> expected_shift_comparisons() {
   using semantics::shr;
-  auto extract = [](std::int64_t v, unsigned offset, unsigned count) {
-    return std::int64_t(std::uint64_t(v) << (64 - offset - count)) >> (64 - count);
-  };
+  auto extract = [](std::int64_t v, unsigned offset, unsigned count) { return semantics::bitfield_extract(v, offset, count); };
   std::vector<std::uint32_t> out;
   for (std::uint64_t v : shift_operands()) {
     std::int32_t x = std::int32_t(std::uint32_t(v) | 0x80000000u), p = std::int32_t(std::uint32_t(v) & 0x7FFFFFFFu);
