@@ -1,6 +1,8 @@
 // The typing rules of the DSL, checked at compile time: what must not compile does not.
 #include <catch2/catch.hpp>
 
+#include <type_traits>
+
 #include "sprig/dsl.hpp"
 
 using namespace sprig;
@@ -114,4 +116,30 @@ TEST_CASE("vector constructors exist exactly where the parts add up to the vecto
   // scalars have no such constructors.
   STATIC_REQUIRE(!std::is_convertible_v<Float, Vec4>);
   STATIC_REQUIRE(!std::is_constructible_v<Float, Float, Float>);
+}
+
+namespace {
+
+// A helper written against the alias, as users write them.
+void add_to(const Var<UInt>& total, UInt amount) { total = total + amount; }
+template <class V>
+concept TakesUIntVar = requires(V v) { add_to(v, UInt(1u)); };
+
+}  // namespace
+
+TEST_CASE("Var of an alias and Var of its host type are one type") {
+  STATIC_REQUIRE(std::is_same_v<Var<UInt>, Var<std::uint32_t>>);
+  STATIC_REQUIRE(std::is_same_v<Var<Float>, Var<float>>);
+  STATIC_REQUIRE(std::is_same_v<Var<Vec4>, Var<vec4>>);
+  STATIC_REQUIRE(std::is_same_v<Var<ULong>, Var<std::uint64_t>>);
+  STATIC_REQUIRE(TakesUIntVar<Var<std::uint32_t>>);
+  STATIC_REQUIRE(TakesUIntVar<Var<UInt>>);
+  STATIC_REQUIRE(!TakesUIntVar<Var<std::int32_t>>);
+
+  auto k = kernel("alias_var", [](Buffer<std::uint32_t> out) {
+    Var<std::uint32_t> total = 1u;
+    add_to(total, 2u);
+    out[0u] = total;
+  });
+  CHECK(k.ir()->entry.vars.size() == 1);
 }

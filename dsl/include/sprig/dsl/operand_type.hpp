@@ -23,9 +23,9 @@ template <class T, Access A>
 struct operand_value<Place<T, A>> {
   using type = T;
 };
-template <class U>
-struct operand_value<Var<U>> {
-  using type = host_type_t<U>;
+template <class T>
+struct operand_value<Variable<T>> {
+  using type = T;
 };
 
 template <class... X>

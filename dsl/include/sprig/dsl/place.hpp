@@ -142,51 +142,55 @@ void name_variable(ir::NodeRef root, std::string name);
 
 }  // namespace detail
 
-// A mutable device variable. Var<T> and Var<Expr<T>> (e.g. Var<UInt>) are the same.
-// Without an initial value it starts at zero.
-template <class U>
-class Var : public Place<host_type_t<U>, Access::ReadWrite> {
-  using T = host_type_t<U>;
+// A mutable device variable holding a T (a host type: std::uint32_t, vec4, a struct).
+// Without an initial value it starts at zero. Written Var<T> (below).
+template <class T>
+class Variable : public Place<T, Access::ReadWrite> {
   using Base = Place<T, Access::ReadWrite>;
 
  public:
-  explicit Var(std::source_location l = std::source_location::current())
+  explicit Variable(std::source_location l = std::source_location::current())
       : Base(detail::declare_variable(device_type<T>(), nullptr, l)) {}
-  Var(const Expr<T>& initial, std::source_location l = std::source_location::current())  // NOLINT
+  Variable(const Expr<T>& initial, std::source_location l = std::source_location::current())  // NOLINT
       : Base(detail::declare_variable(device_type<T>(), initial.node(), l)) {}
   template <class L>
     requires LiteralFor<L, T>
-  Var(L initial, std::source_location l = std::source_location::current())  // NOLINT
+  Variable(L initial, std::source_location l = std::source_location::current())  // NOLINT
       : Base(detail::declare_variable(device_type<T>(), Operand<T>(initial, l).node, l)) {}
   template <Access A>
     requires(readable(A))
-  Var(const Place<T, A>& initial, std::source_location l = std::source_location::current())  // NOLINT
+  Variable(const Place<T, A>& initial, std::source_location l = std::source_location::current())  // NOLINT
       : Base(detail::declare_variable(device_type<T>(), detail::load(initial.pointer(), l), l)) {}
   // A copy is a new variable holding the current value.
-  Var(const Var& other, std::source_location l = std::source_location::current())
+  Variable(const Variable& other, std::source_location l = std::source_location::current())
       : Base(detail::declare_variable(device_type<T>(), detail::load(other.pointer(), l), l)) {}
 
   using Base::operator=;
-  const Var& operator=(const Var& other) const {
+  const Variable& operator=(const Variable& other) const {
     Base::operator=(Operand<T>(other, other.pointer()->loc));
     return *this;
   }
   // Exact matches, so that assigning a value never picks the converting constructors.
-  const Var& operator=(const Expr<T>& value) const {
+  const Variable& operator=(const Expr<T>& value) const {
     detail::store(this->pointer(), value.node(), value.node()->loc);
     return *this;
   }
   template <class L>
     requires LiteralFor<L, T>
-  const Var& operator=(L literal) const {
+  const Variable& operator=(L literal) const {
     Base::operator=(Operand<T>(literal));
     return *this;
   }
   // Gives the variable a name in the SPIR-V debug info and the printed IR.
-  const Var& named(std::string name) const {
+  const Variable& named(std::string name) const {
     detail::name_variable(this->pointer(), std::move(name));
     return *this;
   }
 };
+
+// Var<T> and Var<Expr<T>> name one type (Var<UInt> is Var<std::uint32_t>), so a helper
+// written against either accepts both, and compiler errors spell it one way.
+template <class U>
+using Var = Variable<host_type_t<U>>;
 
 }  // namespace sprig
