@@ -52,6 +52,14 @@ DeviceContext::~DeviceContext() {
   vk_.vkDestroyDevice(device_, nullptr);
 }
 
+void DeviceContext::warn(const std::string& message) const {
+  if (options_.on_warning) {
+    options_.on_warning(message);
+  } else {
+    std::fprintf(stderr, "sprig: warning: %s\n", message.c_str());
+  }
+}
+
 StagingTransfers& DeviceContext::staging() {
   throw_if_lost();
   std::lock_guard lock(staging_mutex_);

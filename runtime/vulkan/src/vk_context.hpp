@@ -69,6 +69,9 @@ class DeviceContext {
   std::string timeout_text() const;
   // Throws DeviceError when the validation layer reported messages not yet thrown.
   void throw_if_validation_messages(std::string_view during);
+  // Reports something the user should know that is not an error: Options::on_warning, or
+  // standard error.
+  void warn(const std::string& message) const;
   // Names an object for validation messages and debuggers (only when validation is on).
   void name_object(VkObjectType type, std::uint64_t handle, const std::string& name) const;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 #include "vk_result.hpp"
@@ -143,6 +144,11 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   properties.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(handle, &properties);
   const VkPhysicalDeviceLimits& limits = properties.properties.limits;
+  caps.vendor_id = properties.properties.vendorID;
+  caps.device_id = properties.properties.deviceID;
+  caps.driver_version = properties.properties.driverVersion;
+  std::copy(std::begin(properties.properties.pipelineCacheUUID), std::end(properties.properties.pipelineCacheUUID),
+            caps.pipeline_cache_uuid.begin());
 
   caps.float32_denorm_preserve = float_controls.shaderDenormPreserveFloat32 == VK_TRUE;
   caps.float32_signed_zero_inf_nan_preserve = float_controls.shaderSignedZeroInfNanPreserveFloat32 == VK_TRUE;

@@ -2,6 +2,7 @@
 // sees, plus the limits and optional features the backend needs to create and use it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -39,6 +40,10 @@ struct DeviceCapabilities {
   // 32-bit float controls a shader may declare (Vulkan 1.2); precise-float kernels use them.
   bool float32_denorm_preserve = false, float32_signed_zero_inf_nan_preserve = false,
        float32_rounding_mode_rte = false;
+
+  // What a driver's pipeline cache data is valid for (its header repeats them).
+  std::uint32_t vendor_id = 0, device_id = 0, driver_version = 0;
+  std::array<std::uint8_t, VK_UUID_SIZE> pipeline_cache_uuid{};
 };
 
 struct PhysicalDevice {

@@ -1,7 +1,11 @@
 #include "vk_pipeline.hpp"
 
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <set>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 #include "sprig/compiler/compile.hpp"
@@ -9,6 +13,7 @@
 #include "vk_context.hpp"
 #include "vk_feature_check.hpp"
 #include "vk_result.hpp"
+#include "sprig_emitter_build_id.hpp"
 
 namespace sprig::vk {
 
@@ -43,17 +48,56 @@ compiler::CompileOptions compile_options(const DeviceInfo& info, const DeviceCap
   return options;
 }
 
-std::vector<std::uint32_t> emit_spirv(const Options& options, const DeviceInfo& info, const DeviceCapabilities& caps,
-                                      const ir::Kernel& kernel) {
+std::vector<std::uint32_t> emit_spirv(const Options& options, const ir::Kernel& kernel,
+                                      const compiler::CompileOptions& compile) {
   std::vector<std::uint32_t> words;
   try {
-    words = options.spirv_compiler ? options.spirv_compiler(kernel) : compiler::compile(kernel, compile_options(info, caps));
+    words = options.spirv_compiler ? options.spirv_compiler(kernel) : compiler::compile(kernel, compile);
   } catch (const Error&) {
     throw;  // already says what failed and where
   } catch (const std::exception& e) {
     fail(kernel, std::string("producing SPIR-V failed: ") + e.what());
   }
   if (words.size() < 5 || words[0] != kSpirvMagic) fail(kernel, "the SPIR-V compiler returned no valid module");
+  return words;
+}
+
+// The disk cache's key for a kernel's SPIR-V: the emitter's build, the kernel's semantics and
+// every option that changes the module.
+std::uint64_t spirv_key(const ir::Kernel& kernel, const compiler::CompileOptions& options) {
+  static_assert(std::has_unique_object_representations_v<compiler::CompileOptions>,
+                "the key hashes CompileOptions' bytes: it must have no padding");
+  std::uint64_t key = hash_bytes(std::as_bytes(std::span(kEmitterBuildId)));
+  key = hash_value(kernel.hash, key);
+  return hash_value(options, key);
+}
+
+std::string spirv_file_name(std::uint64_t key) {
+  char name[40];
+  std::snprintf(name, sizeof name, "spirv/%016llx.spv", static_cast<unsigned long long>(key));
+  return name;
+}
+
+// SPIR-V from the disk cache when it holds this kernel's module, else emitted (and stored).
+std::vector<std::uint32_t> obtain_spirv(const DeviceContext& context, const ir::Kernel& kernel, const DiskCache* disk,
+                                        KernelTimes& times) {
+  compiler::CompileOptions options = compile_options(context.info(), context.caps());
+  // A substituted compiler's output is its own business, and an unhashed kernel has no key.
+  bool cacheable = disk != nullptr && !context.options().spirv_compiler && kernel.hash != 0;
+  std::uint64_t key = cacheable ? spirv_key(kernel, options) : 0;
+  if (cacheable) {
+    if (std::optional<std::vector<std::byte>> bytes = disk->load(spirv_file_name(key), key)) {
+      std::vector<std::uint32_t> words(bytes->size() / 4);
+      if (!words.empty()) std::memcpy(words.data(), bytes->data(), words.size() * 4);
+      if (bytes->size() % 4 == 0 && words.size() >= 5 && words[0] == kSpirvMagic) {
+        times.spirv_from_disk = true;
+        return words;
+      }
+      context.warn("ignoring cache file " + (disk->path() / spirv_file_name(key)).string() + ": not a SPIR-V module");
+    }
+  }
+  std::vector<std::uint32_t> words = emit_spirv(context.options(), kernel, options);
+  if (cacheable) disk->store(spirv_file_name(key), key, std::as_bytes(std::span(words)));
   return words;
 }
 
@@ -117,7 +161,7 @@ void create_layouts(DeviceContext& context, const ir::Kernel& kernel, Pipeline& 
 }
 
 void create_pipeline(DeviceContext& context, const ir::Kernel& kernel, const std::vector<std::uint32_t>& words,
-                     Pipeline& pipeline) {
+                     DriverPipelineCache& driver_cache, Pipeline& pipeline) {
   const VolkDeviceTable& vk = context.vk();
   VkShaderModuleCreateInfo module_info{};
   module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
@@ -148,9 +192,11 @@ void create_pipeline(DeviceContext& context, const ir::Kernel& kernel, const std
   info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   info.stage = stage;
   info.layout = pipeline.layout;
-  VkResult result = vk.vkCreateComputePipelines(context.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline.pipeline);
+  VkResult result =
+      vk.vkCreateComputePipelines(context.device(), driver_cache.handle(), 1, &info, nullptr, &pipeline.pipeline);
   vk.vkDestroyShaderModule(context.device(), module, nullptr);
   check_vk(result, kernel, "vkCreateComputePipelines");
+  driver_cache.pipeline_created();
   context.name_object(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<std::uint64_t>(pipeline.pipeline), kernel.name);
 }
 
@@ -162,7 +208,8 @@ Pipeline::~Pipeline() {
   if (set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
 }
 
-std::shared_ptr<const Pipeline> build_pipeline(DeviceContext& context, const ir::Kernel& kernel) {
+std::shared_ptr<const Pipeline> build_pipeline(DeviceContext& context, const ir::Kernel& kernel,
+                                               DriverPipelineCache& driver_cache, const DiskCache* disk) {
   check_kernel_supported(kernel, context.info(), context.caps().max_compute_workgroup_subgroups);
   auto pipeline = std::make_shared<Pipeline>(context.device(), context.vk());
   pipeline->times.kernel = kernel.name;
@@ -170,11 +217,11 @@ std::shared_ptr<const Pipeline> build_pipeline(DeviceContext& context, const ir:
   create_layouts(context, kernel, *pipeline);
 
   auto start = std::chrono::steady_clock::now();
-  std::vector<std::uint32_t> words = emit_spirv(context.options(), context.info(), context.caps(), kernel);
+  std::vector<std::uint32_t> words = obtain_spirv(context, kernel, disk, pipeline->times);
   pipeline->times.emit_ms = elapsed_ms(start);
 
   start = std::chrono::steady_clock::now();
-  create_pipeline(context, kernel, words, *pipeline);
+  create_pipeline(context, kernel, words, driver_cache, *pipeline);
   pipeline->times.pipeline_ms = elapsed_ms(start);
   return pipeline;
 }

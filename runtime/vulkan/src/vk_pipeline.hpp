@@ -9,6 +9,8 @@
 
 #include "sprig/dsl/ir.hpp"
 #include "sprig/runtime/vulkan.hpp"
+#include "vk_disk_cache.hpp"
+#include "vk_driver_cache.hpp"
 
 namespace sprig::vk {
 
@@ -31,8 +33,10 @@ struct Pipeline {
   KernelTimes times;
 };
 
-// Checks the kernel against the device, obtains SPIR-V from Options::spirv_compiler (or
-// sprig::compiler::compile) and creates the pipeline. Errors name the kernel and its line.
-std::shared_ptr<const Pipeline> build_pipeline(DeviceContext& context, const ir::Kernel& kernel);
+// Checks the kernel against the device, obtains SPIR-V from the disk cache, or else from
+// Options::spirv_compiler (or sprig::compiler::compile, then stored in the disk cache), and
+// creates the pipeline through the driver's cache. Errors name the kernel and its line.
+std::shared_ptr<const Pipeline> build_pipeline(DeviceContext& context, const ir::Kernel& kernel,
+                                               DriverPipelineCache& driver_cache, const DiskCache* disk);
 
 }  // namespace sprig::vk

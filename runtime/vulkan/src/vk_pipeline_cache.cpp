@@ -4,9 +4,22 @@
 
 namespace sprig::vk {
 
+namespace {
+
+std::optional<DiskCache> open_disk_cache(DeviceContext& context) {
+  std::optional<std::filesystem::path> directory = DiskCache::directory(context.options());
+  if (!directory) return std::nullopt;
+  return DiskCache(*directory, [&context](const std::string& message) { context.warn(message); });
+}
+
+}  // namespace
+
+PipelineCache::PipelineCache(DeviceContext& context)
+    : context_(context), disk_(open_disk_cache(context)), driver_cache_(context, disk_ ? &*disk_ : nullptr) {}
+
 std::shared_ptr<const Pipeline> PipelineCache::get(const ir::Kernel& kernel) {
   if (kernel.hash == 0) {
-    std::shared_ptr<const Pipeline> pipeline = build_pipeline(context_, kernel);
+    std::shared_ptr<const Pipeline> pipeline = build_pipeline(context_, kernel, driver_cache_, disk_ ? &*disk_ : nullptr);
     std::lock_guard lock(mutex_);
     times_.push_back(pipeline->times);
     return pipeline;
@@ -28,7 +41,7 @@ std::shared_ptr<const Pipeline> PipelineCache::get(const ir::Kernel& kernel) {
 
   // Built outside the lock: compiling one kernel does not hold up the others.
   try {
-    std::shared_ptr<const Pipeline> pipeline = build_pipeline(context_, kernel);
+    std::shared_ptr<const Pipeline> pipeline = build_pipeline(context_, kernel, driver_cache_, disk_ ? &*disk_ : nullptr);
     {
       std::lock_guard lock(mutex_);
       times_.push_back(pipeline->times);

@@ -53,6 +53,14 @@ struct Options {
   // work on this device. Generous, because one sequence may hold minutes of work on a CPU
   // driver; GPU drivers' own watchdogs usually fire first. 0 waits forever.
   std::chrono::milliseconds wait_timeout = std::chrono::minutes(10);
+  // Kernels' SPIR-V and the driver's compiled pipelines are kept in this directory, so that
+  // later processes (restarts, ranks) skip emitting and compiling them. Empty: the
+  // environment's SPRIG_CACHE_DIR, else $XDG_CACHE_HOME/sprig, else $HOME/.cache/sprig.
+  // "off" (here or in SPRIG_CACHE_DIR) keeps pipelines in memory only.
+  std::string cache_directory;
+  // Where warnings go (a damaged cache file that was ignored, a cache that cannot be
+  // written). Null: standard error, as "sprig: warning: ...".
+  std::function<void(const std::string&)> on_warning;
   // For tests only: makes chosen Vulkan calls fail (vk_faults.hpp). Null in real use.
   std::shared_ptr<FaultInjector> faults;
 };
@@ -64,8 +72,9 @@ std::vector<DeviceInfo> list_devices(const Options& options = {});
 struct KernelTimes {
   std::string kernel;
   std::uint64_t hash = 0;
-  double emit_ms = 0;      // producing SPIR-V (the SpirvCompiler)
+  double emit_ms = 0;      // producing SPIR-V (the SpirvCompiler), or reading it from the disk cache
   double pipeline_ms = 0;  // vkCreateShaderModule + vkCreateComputePipelines
+  bool spirv_from_disk = false;  // the SPIR-V came from Options::cache_directory
 };
 
 // Device memory held by the sub-allocator.
