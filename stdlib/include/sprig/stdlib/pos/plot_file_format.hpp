@@ -6,7 +6,8 @@
 //   each record:       seed (32), proof count n (4), found-proofs bitmap (8192),
 //                      n ascending s-buckets (4 each), n proofs (8K bytes each)
 //
-// The byte layout itself lives in stdlib/src/pos/plot_file_*.cpp only.
+// The byte layout itself lives in stdlib/src/pos/ only (plot_file_layout.hpp for the header,
+// the reader and the writer for the order of a record's fields).
 #pragma once
 
 #include <cstddef>
