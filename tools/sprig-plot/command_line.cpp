@@ -147,10 +147,10 @@ std::optional<Command> parse_command_line(int argc, const char* const* argv) {
               "records in the timed sequence (default 20)");
   add_mode(bench_command, bench.mode);
   add_device(bench_command, bench.device);
-  add(bench_command, "--in-flight", "N", "records in flight, their launches interleaved (default: the device type's best)",
-      [&bench](const std::string& text) {
-        bench.in_flight = parse_count("--in-flight", text, 1, std::numeric_limits<std::uint32_t>::max());
-      });
+  const char* in_flight = "records in flight, their launches interleaved (default: the device type's best)";
+  add(bench_command, "--in-flight", "N", in_flight, [&bench](const std::string& text) {
+    bench.in_flight = parse_count("--in-flight", text, 1, std::numeric_limits<std::uint32_t>::max());
+  });
 
   try {
     app.parse(argc, argv);
