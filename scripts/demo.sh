@@ -9,5 +9,5 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPRIG_BUILD_TESTS=OFF 
 cmake --build build --target demo sprig-plot -j "$(nproc)"
 ./build/examples/demo "$@"
 plot=$(mktemp -d)/record.plot
-./build/examples/sprig-plot plot --seed 23023404333717545b0a6f0c0dde9710e4d3fe2d5cc6cc0a090a0b818bab0f17 --k 18 --output "$plot"
-./build/examples/sprig-plot verify --input "$plot"
+./build/tools/sprig-plot/sprig-plot plot --seed 23023404333717545b0a6f0c0dde9710e4d3fe2d5cc6cc0a090a0b818bab0f17 --k 18 --output "$plot"
+./build/tools/sprig-plot/sprig-plot verify --input "$plot"

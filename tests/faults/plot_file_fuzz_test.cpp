@@ -23,7 +23,7 @@ constexpr int kK = 15;
 std::string plot_file(std::uint32_t records, std::uint64_t seed = 1) {
   std::mt19937_64 random(seed);
   std::ostringstream out;
-  pos::write_plot_header(out, {kK, pos::Mode::Abundance, records});
+  pos::PlotFileWriter writer(out, {kK, pos::Mode::Abundance, records}, "plot");
   for (std::uint32_t r = 0; r < records; ++r) {
     pos::PlotResult result;
     result.k = kK;
@@ -36,8 +36,9 @@ std::string plot_file(std::uint32_t records, std::uint64_t seed = 1) {
       result.proofs.push_back(std::uint8_t(random()));
     pos::Seed record_seed{};
     record_seed[0] = std::uint8_t(r);
-    pos::write_plot_record(out, record_seed, result);
+    writer.write(record_seed, result);
   }
+  writer.finish();
   return out.str();
 }
 

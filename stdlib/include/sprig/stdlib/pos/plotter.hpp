@@ -20,22 +20,13 @@
 #include "sprig/stdlib/pos/buckets.hpp"
 #include "sprig/stdlib/pos/f1.hpp"
 #include "sprig/stdlib/pos/find_matches.hpp"
+#include "sprig/stdlib/pos/plot_result.hpp"
 #include "sprig/stdlib/pos/proofs.hpp"
 #include "sprig/stdlib/pos/subspace.hpp"
 #include "sprig/stdlib/pos/record_encoding.hpp"
 #include "sprig/stdlib/scan.hpp"
 
 namespace sprig::pos {
-
-// A record's proofs: bit s % 8 of byte s / 8 of found_proofs says s-bucket s has a proof
-// (only the first 2^15 such are set), and proof i (8K bytes) belongs to s_buckets[i].
-struct PlotResult {
-  int k = 0;
-  std::vector<std::uint8_t> found_proofs;   // 8192 bytes
-  std::vector<std::uint32_t> s_buckets;     // ascending, at most 2^15
-  std::vector<std::uint8_t> proofs;         // s_buckets.size() * 8K bytes
-  std::size_t count() const { return s_buckets.size(); }
-};
 
 class Plotter {
  public:

@@ -1,0 +1,21 @@
+// The device a command runs on, and plotters for it, with the failures a user can cause
+// (K too large for the device) turned into UsageErrors.
+#pragma once
+
+#include <memory>
+
+#include <sprig/runtime/device.hpp>
+#include <sprig/stdlib/pos/plotter.hpp>
+
+#include "command_line.hpp"
+
+namespace sprig_plot {
+
+// The best Vulkan device, or the simulator with its analyses off (plotting, not profiling).
+std::unique_ptr<sprig::Device> open_device(DeviceKind kind);
+
+// The plotter says when the device's per-buffer limit is too small for K; a failed
+// allocation later is reported the same way.
+std::unique_ptr<sprig::pos::Plotter> make_plotter(sprig::Device& device, int k, sprig::pos::Mode mode);
+
+}  // namespace sprig_plot
