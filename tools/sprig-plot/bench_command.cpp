@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <sprig/stdlib/pos/plotter.hpp>
@@ -17,6 +18,7 @@ namespace sprig_plot {
 namespace pos = sprig::pos;
 
 int run_bench(const BenchOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<sprig::Device> device = open_device(options.device);
   const std::uint32_t in_flight =
       options.in_flight ? *options.in_flight : std::uint32_t(pos::default_records_in_flight(device->info()));
@@ -43,6 +45,12 @@ int run_bench(const BenchOptions& options) {
     record_round(warm);
     warm.run_and_wait();
   }
+  // What a plotting process pays before its first records: opening the device, tracing,
+  // SPIR-V and pipelines (from the disk cache when an earlier process left them there).
+  const double startup = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::string cache = disk_cache_summary(*device);
+  std::printf("start-up to the first %u records: %.3f s%s%s\n", in_flight, startup, cache.empty() ? "" : "; ",
+              cache.c_str());
   auto sequence = device->sequence();
   const std::uint32_t rounds = std::max<std::uint32_t>(1, options.records / in_flight);
   for (std::uint32_t r = 0; r < rounds; ++r) record_round(sequence);

@@ -3,6 +3,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <sprig/sprig.hpp>
 
@@ -15,6 +16,15 @@ std::unique_ptr<sprig::Device> open_device(DeviceKind kind) {
     return std::make_unique<sprig::sim::Device>(options);
   }
   return std::make_unique<sprig::vk::Device>(sprig::vk::Device::best());
+}
+
+std::string disk_cache_summary(sprig::Device& device) {
+  if (device.info().backend != "vulkan") return "";
+  // open_device made it, so a Vulkan device is a vk::Device.
+  std::vector<sprig::vk::KernelTimes> times = static_cast<sprig::vk::Device&>(device).kernel_times();
+  std::size_t from_disk = 0;
+  for (const auto& t : times) from_disk += t.spirv_from_disk;
+  return std::to_string(from_disk) + " of " + std::to_string(times.size()) + " kernels' SPIR-V from the disk cache";
 }
 
 std::unique_ptr<sprig::pos::Plotter> make_plotter(sprig::Device& device, int k, sprig::pos::Mode mode) {

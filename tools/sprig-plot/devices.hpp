@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include <sprig/runtime/device.hpp>
 #include <sprig/stdlib/pos/plotter.hpp>
@@ -17,5 +18,9 @@ std::unique_ptr<sprig::Device> open_device(DeviceKind kind);
 // The plotter says when the device's per-buffer limit is too small for K; a failed
 // allocation later is reported the same way.
 std::unique_ptr<sprig::pos::Plotter> make_plotter(sprig::Device& device, int k, sprig::pos::Mode mode);
+
+// On Vulkan, how many of the kernels built so far took their SPIR-V from the disk cache
+// ("12 of 12 kernels' SPIR-V from the disk cache"); empty on the simulator.
+std::string disk_cache_summary(sprig::Device& device);
 
 }  // namespace sprig_plot
