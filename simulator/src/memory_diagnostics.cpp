@@ -10,8 +10,9 @@ std::string root_name(const Context& c, const MemoryOp& op) {
   switch (op.space) {
     case ir::Space::StorageBuffer: {
       const ir::Param& p = k.params.at(op.root);
-      return "buffer parameter " + std::to_string(op.root) + " (binding " + std::to_string(p.binding) + ", " +
-             ir::to_string(p.type) + " elements)";
+      const std::string name = p.name.empty() ? "param" + std::to_string(op.root) : p.name;
+      return "buffer '" + name + "' (parameter " + std::to_string(op.root) + ", binding " +
+             std::to_string(p.binding) + ", " + ir::to_string(p.type) + " elements)";
     }
     case ir::Space::Workgroup: return "shared variable '" + k.shared.at(op.root).name + "'";
     default: return "local variable";

@@ -12,7 +12,7 @@ std::string memory_name(const ir::Kernel& k, MemorySpace space, std::uint32_t ro
     return n.empty() ? "shared variable " + std::to_string(root) : n;
   }
   const std::string& n = k.params.at(root).name;
-  return n.empty() ? "buffer parameter " + std::to_string(root) : n;
+  return n.empty() ? "param" + std::to_string(root) : n;
 }
 
 MemorySpace space_of(const ir::Node& site) {
