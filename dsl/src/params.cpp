@@ -14,13 +14,35 @@ std::uint32_t round_up(std::uint32_t v, std::uint32_t a) { return (v + a - 1) / 
 
 }  // namespace
 
-void add_param(ir::Kernel& k, ir::ParamKind kind, ir::TypeRef type, Access access, std::uint32_t index,
+std::vector<std::string> param_names(const std::string& kernel, const std::vector<std::string>& given,
+                                     std::size_t count, const SourceLoc& loc) {
+  if (given.empty()) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < count; ++i) names.push_back("param" + std::to_string(i));
+    return names;
+  }
+  if (given.size() != count)
+    throw TraceError(std::to_string(given.size()) + " parameter name(s) for " + std::to_string(count) +
+                         " parameter(s): name every parameter, in order, or none",
+                     loc, kernel);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (given[i].empty()) throw TraceError("the name of parameter " + std::to_string(i) + " is empty", loc, kernel);
+    for (std::size_t j = 0; j < i; ++j)
+      if (given[j] == given[i])
+        throw TraceError("parameters " + std::to_string(j) + " and " + std::to_string(i) + " are both named '" +
+                             given[i] + "'",
+                         loc, kernel);
+  }
+  return given;
+}
+
+void add_param(ir::Kernel& k, ir::ParamKind kind, ir::TypeRef type, Access access, const ParamSlot& slot,
                const SourceLoc& loc) {
   ir::Param p;
   p.kind = kind;
   p.type = type;
   p.access = access;
-  p.name = "param" + std::to_string(index);
+  p.name = slot.name;
   if (kind == ir::ParamKind::Scalar) {
     ir::Layout l = ir::layout_of(type, ir::LayoutRule::Std430);
     p.push_offset = round_up(k.push_constant_size, l.alignment);
@@ -39,10 +61,11 @@ void add_param(ir::Kernel& k, ir::ParamKind kind, ir::TypeRef type, Access acces
   k.params.push_back(std::move(p));
 }
 
-void check_param_layout(const ir::Kernel& k, std::uint32_t index, const std::string& problem, const SourceLoc& loc) {
+void check_param_layout(const ir::Kernel& k, const ParamSlot& slot, const std::string& problem, const SourceLoc& loc) {
   if (!problem.empty())
-    throw TraceError("parameter " + std::to_string(index) + ": host and device layouts differ: " + problem, loc,
-                     k.name);
+    throw TraceError("parameter " + std::to_string(slot.index) + " ('" + slot.name +
+                         "'): host and device layouts differ: " + problem,
+                     loc, k.name);
 }
 
 ir::NodeRef param_value(std::uint32_t param, ir::TypeRef type, const SourceLoc& loc) {

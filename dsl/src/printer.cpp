@@ -135,7 +135,11 @@ std::string print(const Kernel& k, bool with_locations) {
       << k.workgroup_size[2] << ")" << (k.precise_floats ? " precise_floats" : "") << "\n";
   for (std::size_t i = 0; i < k.params.size(); ++i) {
     const Param& p = k.params[i];
-    out << "  param" << i << ": " << kind_name(p.kind) << " " << to_string(p.type);
+    // Nodes refer to parameters by index; a name the user gave follows it.
+    const std::string label = "param" + std::to_string(i);
+    out << "  " << label;
+    if (!p.name.empty() && p.name != label) out << " \"" << p.name << "\"";
+    out << ": " << kind_name(p.kind) << " " << to_string(p.type);
     if (p.kind == ParamKind::Scalar) out << " @" << p.push_offset;
     else out << " binding " << p.binding;
     if (p.kind == ParamKind::StorageBuffer)

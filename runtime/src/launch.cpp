@@ -25,4 +25,15 @@ std::array<std::uint32_t, 3> workgroups_for(const Grid& g, const std::array<std:
   return groups;
 }
 
+std::string binding_label(const ir::Param& param) {
+  const std::string binding = "binding " + std::to_string(param.binding);
+  return param.name.empty() ? "the parameter at " + binding : "parameter '" + param.name + "' (" + binding + ")";
+}
+
+std::string launch_message(const Launch& launch, const std::string& message) {
+  std::string text = launch.kernel ? describe(message, launch.kernel->name, launch.kernel->loc) : message;
+  if (launch.loc.known()) text += " (launched at " + launch.loc.str() + ")";
+  return text;
+}
+
 }  // namespace sprig

@@ -11,13 +11,7 @@ namespace sprig::sim {
 namespace {
 
 [[noreturn]] void fail(const Launch& launch, const std::string& message) {
-  std::string text = launch.kernel ? describe(message, launch.kernel->name, launch.kernel->loc) : message;
-  if (launch.loc.known()) text += " (launched at " + launch.loc.str() + ")";
-  throw DeviceError(text);
-}
-
-std::string parameter(const ir::Param& p) {
-  return "parameter '" + p.name + "' (binding " + std::to_string(p.binding) + ")";
+  throw DeviceError(launch_message(launch, message));
 }
 
 std::uint32_t shared_bytes(const ir::Kernel& k) {
@@ -72,24 +66,24 @@ void check_launch(const Launch& launch, const DeviceInfo& device, std::uint64_t 
   for (const ir::Param& p : k.params) {
     if (p.kind == ir::ParamKind::StorageBuffer) {
       const auto* b = std::get_if<RawBuffer>(&launch.bindings[p.binding]);
-      if (!b) fail(launch, parameter(p) + " is a storage buffer, but the launch passes uniform bytes");
+      if (!b) fail(launch, binding_label(p) + " is a storage buffer, but the launch passes uniform bytes");
       try {
-        sim_buffer(*b, device_id, parameter(p));
+        sim_buffer(*b, device_id, binding_label(p));
       } catch (const DeviceError& e) {
         fail(launch, e.what());
       }
       if (b->bytes() > device.max_buffer_bytes)
-        fail(launch, parameter(p) + " is bound to a buffer of " + std::to_string(b->bytes()) +
+        fail(launch, binding_label(p) + " is bound to a buffer of " + std::to_string(b->bytes()) +
                          " bytes, more than the device's " + std::to_string(device.max_buffer_bytes));
       if (b->element_type() && b->element_type() != p.type)
-        fail(launch, parameter(p) + " has elements of type " + ir::to_string(p.type) +
+        fail(launch, binding_label(p) + " has elements of type " + ir::to_string(p.type) +
                          ", but is bound to a buffer of " + ir::to_string(b->element_type()));
     } else if (p.kind == ir::ParamKind::Uniform) {
       const auto* bytes = std::get_if<std::vector<std::byte>>(&launch.bindings[p.binding]);
-      if (!bytes) fail(launch, parameter(p) + " is a uniform, but the launch passes a buffer");
+      if (!bytes) fail(launch, binding_label(p) + " is a uniform, but the launch passes a buffer");
       std::size_t needed = ir::layout_of(p.type, ir::LayoutRule::Std140).size;
       if (bytes->size() < needed)
-        fail(launch, parameter(p) + " needs " + std::to_string(needed) + " bytes (std140), but the launch passes " +
+        fail(launch, binding_label(p) + " needs " + std::to_string(needed) + " bytes (std140), but the launch passes " +
                          std::to_string(bytes->size()));
     }
   }
@@ -106,7 +100,7 @@ void bind_launch(const Launch& launch, std::uint64_t device_id, LaunchState& sta
     const ir::Param& p = k.params[i];
     if (p.kind == ir::ParamKind::StorageBuffer) {
       const RawBuffer& b = std::get<RawBuffer>(launch.bindings[p.binding]);
-      SimBuffer& s = sim_buffer(b, device_id, parameter(p));
+      SimBuffer& s = sim_buffer(b, device_id, binding_label(p));
       state.buffers[i] = BoundBuffer{s.data(), std::min<std::uint64_t>(b.bytes(), s.size()), p.coherent};
     } else if (p.kind == ir::ParamKind::Uniform) {
       state.uniforms[i] = std::get<std::vector<std::byte>>(launch.bindings[p.binding]);

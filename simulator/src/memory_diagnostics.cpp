@@ -5,22 +5,14 @@ namespace sprig::sim {
 
 namespace {
 
-const char* verb(AccessKind kind) {
-  switch (kind) {
-    case AccessKind::Read: return "read";
-    case AccessKind::Write: return "write";
-    case AccessKind::Atomic: return "atomic";
-  }
-  return "access";
-}
-
 std::string root_name(const Context& c, const MemoryOp& op) {
   const ir::Kernel& k = *c.program->kernel;
   switch (op.space) {
     case ir::Space::StorageBuffer: {
       const ir::Param& p = k.params.at(op.root);
-      return "buffer parameter " + std::to_string(op.root) + " (binding " + std::to_string(p.binding) + ", " +
-             ir::to_string(p.type) + " elements)";
+      const std::string name = p.name.empty() ? "param" + std::to_string(op.root) : p.name;
+      return "buffer '" + name + "' (parameter " + std::to_string(op.root) + ", binding " +
+             std::to_string(p.binding) + ", " + ir::to_string(p.type) + " elements)";
     }
     case ir::Space::Workgroup: return "shared variable '" + k.shared.at(op.root).name + "'";
     default: return "local variable";
@@ -32,7 +24,7 @@ std::string root_name(const Context& c, const MemoryOp& op) {
 void report_bad_access(Context& c, const Instr& in, const MemoryOp& op, std::uint32_t lane, std::uint64_t offset,
                        std::uint64_t bytes, std::uint64_t size, AccessKind kind) {
   report_problem(c, Problem::OutOfBounds, in.node, lane, [&]() -> std::string {
-    std::string what = std::string("out of bounds ") + verb(kind) + ": ";
+    std::string what = std::string("out of bounds ") + access_name(kind) + ": ";
     if (offset & poison_bit) {
       const Instr& access = c.program->code.at(offset & 0xffffffffu);
       const ir::Node& base = *access.node->operands.at(0);

@@ -24,11 +24,11 @@ const char* problem_name(Problem p) {
 
 const char* space_name(MemorySpace s) { return s == MemorySpace::Shared ? "shared" : "buffer"; }
 
-const char* access_name(AccessType a) {
+const char* access_name(AccessKind a) {
   switch (a) {
-    case AccessType::Read: return "read";
-    case AccessType::Write: return "write";
-    case AccessType::Atomic: return "atomic";
+    case AccessKind::Read: return "read";
+    case AccessKind::Write: return "write";
+    case AccessKind::Atomic: return "atomic";
   }
   return "access";
 }

@@ -12,7 +12,7 @@ std::string memory_name(const ir::Kernel& k, MemorySpace space, std::uint32_t ro
     return n.empty() ? "shared variable " + std::to_string(root) : n;
   }
   const std::string& n = k.params.at(root).name;
-  return n.empty() ? "buffer parameter " + std::to_string(root) : n;
+  return n.empty() ? "param" + std::to_string(root) : n;
 }
 
 MemorySpace space_of(const ir::Node& site) {
@@ -27,11 +27,11 @@ std::uint32_t root_of(const ir::Node& site) {
   return std::uint32_t(p->a);
 }
 
-AccessType type_of(const ir::Node& site) {
+AccessKind kind_of(const ir::Node& site) {
   switch (site.op) {
-    case ir::Op::Load: return AccessType::Read;
-    case ir::Op::Store: return AccessType::Write;
-    default: return AccessType::Atomic;
+    case ir::Op::Load: return AccessKind::Read;
+    case ir::Op::Store: return AccessKind::Write;
+    default: return AccessKind::Atomic;
   }
 }
 
@@ -86,17 +86,17 @@ void ReportAccumulator::add_accesses(const Program& program, const analysis::Lau
     const ir::Node& n = *program.code[pc].node;
     const MemorySpace space = space_of(n);
     const std::uint32_t root = root_of(n);
-    const AccessType type = type_of(n);
+    const AccessKind kind = kind_of(n);
     SiteKey site{kernel.name, kernel.hash, n.loc.file, n.loc.line, n.loc.column, 0};
-    auto [it, fresh] = accesses_.try_emplace({site, space, root, type}, report_.accesses.size());
+    auto [it, fresh] = accesses_.try_emplace({site, space, root, kind}, report_.accesses.size());
     if (fresh) {
       AccessSite s;
       s.kernel = kernel.name;
       s.loc = n.loc;
       s.memory = memory_name(kernel, space, root);
       s.space = space;
-      s.type = type;
-      s.bytes_per_lane = type == AccessType::Write ? ir::layout_of(n.operands.at(1)->type, ir::LayoutRule::Std430).size
+      s.kind = kind;
+      s.bytes_per_lane = kind == AccessKind::Write ? ir::layout_of(n.operands.at(1)->type, ir::LayoutRule::Std430).size
                                                    : ir::layout_of(n.operands.at(0)->type, ir::LayoutRule::Std430).size;
       report_.accesses.push_back(s);
     }

@@ -48,7 +48,7 @@ class ReportAccumulator {
   Report report_;
   std::map<DiagnosticKey, std::size_t> diagnostics_;  // into errors or warnings
   std::map<std::pair<std::string, std::uint64_t>, std::size_t> kernels_;
-  std::map<std::tuple<SiteKey, MemorySpace, std::uint32_t, AccessType>, std::size_t> accesses_;
+  std::map<std::tuple<SiteKey, MemorySpace, std::uint32_t, AccessKind>, std::size_t> accesses_;
   std::map<SiteKey, std::size_t> branches_;
   std::map<SiteKey, std::size_t> lines_;
   std::map<RaceKey, std::size_t> races_;

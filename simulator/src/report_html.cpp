@@ -73,7 +73,7 @@ void collect(const Report& r, std::map<std::string, std::map<std::uint32_t, Line
     else
       std::snprintf(b, sizeof b, "%.2f wavefronts/request (ideal %.2f)", s.wavefronts_per_request(),
                     s.requests ? double(s.ideal_wavefronts) / double(s.requests) : 0.0);
-    f.notes.push_back(std::string(access_name(s.type)) + " " + space_name(s.space) + " '" + s.memory + "' " +
+    f.notes.push_back(std::string(access_name(s.kind)) + " " + space_name(s.space) + " '" + s.memory + "' " +
                       percent(s.efficiency()) + ": " + b);
   }
   for (const LineStats& l : r.lines) {

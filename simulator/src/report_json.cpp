@@ -55,7 +55,7 @@ json access(const AccessSite& s) {
           {"location", location(s.loc)},
           {"memory", s.memory},
           {"space", space_name(s.space)},
-          {"access", access_name(s.type)},
+          {"access", access_name(s.kind)},
           {"bytes_per_lane", s.bytes_per_lane},
           {"executions", s.executions},
           {"requests", s.requests},

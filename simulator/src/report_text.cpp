@@ -106,7 +106,7 @@ void print_accesses(std::ostream& out, const Report& r) {
                 sites.size(), (long long)imperfect, r.sector_bytes, r.line_bytes, r.banks, r.bank_bytes);
   for (std::size_t i = 0; i < sites.size() && i < worst_shown && sites[i]->efficiency() < 1.0; ++i) {
     const AccessSite& s = *sites[i];
-    out << "  " << where(s.loc) << "  " << access_name(s.type) << " " << space_name(s.space) << " '" << s.memory
+    out << "  " << where(s.loc) << "  " << access_name(s.kind) << " " << space_name(s.space) << " '" << s.memory
         << "' (kernel '" << s.kernel << "')\n";
     print_source(out, s.loc);
     if (s.space == MemorySpace::Buffer)

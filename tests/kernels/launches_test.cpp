@@ -86,6 +86,27 @@ TEST_CASE("a buffer of the wrong element type is a launch error naming the kerne
                         Contains("expects a buffer of uint but got one of float"));
 }
 
+TEST_CASE("launch errors name the parameter as the kernel named it") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  auto add = kernel("add_named", [](UInt delta, ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
+    UInt i = global_id().x();
+    if_(i < in.size(), [&] { out[i] = in[i] + delta; });
+  }, workgroup(64).names("delta", "samples", "totals"));
+  RawBuffer floats = dev.alloc<float>(4);
+  auto in = dev.alloc<std::uint32_t>(4);
+  auto out = dev.alloc<std::uint32_t>(4);
+  // The element type of a RawBuffer, checked where every backend binds its arguments.
+  CHECK_THROWS_WITH(dev.run(add, grid(4), 1u, floats, out),
+                    Contains("kernel 'add_named'") && Contains("parameter 'samples' (launch argument 1)") &&
+                        Contains("expects a buffer of uint but got one of float"));
+  // A buffer of another device, caught by the backend's own launch check.
+  sim::Device elsewhere;
+  auto foreign = elsewhere.alloc<std::uint32_t>(4);
+  CHECK_THROWS_WITH(dev.run(add, grid(4), 1u, in, foreign),
+                    Contains("kernel 'add_named'") && Contains("parameter 'totals' (binding 1)") &&
+                        Contains("launches_test.cpp"));
+}
+
 namespace launches_test {
 struct Pair {
   float a, b;

@@ -18,7 +18,7 @@ TEST_CASE("out[i] = i: 4 sectors per request, fully coalesced", "[analysis][coal
   const sim::AccessSite* s = access_at(r, line);
   REQUIRE(s);
   CHECK(s->space == sim::MemorySpace::Buffer);
-  CHECK(s->type == sim::AccessType::Write);
+  CHECK(s->kind == sim::AccessKind::Write);
   CHECK(s->memory == "param0");
   CHECK(s->bytes_per_lane == 4);
   CHECK(s->executions == 8);
@@ -67,7 +67,7 @@ TEST_CASE("every lane reading in[0] is a broadcast: one sector, ideal", "[analys
   const sim::Report r = dev.report();
   const sim::AccessSite* read = nullptr;
   for (const sim::AccessSite& s : r.accesses)
-    if (s.loc.line == line && s.type == sim::AccessType::Read) read = &s;
+    if (s.loc.line == line && s.kind == sim::AccessKind::Read) read = &s;
   REQUIRE(read);
   CHECK(read->memory == "param0");
   CHECK(read->requests == 8);

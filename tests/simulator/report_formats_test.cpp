@@ -51,14 +51,14 @@ SourceLoc unreadable() {
 
 std::string at(const SourceLoc& loc) { return "report_formats_test.cpp:" + std::to_string(loc.line); }
 
-sim::AccessSite buffer_site(SourceLoc loc, sim::AccessType type, const char* memory, std::uint64_t requests,
+sim::AccessSite buffer_site(SourceLoc loc, sim::AccessKind kind, const char* memory, std::uint64_t requests,
                             std::uint64_t sectors, std::uint64_t ideal_sectors) {
   sim::AccessSite s;
   s.kernel = "transpose";
   s.loc = loc;
   s.memory = memory;
   s.space = sim::MemorySpace::Buffer;
-  s.type = type;
+  s.kind = kind;
   s.bytes_per_lane = 4;
   s.executions = requests;
   s.requests = requests;
@@ -149,7 +149,7 @@ sim::Report hand_built_report() {
                            "read of shared 'tile' before any write", {5, 0, 0}, 1)};
 
   // In order of first execution, not of efficiency: the formats sort.
-  sim::AccessSite strided = buffer_site(strided_store, sim::AccessType::Write, "out", 16, 256, 32);  // 12.5%
+  sim::AccessSite strided = buffer_site(strided_store, sim::AccessKind::Write, "out", 16, 256, 32);  // 12.5%
   strided.executions = 8;
   strided.lines = 80;
   sim::AccessSite conflicted;  // 3.125%
@@ -157,7 +157,7 @@ sim::Report hand_built_report() {
   conflicted.loc = tile_read;
   conflicted.memory = "tile";
   conflicted.space = sim::MemorySpace::Shared;
-  conflicted.type = sim::AccessType::Read;
+  conflicted.kind = sim::AccessKind::Read;
   conflicted.bytes_per_lane = 4;
   conflicted.executions = 8;
   conflicted.requests = 8;
@@ -167,16 +167,16 @@ sim::Report hand_built_report() {
   conflicted.ideal_wavefronts = 8;
   sim::AccessSite tile_store = conflicted;  // conflict-free
   tile_store.loc = tile_write;
-  tile_store.type = sim::AccessType::Write;
+  tile_store.kind = sim::AccessKind::Write;
   tile_store.wavefronts = 8;
-  r.accesses.push_back(buffer_site(fine_read, sim::AccessType::Read, "in", 8, 32, 32));  // 100%
+  r.accesses.push_back(buffer_site(fine_read, sim::AccessKind::Read, "in", 8, 32, 32));  // 100%
   r.accesses.push_back(strided);
-  r.accesses.push_back(buffer_site(half_read, sim::AccessType::Read, "in", 4, 32, 16));  // 50%
+  r.accesses.push_back(buffer_site(half_read, sim::AccessKind::Read, "in", 4, 32, 16));  // 50%
   for (int i = 0; i < 9; ++i)
-    r.accesses.push_back(buffer_site(mild_read, sim::AccessType::Read, "in", 10, 50, 40));  // 80%
+    r.accesses.push_back(buffer_site(mild_read, sim::AccessKind::Read, "in", 10, 50, 40));  // 80%
   r.accesses.push_back(conflicted);
   r.accesses.push_back(tile_store);
-  r.accesses.push_back(buffer_site(unreadable(), sim::AccessType::Atomic, "counter", 2, 2, 2));  // 100%
+  r.accesses.push_back(buffer_site(unreadable(), sim::AccessKind::Atomic, "counter", 2, 2, 2));  // 100%
 
   sim::BranchSite guard;
   guard.kernel = "transpose";

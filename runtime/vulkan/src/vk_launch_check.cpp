@@ -15,10 +15,6 @@ namespace {
   throw DeviceError(launch_message(launch, message));
 }
 
-std::string parameter(const ir::Param& param) {
-  return "parameter '" + param.name + "' (binding " + std::to_string(param.binding) + ")";
-}
-
 // Launch::bindings is indexed by binding number, so its size is the highest binding + 1.
 std::size_t expected_bindings(const ir::Kernel& kernel) {
   std::size_t count = 0;
@@ -30,20 +26,20 @@ std::size_t expected_bindings(const ir::Kernel& kernel) {
 
 BoundBuffer check_storage_buffer(const Launch& launch, const ir::Param& param, const DeviceContext& context) {
   const auto* buffer = std::get_if<RawBuffer>(&launch.bindings[param.binding]);
-  if (buffer == nullptr) fail(launch, parameter(param) + " is a storage buffer, but the launch passes uniform bytes");
+  if (buffer == nullptr) fail(launch, binding_label(param) + " is a storage buffer, but the launch passes uniform bytes");
   VulkanBuffer* storage = nullptr;
   try {
-    storage = &vulkan_buffer(*buffer, context, parameter(param));
+    storage = &vulkan_buffer(*buffer, context, binding_label(param));
   } catch (const DeviceError& e) {
     fail(launch, e.what());
   }
   const DeviceInfo& info = context.info();
   if (buffer->bytes() > info.max_buffer_bytes) {
-    fail(launch, parameter(param) + " is bound to a buffer of " + std::to_string(buffer->bytes()) +
+    fail(launch, binding_label(param) + " is bound to a buffer of " + std::to_string(buffer->bytes()) +
                      " bytes, more than the device's maxStorageBufferRange of " + std::to_string(info.max_buffer_bytes));
   }
   if (buffer->element_type() != nullptr && param.type != nullptr && buffer->element_type() != param.type) {
-    fail(launch, parameter(param) + " has elements of type " + ir::to_string(param.type) +
+    fail(launch, binding_label(param) + " has elements of type " + ir::to_string(param.type) +
                      ", but is bound to a buffer of " + ir::to_string(buffer->element_type()));
   }
   return {&param, storage, buffer->bytes()};
@@ -51,17 +47,17 @@ BoundBuffer check_storage_buffer(const Launch& launch, const ir::Param& param, c
 
 BoundUniform check_uniform(const Launch& launch, const ir::Param& param, const DeviceContext& context) {
   const auto* bytes = std::get_if<std::vector<std::byte>>(&launch.bindings[param.binding]);
-  if (bytes == nullptr) fail(launch, parameter(param) + " is a uniform, but the launch passes a buffer");
-  if (bytes->empty()) fail(launch, parameter(param) + " is a uniform, but the launch passes no bytes");
+  if (bytes == nullptr) fail(launch, binding_label(param) + " is a uniform, but the launch passes a buffer");
+  if (bytes->empty()) fail(launch, binding_label(param) + " is a uniform, but the launch passes no bytes");
   if (bytes->size() > context.caps().max_uniform_buffer_range) {
-    fail(launch, parameter(param) + " has " + std::to_string(bytes->size()) +
+    fail(launch, binding_label(param) + " has " + std::to_string(bytes->size()) +
                      " bytes, more than the device's maxUniformBufferRange of " +
                      std::to_string(context.caps().max_uniform_buffer_range));
   }
   if (param.type != nullptr) {
     std::size_t needed = ir::layout_of(param.type, ir::LayoutRule::Std140).size;
     if (bytes->size() < needed) {
-      fail(launch, parameter(param) + " needs " + std::to_string(needed) + " bytes (std140), but the launch passes " +
+      fail(launch, binding_label(param) + " needs " + std::to_string(needed) + " bytes (std140), but the launch passes " +
                        std::to_string(bytes->size()));
     }
   }
@@ -69,12 +65,6 @@ BoundUniform check_uniform(const Launch& launch, const ir::Param& param, const D
 }
 
 }  // namespace
-
-std::string launch_message(const Launch& launch, const std::string& message) {
-  std::string text = launch.kernel ? describe(message, launch.kernel->name, launch.kernel->loc) : message;
-  if (launch.loc.known()) text += " (launched at " + launch.loc.str() + ")";
-  return text;
-}
 
 CheckedLaunch check_launch(const Launch& launch, const DeviceContext& context) {
   if (!launch.kernel) fail(launch, "a launch without a kernel");

@@ -33,7 +33,4 @@ struct CheckedLaunch {
 
 CheckedLaunch check_launch(const Launch& launch, const DeviceContext& context);
 
-// "kernel 'k' (kernel.cpp:3): <message> (launched at main.cpp:40)"
-std::string launch_message(const Launch& launch, const std::string& message);
-
 }  // namespace sprig::vk

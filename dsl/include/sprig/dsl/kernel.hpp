@@ -3,17 +3,19 @@
 //   auto saxpy = kernel("saxpy", [](Float a, ReadBuffer<float> x, Buffer<float> y) {
 //     UInt i = global_id().x();
 //     if_(i < x.size(), [&] { y[i] = a * x[i] + y[i]; });
-//   }, workgroup(256));
+//   }, workgroup(256).names("a", "x", "y"));
 #pragma once
 
 #include <array>
 #include <chrono>
+#include <concepts>
 #include <memory>
 #include <optional>
 #include <source_location>
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include "sprig/dsl/params.hpp"
 #include "sprig/dsl/precise_floats.hpp"
@@ -26,11 +28,23 @@ struct KernelOptions {
   // Float + - * / sqrt bit for bit as IEEE-754 binary32 on every device (docs/language.md,
   // "Precise floats"); unset: the process default (set_precise_floats, SPRIG_PRECISE_FLOATS).
   std::optional<bool> precise_floats{};
+  // The parameters' names, in order, for the simulator's report, launch errors and the
+  // printed IR (C++ cannot tell a lambda's parameter names). Empty: param0, param1, ...
+  // Names are not semantics: they leave the kernel's semantic hash alone.
+  std::vector<std::string> param_names{};
 
   // workgroup(256).precise()
   KernelOptions precise(bool on = true) const {
     KernelOptions copy = *this;
     copy.precise_floats = on;
+    return copy;
+  }
+  // workgroup(256).names("x", "y", "out"): one name per parameter, each given once.
+  template <class... S>
+    requires(std::convertible_to<S, std::string> && ...)
+  KernelOptions names(S&&... each) const {
+    KernelOptions copy = *this;
+    copy.param_names = {std::string(std::forward<S>(each))...};
     return copy;
   }
 };
@@ -59,58 +73,69 @@ concept NonGenericLambda = requires { &std::remove_cvref_t<F>::operator(); };
 template <class P>
 struct kernel_param;  // undefined: not a kernel parameter type
 
+// A parameter being declared: its position and its name.
+struct ParamSlot {
+  std::uint32_t index = 0;
+  const std::string& name;
+};
+
 template <DeviceValue T>
 struct kernel_param<Expr<T>> {
-  static Expr<T> declare(ir::Kernel& k, std::uint32_t index, const SourceLoc& loc);
+  static Expr<T> declare(ir::Kernel& k, const ParamSlot& slot, const SourceLoc& loc);
 };
 template <DeviceValue T, Access A, bool C>
 struct kernel_param<BufferParam<T, A, C>> {
-  static BufferParam<T, A, C> declare(ir::Kernel& k, std::uint32_t index, const SourceLoc& loc);
+  static BufferParam<T, A, C> declare(ir::Kernel& k, const ParamSlot& slot, const SourceLoc& loc);
 };
 template <ReflectedStruct S>
 struct kernel_param<Uniform<S>> {
-  static Uniform<S> declare(ir::Kernel& k, std::uint32_t index, const SourceLoc& loc);
+  static Uniform<S> declare(ir::Kernel& k, const ParamSlot& slot, const SourceLoc& loc);
 };
 
 template <class P>
-concept KernelParam = requires(ir::Kernel& k) { kernel_param<P>::declare(k, 0u, SourceLoc{}); };
+concept KernelParam = requires(ir::Kernel& k, const ParamSlot& slot) { kernel_param<P>::declare(k, slot, SourceLoc{}); };
 
+// The names of a kernel's `count` parameters: `given` checked (one per parameter, none
+// empty, none twice; a TraceError naming the kernel otherwise), or param0, param1, ...
+std::vector<std::string> param_names(const std::string& kernel, const std::vector<std::string>& given,
+                                     std::size_t count, const SourceLoc& loc);
 // Adds a parameter to `k`; binding and push-constant offset follow the earlier ones.
-void add_param(ir::Kernel& k, ir::ParamKind kind, ir::TypeRef type, Access access, std::uint32_t index,
+void add_param(ir::Kernel& k, ir::ParamKind kind, ir::TypeRef type, Access access, const ParamSlot& slot,
                const SourceLoc& loc);
-void check_param_layout(const ir::Kernel& k, std::uint32_t index, const std::string& problem, const SourceLoc& loc);
+void check_param_layout(const ir::Kernel& k, const ParamSlot& slot, const std::string& problem, const SourceLoc& loc);
 
 // Completes a traced kernel: read/write sets, features, semantic hash, sanity checks.
 void finish_kernel(ir::Kernel& k);
 
 template <DeviceValue T>
-Expr<T> kernel_param<Expr<T>>::declare(ir::Kernel& k, std::uint32_t index, const SourceLoc& loc) {
-  if constexpr (!ScalarValue<T>) check_param_layout(k, index, host_layout_mismatch<T>(ir::LayoutRule::Std430, false), loc);
-  add_param(k, ir::ParamKind::Scalar, device_type<T>(), Access::Read, index, loc);
-  return Expr<T>(param_value(index, device_type<T>(), loc));
+Expr<T> kernel_param<Expr<T>>::declare(ir::Kernel& k, const ParamSlot& slot, const SourceLoc& loc) {
+  if constexpr (!ScalarValue<T>) check_param_layout(k, slot, host_layout_mismatch<T>(ir::LayoutRule::Std430, false), loc);
+  add_param(k, ir::ParamKind::Scalar, device_type<T>(), Access::Read, slot, loc);
+  return Expr<T>(param_value(slot.index, device_type<T>(), loc));
 }
 
 template <DeviceValue T, Access A, bool C>
-BufferParam<T, A, C> kernel_param<BufferParam<T, A, C>>::declare(ir::Kernel& k, std::uint32_t index,
+BufferParam<T, A, C> kernel_param<BufferParam<T, A, C>>::declare(ir::Kernel& k, const ParamSlot& slot,
                                                                  const SourceLoc& loc) {
-  check_param_layout(k, index, host_layout_mismatch<T>(ir::LayoutRule::Std430, true), loc);
-  add_param(k, ir::ParamKind::StorageBuffer, device_type<T>(), A, index, loc);
+  check_param_layout(k, slot, host_layout_mismatch<T>(ir::LayoutRule::Std430, true), loc);
+  add_param(k, ir::ParamKind::StorageBuffer, device_type<T>(), A, slot, loc);
   k.params.back().coherent = C;
-  return BufferParam<T, A, C>(index);
+  return BufferParam<T, A, C>(slot.index);
 }
 
 template <ReflectedStruct S>
-Uniform<S> kernel_param<Uniform<S>>::declare(ir::Kernel& k, std::uint32_t index, const SourceLoc& loc) {
-  check_param_layout(k, index, host_layout_mismatch<S>(ir::LayoutRule::Std140, false), loc);
-  add_param(k, ir::ParamKind::Uniform, device_type<S>(), Access::Read, index, loc);
-  return Uniform<S>(param_value(index, device_type<S>(), loc));
+Uniform<S> kernel_param<Uniform<S>>::declare(ir::Kernel& k, const ParamSlot& slot, const SourceLoc& loc) {
+  check_param_layout(k, slot, host_layout_mismatch<S>(ir::LayoutRule::Std140, false), loc);
+  add_param(k, ir::ParamKind::Uniform, device_type<S>(), Access::Read, slot, loc);
+  return Uniform<S>(param_value(slot.index, device_type<S>(), loc));
 }
 
 template <class F, class... P, std::size_t... I>
-void trace_with_params(ir::Kernel& k, F& fn, const SourceLoc& loc, std::tuple<P...>*, std::index_sequence<I...>) {
+void trace_with_params(ir::Kernel& k, F& fn, const std::vector<std::string>& names, const SourceLoc& loc,
+                       std::tuple<P...>*, std::index_sequence<I...>) {
   ir::Builder builder(k);
   // Parameters are declared in order (the comma fold sequences them), then the body runs.
-  std::tuple<P...> params{kernel_param<P>::declare(k, std::uint32_t(I), loc)...};
+  std::tuple<P...> params{kernel_param<P>::declare(k, ParamSlot{std::uint32_t(I), names[I]}, loc)...};
   std::apply(fn, params);
 }
 
@@ -169,7 +194,9 @@ auto kernel(std::string name, F&& fn, KernelOptions options = {},
   k->features.required_subgroup_size = options.subgroup_size;
   k->precise_floats = detail::resolve_precise_floats(options.precise_floats);
   k->loc = l;
-  detail::trace_with_params(*k, fn, k->loc, static_cast<Args*>(nullptr),
+  const std::vector<std::string> names =
+      detail::param_names(k->name, options.param_names, std::tuple_size_v<Args>, k->loc);
+  detail::trace_with_params(*k, fn, names, k->loc, static_cast<Args*>(nullptr),
                             std::make_index_sequence<std::tuple_size_v<Args>>{});
   detail::finish_kernel(*k);
   k->trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -31,7 +31,8 @@ void check_host_layout() {
 
 namespace detail {
 
-[[noreturn]] void launch_error(const ir::Kernel& k, std::size_t param, const std::string& what, const SourceLoc& loc);
+// Throws a DeviceError about launch argument `param` of `l` (launch_message's wording).
+[[noreturn]] void launch_error(const Launch& l, std::size_t param, const std::string& what);
 
 template <class P, class Arg>
 struct binder {
@@ -56,12 +57,11 @@ template <DeviceValue T, Access A, bool C, class Arg>
 struct binder<BufferParam<T, A, C>, Arg> {
   static constexpr bool accepts = std::is_same_v<Arg, RawBuffer> || std::is_same_v<Arg, DeviceBuffer<T>>;
   static void bind(Launch& l, const ir::Param& p, std::size_t index, const RawBuffer& buffer) {
-    if (!buffer) launch_error(*l.kernel, index, "the buffer is empty (default-constructed or moved from)", l.loc);
+    if (!buffer) launch_error(l, index, "the buffer is empty (default-constructed or moved from)");
     if (buffer.element_type() != p.type)
-      launch_error(*l.kernel, index,
+      launch_error(l, index,
                    "expects a buffer of " + ir::to_string(p.type) + " but got one of " +
-                       (buffer.element_type() ? ir::to_string(buffer.element_type()) : std::string("bytes")),
-                   l.loc);
+                       (buffer.element_type() ? ir::to_string(buffer.element_type()) : std::string("bytes")));
     l.bindings[p.binding] = buffer;
   }
 };
@@ -84,10 +84,9 @@ struct binder<Uniform<S>, Arg> {
     // std140 rounds a struct's size up to 16 bytes; the host struct may end earlier.
     if constexpr (std::is_same_v<Arg, S>) bytes.resize(std::max(bytes.size(), expected));
     if (bytes.size() < expected)
-      launch_error(*l.kernel, index,
+      launch_error(l, index,
                    "the uniform " + ir::to_string(p.type) + " needs " + std::to_string(expected) + " bytes but got " +
-                       std::to_string(bytes.size()),
-                   l.loc);
+                       std::to_string(bytes.size()));
     l.bindings[p.binding] = std::move(bytes);
   }
 };

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <source_location>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -45,5 +46,13 @@ struct Launch {
 // what the device allows (max_count per dimension).
 std::array<std::uint32_t, 3> workgroups_for(const Grid& g, const std::array<std::uint32_t, 3>& size,
                                             const std::array<std::uint32_t, 3>& max_count);
+
+// How every backend's launch checks word their errors. A buffer or uniform parameter:
+// "parameter 'positions' (binding 2)", with the name the kernel gave it (param<N> unless
+// named).
+std::string binding_label(const ir::Param& param);
+// `message` with the launch's kernel, where it was defined and where it was launched:
+// "kernel 'k' (kernel.cpp:3): <message> (launched at main.cpp:40)".
+std::string launch_message(const Launch& launch, const std::string& message);
 
 }  // namespace sprig

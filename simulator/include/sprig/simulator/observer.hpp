@@ -1,13 +1,17 @@
-// The simulator's analysis hook: every memory access and every branch or loop iteration a
-// subgroup executes, with its lane masks and byte addresses. The coalescing, race and
-// idleness analyses are observers; so can be a user's tool. Nothing is called, and nothing
-// is gathered, while no observer is attached.
+// The simulator's hook for users' tools: every memory access and every branch or loop
+// iteration a subgroup executes, with its lane masks and byte addresses, and every
+// workgroup barrier. Attach one with sim::Device::add_observer; calls are virtual, and
+// none is made while no observer is attached. The built-in coalescing, race and idleness
+// analyses are not observers: the interpreter calls them directly (src/analysis/
+// launch_analysis.hpp), and they need more than these events (vector clocks per subgroup,
+// fences, per-instruction counters). docs/simulator.md, "Adding an analysis", compares the two.
 #pragma once
 
 #include <array>
 #include <cstdint>
 
 #include "sprig/dsl/ir.hpp"
+#include "sprig/simulator/report.hpp"
 
 namespace sprig::sim {
 
@@ -21,8 +25,6 @@ struct SubgroupCoords {
   std::uint32_t subgroup = 0;
   std::uint32_t width = 0;
 };
-
-enum class AccessKind : std::uint8_t { Read, Write, Atomic };
 
 // One memory instruction executed by the lanes of one subgroup.
 struct MemoryAccess {

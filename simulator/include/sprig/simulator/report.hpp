@@ -40,10 +40,11 @@ struct Diagnostic {
 };
 
 enum class MemorySpace : std::uint8_t { Buffer, Shared };
-enum class AccessType : std::uint8_t { Read, Write, Atomic };
+// What a memory instruction does: the report's access sites and the observer's events.
+enum class AccessKind : std::uint8_t { Read, Write, Atomic };
 
 const char* space_name(MemorySpace s);
-const char* access_name(AccessType a);
+const char* access_name(AccessKind a);  // "read", "write", "atomic"
 
 // One memory instruction of a kernel (a load, store or atomic on a buffer or shared
 // variable), its figures summed over every subgroup-level execution in every launch.
@@ -53,7 +54,7 @@ struct AccessSite {
   SourceLoc loc;
   std::string memory;  // the buffer parameter's or shared variable's name
   MemorySpace space = MemorySpace::Buffer;
-  AccessType type = AccessType::Read;
+  AccessKind kind = AccessKind::Read;
   std::uint32_t bytes_per_lane = 0;
   std::uint64_t executions = 0;    // subgroup-level executions with at least one lane accessing
   std::uint64_t requests = 0;      // requests with at least one lane accessing
