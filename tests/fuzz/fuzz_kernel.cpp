@@ -2,6 +2,7 @@
 // that a hand-written kernel would make (the printer writes exactly these calls).
 #include "fuzz_kernel.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <variant>
@@ -95,6 +96,8 @@ Value binary(Op op, const sprig::Expr<T>& a, const sprig::Expr<T>& b) {
       case Op::Ge: return a >= b;
       case Op::Min: return sprig::min(a, b);
       case Op::Max: return sprig::max(a, b);
+      case Op::FloorDiv: return floor_div(a, b);
+      case Op::Mod: return mod(a, b);
       default: break;
     }
   }
@@ -121,6 +124,16 @@ Value binary(Op op, const sprig::Expr<T>& a, const sprig::Expr<T>& b) {
     }
   }
   ill_typed("binary operation");
+}
+
+// floor_div and mod of a vector by a scalar, which the DSL broadcasts.
+template <class T, class C>
+Value broadcast_binary(Op op, const sprig::Expr<T>& a, const sprig::Expr<C>& b) {
+  if constexpr (VectorValue<T> && Numeric<T> && std::is_same_v<C, component_t<T>>) {
+    if (op == Op::FloorDiv) return floor_div(a, b);
+    if (op == Op::Mod) return mod(a, b);
+  }
+  ill_typed("broadcast operation");
 }
 
 template <class T>
@@ -169,6 +182,39 @@ template <class T>
 const sprig::Expr<T>& as(const Value& v) {
   if (auto* e = std::get_if<sprig::Expr<T>>(&v)) return *e;
   ill_typed("operand");
+}
+
+// Part i of a vector constructor of V: a scalar (K == 1) or a K-lane vector of V's component.
+template <class V, int K>
+auto part(const std::vector<Value>& parts, std::size_t i) {
+  using P = typename sprig::Expr<V>::template Part<K>;
+  return P(as<typename P::V>(parts.at(i)));
+}
+
+// The constructor of V whose parts have the lane counts `shape` (Vec4(xy, z, w): {2, 1, 1}),
+// written as a person would write it.
+template <class V>
+Value construct(const std::vector<std::uint8_t>& shape, const std::vector<Value>& parts) {
+  using E = sprig::Expr<V>;
+  auto is = [&](std::initializer_list<std::uint8_t> s) { return std::equal(shape.begin(), shape.end(), s.begin(), s.end()); };
+  if (is({1})) return E(part<V, 1>(parts, 0));
+  if constexpr (components_of<V>() == 2) {
+    if (is({1, 1})) return E(part<V, 1>(parts, 0), part<V, 1>(parts, 1));
+  } else if constexpr (components_of<V>() == 3) {
+    if (is({1, 1, 1})) return E(part<V, 1>(parts, 0), part<V, 1>(parts, 1), part<V, 1>(parts, 2));
+    if (is({2, 1})) return E(part<V, 2>(parts, 0), part<V, 1>(parts, 1));
+    if (is({1, 2})) return E(part<V, 1>(parts, 0), part<V, 2>(parts, 1));
+  } else {
+    if (is({1, 1, 1, 1}))
+      return E(part<V, 1>(parts, 0), part<V, 1>(parts, 1), part<V, 1>(parts, 2), part<V, 1>(parts, 3));
+    if (is({2, 1, 1})) return E(part<V, 2>(parts, 0), part<V, 1>(parts, 1), part<V, 1>(parts, 2));
+    if (is({1, 2, 1})) return E(part<V, 1>(parts, 0), part<V, 2>(parts, 1), part<V, 1>(parts, 2));
+    if (is({1, 1, 2})) return E(part<V, 1>(parts, 0), part<V, 1>(parts, 1), part<V, 2>(parts, 2));
+    if (is({2, 2})) return E(part<V, 2>(parts, 0), part<V, 2>(parts, 1));
+    if (is({3, 1})) return E(part<V, 3>(parts, 0), part<V, 1>(parts, 1));
+    if (is({1, 3})) return E(part<V, 1>(parts, 0), part<V, 3>(parts, 1));
+  }
+  ill_typed("constructor shape");
 }
 
 // A kernel's or a callable's variables and the loop indices in scope.
@@ -279,8 +325,13 @@ class Tracer {
       case ExprKind::Unary: return std::visit([&](const auto& a) { return unary(e.op, a); }, eval(e.args.at(0), scope));
       case ExprKind::Binary: {
         Value b = eval(e.args.at(1), scope);
-        return std::visit([&]<class T>(const sprig::Expr<T>& a) { return binary<T>(e.op, a, as<T>(b)); },
-                          eval(e.args.at(0), scope));
+        bool broadcast = e.args.at(1).type != e.args.at(0).type;
+        return std::visit(
+            [&]<class T>(const sprig::Expr<T>& a) {
+              if (!broadcast) return binary<T>(e.op, a, as<T>(b));
+              return std::visit([&](const auto& scalar) { return broadcast_binary(e.op, a, scalar); }, b);
+            },
+            eval(e.args.at(0), scope));
       }
       case ExprKind::Select: {
         Value c = eval(e.args.at(0), scope), b = eval(e.args.at(2), scope);
@@ -360,6 +411,16 @@ class Tracer {
             }
           }
           ill_typed("splat");
+        });
+      }
+      case ExprKind::Construct: {
+        std::vector<Value> parts;
+        for (const Expr& a : e.args) parts.push_back(eval(a, scope));
+        std::vector<std::uint8_t> shape;
+        for (const Expr& a : e.args) shape.push_back(a.type.lanes);
+        return with_host_type(e.type, [&]<class V>(std::type_identity<V>) -> Value {
+          if constexpr (VectorValue<V>) return construct<V>(shape, parts);
+          ill_typed("constructor");
         });
       }
       case ExprKind::Call:
