@@ -4,8 +4,13 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
