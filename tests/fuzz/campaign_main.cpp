@@ -27,7 +27,9 @@ namespace {
 void usage() {
   std::cerr << "usage: sprig-fuzz [--seeds N] [--first S] [--device NAME] [--no-reduce] [--reduce-attempts N]\n"
                "                  [--no-subgroups] [--no-approx-floats] [--validation] [--features] [--print]\n"
-               "                  [--reduce-crash SEED] [--swap-opcodes FROM:TO]\n"
+               "                  [--reduce-crash SEED] [--swap-opcodes FROM:TO] [--generator VERSION]\n"
+               "--generator 2 makes version 2's programs (without floor division and vector constructors),\n"
+               "to reproduce seeds of earlier campaigns; the default is the latest version.\n"
                "--print writes the programs of the seeds as DSL source and runs nothing.\n"
                "--reduce-crash reduces a program that crashes the process (a driver crash), running each\n"
                "candidate in a child process that opens the device itself.\n"
@@ -121,6 +123,14 @@ int main(int argc, char** argv) {
     else if (a == "--reduce-attempts") options.reduce_attempts = std::stoull(value());
     else if (a == "--no-subgroups") options.generator.subgroups = false;
     else if (a == "--no-approx-floats") options.generator.approx_floats = false;
+    else if (a == "--generator") {
+      options.generator.version = std::stoi(value());
+      if (options.generator.version < 2 || options.generator.version > fuzz::latest_generator_version) {
+        std::cerr << "sprig-fuzz: no generator version " << options.generator.version << " (2 to "
+                  << fuzz::latest_generator_version << ")\n";
+        return 2;
+      }
+    }
     else if (a == "--validation") validation = true;
     else if (a == "--features") show_features = true;
     else if (a == "--print") print_only = true;
@@ -154,7 +164,8 @@ int main(int argc, char** argv) {
   fuzz::Runner runner(device);
   std::cout << "sprig-fuzz: " << device.name() << " (" << device.info().driver_version << "), subgroup size "
             << runner.subgroup_size() << ", seeds " << options.first_seed << ".."
-            << options.first_seed + options.seeds - 1 << std::endl;
+            << options.first_seed + options.seeds - 1 << ", generator version " << options.generator.version
+            << std::endl;
   options.on_failure = [](const fuzz::Failure& f) {
     std::cout << "\n=== seed " << f.seed << ": " << fuzz::to_string(f.outcome.verdict) << "\n" << f.outcome.detail;
     if (!f.reduced.empty())

@@ -1,5 +1,7 @@
 #include "features.hpp"
 
+#include <iterator>
+
 namespace sprig::fuzz {
 
 namespace {
@@ -7,7 +9,7 @@ namespace {
 const char* op_name(Op op) {
   static const char* names[] = {
       "Add", "Sub", "Mul", "Div", "Rem", "BitAnd", "BitOr", "BitXor", "Shl", "Shr", "LogicalAnd", "LogicalOr",
-      "Eq", "Ne", "Lt", "Le", "Gt", "Ge", "Min", "Max", "RotateLeft", "RotateRight", "MulHi", "AddCarry",
+      "Eq", "Ne", "Lt", "Le", "Gt", "Ge", "Min", "Max", "RotateLeft", "RotateRight", "MulHi", "AddCarry", "FloorDiv", "Mod",
       "Neg", "BitNot", "LogicalNot", "PopCount", "CountLeadingZeros", "CountTrailingZeros", "BitReverse", "ByteSwap",
       "Abs", "Floor", "Ceil", "Trunc", "Round", "Fract",
       "Sqrt", "InverseSqrt", "Exp", "Exp2", "Log", "Log2", "Sin", "Cos", "Atan",
@@ -16,13 +18,15 @@ const char* op_name(Op op) {
       "SubgroupBroadcastFirst", "SubgroupBroadcastZero", "SubgroupShuffleXor", "SubgroupAll", "SubgroupAny",
       "SubgroupAllEqual", "SubgroupElect", "SubgroupBallotCount", "SubgroupBallotInclusiveCount",
       "AtomicAdd", "AtomicSub", "AtomicMin", "AtomicMax", "AtomicAnd", "AtomicOr", "AtomicXor"};
+  static_assert(std::size(names) == std::size_t(Op::AtomicXor) + 1);
   return names[int(op)];
 }
 
 const char* expr_name(ExprKind k) {
   static const char* names[] = {"Constant", "Variable", "ArrayElement", "StructField", "LoopIndex", "Input",
                                 "OutputRead", "Builtin", "Param", "Unary", "Binary", "Select", "BitfieldExtract",
-                                "BitfieldInsert", "Cast", "Bitcast", "UnitFloat", "Extract", "Splat", "Call"};
+                                "BitfieldInsert", "Cast", "Bitcast", "UnitFloat", "Extract", "Splat", "Call", "Construct"};
+  static_assert(std::size(names) == std::size_t(ExprKind::Construct) + 1);
   return names[int(k)];
 }
 
@@ -39,9 +43,28 @@ void collect(const Expr& e, std::set<std::string>& out) {
     std::string op = op_name(e.op);
     out.insert("op:" + op + ":" + (e.type.is_float() ? "float" : e.type.is_bool() ? "bool" : "int"));
     if (e.args[0].type.is_signed()) out.insert("op:" + op + ":signed");
-    // Division corner cases chosen on purpose: by a zero or -1 constant.
-    if ((e.op == Op::Div || e.op == Op::Rem) && e.args[1].kind == ExprKind::Constant && !e.type.is_float())
-      out.insert("op:" + op + ":by-constant-" + (e.args[1].bits[0] == 0 ? "zero" : "other"));
+    bool floor_division = e.op == Op::FloorDiv || e.op == Op::Mod;
+    // Division corner cases chosen on purpose: by a zero or -1 constant (a zero of either
+    // sign for floats; float / is approximate and never by a constant).
+    if ((e.op == Op::Div || e.op == Op::Rem || floor_division) && e.args[1].kind == ExprKind::Constant) {
+      std::uint64_t divisor = e.args[1].bits[0];
+      bool zero = e.type.is_float() ? (divisor & 0x7FFFFFFFu) == 0 : divisor == 0;
+      out.insert("op:" + op + ":by-constant-" + (zero ? "zero" : "other"));
+    }
+    if (floor_division) {
+      out.insert("op:" + op + ":" + type_name(e.type));
+      if (e.args[1].type != e.args[0].type) out.insert("op:" + op + ":broadcast");
+      std::uint64_t min = e.type.is_64bit() ? 1ull << 63 : 0xFFFFFFFF80000000ull;
+      if (e.type.is_signed() && e.args[0].kind == ExprKind::Constant && e.args[0].bits[0] == min &&
+          e.args[1].kind == ExprKind::Constant && e.args[1].bits[0] == ~0ull)
+        out.insert("op:" + op + ":min-by-minus-one");
+    }
+  }
+  if (e.kind == ExprKind::Construct) {
+    std::string shape;
+    for (const Expr& part : e.args) shape += (shape.empty() ? "" : "+") + std::to_string(part.type.lanes);
+    out.insert("construct:" + type_name(e.type));
+    out.insert("construct:" + std::to_string(e.type.lanes) + "=" + (e.args.size() == 1 ? "splat" : shape));
   }
   if (e.kind == ExprKind::Cast || e.kind == ExprKind::Bitcast)
     out.insert(std::string(expr_name(e.kind)) + ":" + type_name(e.args[0].type) + "->" + type_name(e.type));

@@ -61,7 +61,12 @@ TEST_CASE("fuzzed programs agree on the simulator and Vulkan (CI seeds)") {
       "stmt:Return", "callable", "expr:Call", "expr:Input", "expr:OutputRead", "stmt:SharedRound",
       "stmt:Atomic", "op:AtomicAdd:64", "stmt:Subgroup", "op:SubgroupInclusiveAdd", "op:SubgroupShuffleXor",
       "op:SubgroupBallotCount", "op:Div:signed", "op:Rem:signed", "op:Shr:signed", "op:Lt:signed", "op:Gt:signed",
-      "Cast:Int->Long", "Cast:Int->ULong", "Cast:Float->UInt", "Cast:Float->ULong", "Cast:Float->Long"};
+      "Cast:Int->Long", "Cast:Int->ULong", "Cast:Float->UInt", "Cast:Float->ULong", "Cast:Float->Long",
+      // generator version 3
+      "op:FloorDiv:signed", "op:Mod:signed", "op:FloorDiv:ULong", "op:Mod:Long", "op:FloorDiv:IVec3", "op:Mod:UVec2",
+      "op:FloorDiv:float", "op:Mod:Vec4", "op:FloorDiv:by-constant-zero", "op:Mod:by-constant-zero",
+      "op:FloorDiv:min-by-minus-one", "op:Mod:broadcast", "expr:Construct", "construct:4=2+2", "construct:3=1+2",
+      "construct:4=splat", "construct:BVec4", "construct:Vec3", "construct:IVec2"};
   for (const char* feature : required) {
     INFO(feature);
     CHECK(result.features.count(feature) == 1);

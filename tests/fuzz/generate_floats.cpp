@@ -6,6 +6,25 @@
 
 namespace sprig::fuzz {
 
+namespace {
+
+// Whether every lane of `divisor` is a constant +-2^k, and the least and greatest k.
+bool power_of_two_divisor(const Expr& divisor, int& least, int& greatest) {
+  if (divisor.kind != ExprKind::Constant || !divisor.type.is_float()) return false;
+  least = 127;
+  greatest = -127;
+  for (int lane = 0; lane < divisor.type.lanes; ++lane) {
+    std::uint32_t bits = std::uint32_t(divisor.bits[std::size_t(lane)]);
+    int exponent = int((bits >> 23) & 0xFF);
+    if ((bits & 0x007FFFFFu) != 0 || exponent == 0 || exponent == 0xFF) return false;
+    least = std::min(least, exponent - 127);
+    greatest = std::max(greatest, exponent - 127);
+  }
+  return true;
+}
+
+}  // namespace
+
 FloatBits float_bits(const Expr& e) {
   auto arg = [&](std::size_t i) { return float_bits(e.args.at(i)); };
   switch (e.kind) {
@@ -23,7 +42,22 @@ FloatBits float_bits(const Expr& e) {
       if (e.op == Op::Floor || e.op == Op::Ceil || e.op == Op::Round || e.op == Op::Trunc) return {a.magnitude + 1, 0};
       return a;
     }
+    case ExprKind::Construct: {
+      FloatBits r = arg(0);
+      for (std::size_t i = 1; i < e.args.size(); ++i)
+        r = {std::max(r.magnitude, arg(i).magnitude), std::max(r.fraction, arg(i).fraction)};
+      return r;
+    }
     case ExprKind::Binary: {
+      if (e.op == Op::FloorDiv || e.op == Op::Mod) {
+        // By +-2^k: the quotient is exact, floor(a / 2^k) is below 2^(M - k + 1), and
+        // mod(a, 2^k) = a - 2^k * floor(a / 2^k) is a multiple of 2^-max(F, -k) below 2^k.
+        int least = 0, greatest = 0;
+        if (!power_of_two_divisor(e.args.at(1), least, greatest)) return {99, 99};
+        FloatBits a = arg(0);
+        if (e.op == Op::FloorDiv) return {std::max(a.magnitude - least, 0) + 1, 0};
+        return {std::max(greatest, 0), std::max(a.fraction, -std::min(least, 0))};
+      }
       FloatBits a = arg(0), b = arg(1);
       if (e.op == Op::Mul) return {a.magnitude + b.magnitude, a.fraction + b.fraction};
       if (e.op == Op::Add || e.op == Op::Sub)

@@ -1,4 +1,7 @@
 // The program and its statements; expressions are in generate_*.cpp.
+#include <stdexcept>
+#include <string>
+
 #include "generator_internal.hpp"
 
 namespace sprig::fuzz {
@@ -45,6 +48,7 @@ Program Generator::run(std::uint64_t seed) {
   int statements = rng_.between(4, 12);
   for (int i = 0; i < statements; ++i) p_.body.push_back(statement(ctx));
   dump_variables();
+  if (options_.version >= 3) add_operations(seed);
   return std::move(p_);
 }
 
@@ -333,6 +337,11 @@ void Generator::dump_variables() {
   for (std::uint32_t f = 0; f < 2; ++f) store(node(ExprKind::StructField, struct_field_type(f), {}, Op::Add, f));
 }
 
-Program generate(std::uint64_t seed, const GeneratorOptions& options) { return Generator(seed, options).run(seed); }
+Program generate(std::uint64_t seed, const GeneratorOptions& options) {
+  if (options.version < 2 || options.version > latest_generator_version)
+    throw std::invalid_argument("fuzz: no generator version " + std::to_string(options.version) + " (2 to " +
+                                std::to_string(latest_generator_version) + ")");
+  return Generator(seed, options).run(seed);
+}
 
 }  // namespace sprig::fuzz

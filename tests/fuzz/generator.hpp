@@ -10,9 +10,16 @@
 
 namespace sprig::fuzz {
 
+// Generator versions (docs/fuzzing.md, Results): a seed names one program per version.
+//   2: signed stores;
+//   3: version 2's program, then floor division and vector constructors added from a second
+//      random stream, so that every choice of version 2 stays as it was.
+inline constexpr int latest_generator_version = 3;
+
 struct GeneratorOptions {
   bool subgroups = true;       // subgroup operations (the simulator must run at the device's subgroup size)
   bool approx_floats = true;   // float built-ins compared with a tolerance
+  int version = latest_generator_version;  // 2 or 3
 };
 
 Program generate(std::uint64_t seed, const GeneratorOptions& options = {});

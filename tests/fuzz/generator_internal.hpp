@@ -1,7 +1,8 @@
 // The generator's state and its parts, shared by the files that implement them:
 // generator.cpp (the program and its statements), generate_integers.cpp (integer and bool
 // expressions), generate_floats.cpp (exact and approximate floats), generate_values.cpp
-// (leaves and constants) and generate_signed.cpp (signed operations on negative values).
+// (leaves and constants), generate_signed.cpp (signed operations on negative values) and
+// generate_additions.cpp (version 3's floor division and vector constructors).
 #pragma once
 
 #include <cstdint>
@@ -95,6 +96,18 @@ class Generator {
   Expr large_float(Type target, const Context& ctx);
   Expr unsigned_conversion(Type t, const Context& ctx);
   Stmt signed_store(const Context& ctx);
+  // generate_additions.cpp: version 3, from a second random stream once version 2 is done
+  void add_operations(std::uint64_t seed);
+  void add_to_block(std::vector<Stmt>& block, const Context& ctx);
+  void add_to_statement(Stmt& s, const Context& ctx);
+  void add_to_root(Expr& e, const Context& ctx);
+  void add(Expr& e, const Context& ctx);
+  void to_floor_division(Expr& e, const Context& ctx);
+  void wrap_in_integer_division(Expr& e, const Context& ctx);
+  std::uint64_t edge_divisor(Type t);
+  void wrap_in_float_division(Expr& e);
+  Expr construct_around(Type t, Expr kept, const Context& ctx);
+  void keep_if_exact(Expr& e, Expr original);
 
   Random rng_;
   GeneratorOptions options_;
@@ -106,6 +119,7 @@ class Generator {
   bool returned_ = false;
   bool functions_ready_ = false;
   std::uint32_t signed_slot32_ = 0, signed_slot64_ = 0;  // signed_store's next slots
+  const Expr* root_ = nullptr;  // the statement expression add() is in
 };
 
 }  // namespace sprig::fuzz

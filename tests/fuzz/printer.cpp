@@ -48,6 +48,8 @@ const char* op_function(Op op) {
     case Op::RotateRight: return "rotate_right";
     case Op::MulHi: return "mul_hi";
     case Op::AddCarry: return "add_carry";
+    case Op::FloorDiv: return "floor_div";
+    case Op::Mod: return "mod";
     case Op::PopCount: return "popcount";
     case Op::CountLeadingZeros: return "count_leading_zeros";
     case Op::CountTrailingZeros: return "count_trailing_zeros";
@@ -220,6 +222,11 @@ class Printer {
         return "(" + t + "(" + h + "{}) + " + arg(0) + ")";
       }
       case ExprKind::Call: return "fuzz_fn" + std::to_string(e.index) + "(" + arg(0) + ", " + arg(1) + ")";
+      case ExprKind::Construct: {
+        std::string parts;
+        for (std::size_t i = 0; i < e.args.size(); ++i) parts += (i ? ", " : "") + arg(i);
+        return type_name(e.type) + "(" + parts + ")";
+      }
     }
     return "?";
   }

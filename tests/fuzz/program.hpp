@@ -28,9 +28,10 @@ struct Type {
 };
 
 enum class Op : std::uint8_t {
-  // binary, operands and result of one type (comparisons: a bool of the operands' shape)
+  // binary, operands and result of one type (comparisons: a bool of the operands' shape;
+  // FloorDiv and Mod of a vector may take a scalar divisor, broadcast)
   Add, Sub, Mul, Div, Rem, BitAnd, BitOr, BitXor, Shl, Shr, LogicalAnd, LogicalOr,
-  Eq, Ne, Lt, Le, Gt, Ge, Min, Max, RotateLeft, RotateRight, MulHi, AddCarry,
+  Eq, Ne, Lt, Le, Gt, Ge, Min, Max, RotateLeft, RotateRight, MulHi, AddCarry, FloorDiv, Mod,
   // unary
   Neg, BitNot, LogicalNot, PopCount, CountLeadingZeros, CountTrailingZeros, BitReverse, ByteSwap,
   Abs, Floor, Ceil, Trunc, Round, Fract,
@@ -66,6 +67,8 @@ enum class ExprKind : std::uint8_t {
   Extract,         // args[0] vector, index: lane
   Splat,           // args[0] scalar broadcast to `type`
   Call,            // index: callable; args: two u32
+  Construct,       // args: parts, scalars or vectors of type's component, whose lanes add up to
+                   // type's (Vec4(xy, z, w)); a single scalar part is a splat (Vec4(x))
 };
 
 enum class Builtin : std::uint8_t { GlobalId, LocalIndex, WorkgroupId, SubgroupInvocationId };

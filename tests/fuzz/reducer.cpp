@@ -105,7 +105,11 @@ class Editor {
         return;
       }
     }
-    for (Expr& a : e.args) simplify(a);
+    // A float floor_div or mod divides by a power of two, exactly; a zero divisor would make
+    // infinities and NaNs that float arithmetic may turn into a different failure.
+    bool float_division = e.type.is_float() && (e.op == Op::FloorDiv || e.op == Op::Mod) && e.kind == ExprKind::Binary;
+    for (std::size_t i = 0; i < e.args.size(); ++i)
+      if (!(float_division && i == 1)) simplify(e.args[i]);
   }
 
   std::size_t target_;

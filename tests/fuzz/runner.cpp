@@ -69,6 +69,8 @@ std::vector<std::uint64_t> atomic_initial64() {
   return v;
 }
 
+}  // namespace
+
 Outputs execute(sprig::Device& dev, const FuzzKernel& k, const Program& p) {
   std::size_t slots = std::size_t(invocations(p)) * slots_per_invocation;
   auto in32 = dev.upload(p.in32);
@@ -83,8 +85,6 @@ Outputs execute(sprig::Device& dev, const FuzzKernel& k, const Program& p) {
   return {dev.download(out32), dev.download(outf), dev.download(atom32),
           dev.download(out64), dev.download(atom64), dev.download(outa)};
 }
-
-}  // namespace
 
 std::string compare_outputs(const Outputs& a, const Outputs& b) {
   std::ostringstream out;

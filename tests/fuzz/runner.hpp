@@ -9,6 +9,7 @@
 
 #include "sprig/sprig.hpp"
 
+#include "fuzz_kernel.hpp"
 #include "program.hpp"
 
 namespace sprig::fuzz {
@@ -34,6 +35,9 @@ struct Outputs {
   std::vector<std::uint64_t> out64, atom64;
   std::vector<float> outa;
 };
+
+// Runs `k` (traced from `p`, or written by hand) on `device` with p's inputs and launch.
+Outputs execute(sprig::Device& device, const FuzzKernel& k, const Program& p);
 
 // Empty if `expected` (the simulator) and `got` (the device) agree; else the differences.
 std::string compare_outputs(const Outputs& expected, const Outputs& got);
