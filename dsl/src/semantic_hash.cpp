@@ -7,8 +7,10 @@ namespace sprig::ir {
 
 namespace {
 
-// FNV-1a over 64-bit words: simple, deterministic within a process, and enough for a cache
-// key (types are interned, so their addresses identify them).
+// FNV-1a over 64-bit words: simple, and the same in every process, because the hash keys
+// SPIR-V cached on disk as well as the in-memory pipeline caches. Types are hashed by their
+// structure (with struct and field names, which are part of a struct's identity), never by
+// their interned addresses, which differ from one process to the next.
 class Hasher {
  public:
   void add(std::uint64_t v) {
@@ -17,7 +19,25 @@ class Hasher {
       h_ *= 0x100000001b3ull;
     }
   }
-  void add(TypeRef t) { add(std::uint64_t(reinterpret_cast<std::uintptr_t>(t))); }
+  void add(const std::string& text) {
+    add(text.size());
+    for (char c : text) add(std::uint64_t(static_cast<unsigned char>(c)));
+  }
+  void add(TypeRef t) {
+    if (t == nullptr) return add(std::uint64_t(0xffff));
+    add(std::uint64_t(t->kind));
+    add(std::uint64_t(t->scalar));
+    add(t->count);
+    if (t->is_array()) add(t->element);
+    if (t->is_struct()) {
+      add(t->name);
+      add(t->fields.size());
+      for (const Field& f : t->fields) {
+        add(f.name);
+        add(f.type);
+      }
+    }
+  }
   std::uint64_t value() const { return h_; }
 
  private:

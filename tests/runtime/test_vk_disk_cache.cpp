@@ -25,7 +25,7 @@ namespace {
 auto saxpy_kernel() {
   return kernel("cached_saxpy", [](ReadBuffer<float> x, Buffer<float> y, Float a) {
     UInt i = global_id().x();
-    if_(i < array_length(y), [&] { y[i] = a * x[i] + y[i]; });
+    if_(i < y.size(), [&] { y[i] = a * x[i] + y[i]; });
   });
 }
 
@@ -66,14 +66,14 @@ vk::Options cache_options(const fs::path& directory, Warnings& warnings) {
 }
 
 // Runs saxpy once on a new device and returns the device's record of building it.
-KernelTimes run_saxpy(const vk::Options& options) {
+vk::KernelTimes run_saxpy(const vk::Options& options) {
   vk::Device device = vk::Device::best(options);
   auto saxpy = saxpy_kernel();
   DeviceBuffer<float> x = device.upload(std::vector<float>{1, 2, 3, 4});
   DeviceBuffer<float> y = device.upload(std::vector<float>{10, 20, 30, 40});
   device.run(saxpy, grid(4), x, y, 2.0f);
   CHECK(device.download(y) == std::vector<float>{12, 24, 36, 48});
-  std::optional<KernelTimes> times = device.kernel_times("cached_saxpy");
+  std::optional<vk::KernelTimes> times = device.kernel_times("cached_saxpy");
   REQUIRE(times.has_value());
   return *times;
 }
@@ -103,12 +103,12 @@ TEST_CASE("a second device reuses the SPIR-V and driver pipelines a first one sa
   Warnings warnings;
   vk::Options options = cache_options(cache.path, warnings);
 
-  KernelTimes first = run_saxpy(options);
+  vk::KernelTimes first = run_saxpy(options);
   CHECK_FALSE(first.spirv_from_disk);
   REQUIRE(files_under(cache.path, ".spv").size() == 1);
   REQUIRE(files_under(cache.path, ".bin").size() == 1);  // the driver's pipeline cache
 
-  KernelTimes second = run_saxpy(options);
+  vk::KernelTimes second = run_saxpy(options);
   CHECK(second.spirv_from_disk);
   CHECK(warnings.all().empty());
 }
