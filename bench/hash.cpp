@@ -33,7 +33,7 @@ constexpr std::uint32_t arx_iterations = 256;
 constexpr double arx_ops_per_invocation = arx_iterations * (4 * 2 * 6.0 + 2);
 
 const auto& arx_kernel() {
-  static auto k = kernel("arx_loop", [](WriteBuffer<std::uint32_t> out, Expr<std::uint32_t> seed) {
+  static auto k = kernel("arx_loop", [](WriteBuffer<std::uint32_t> out, UInt seed) {
     UInt i = global_id().x();
     std::vector<Var<std::uint32_t>> a, b, c, d;
     for (std::uint32_t j = 0; j < 4; ++j) {

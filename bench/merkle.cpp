@@ -27,12 +27,12 @@ constexpr double sycl_v100_ms = 793.0;
 constexpr std::uint32_t multiply_iterations = 256;
 
 const auto& multiply_kernel() {
-  static auto k = kernel("goldilocks_mul_loop", [](WriteBuffer<std::uint64_t> out, Expr<std::uint64_t> seed) {
+  static auto k = kernel("goldilocks_mul_loop", [](WriteBuffer<std::uint64_t> out, ULong seed) {
     using F = hash::Goldilocks64;
-    Expr<std::uint64_t> i = cast<std::uint64_t>(global_id().x());
+    ULong i = cast<std::uint64_t>(global_id().x());
     std::vector<Var<std::uint64_t>> chains;
     for (std::uint64_t c = 0; c < 4; ++c) chains.emplace_back(F::canonical(i * 0x9e3779b97f4a7c15ull + seed + c));
-    Expr<std::uint64_t> factor = F::canonical(seed * 0x2545f4914f6cdd1dull + i);
+    ULong factor = F::canonical(seed * 0x2545f4914f6cdd1dull + i);
     for_(0u, multiply_iterations, [&](UInt) {
       for (auto& c : chains) c = F::mul(c.load(), factor);
     });

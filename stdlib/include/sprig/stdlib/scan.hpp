@@ -75,13 +75,13 @@ auto lookback_scan_kernel(const Op& op, ScanKind kind, const LookBackTraits& tra
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, CoherentBuffer<std::uint64_t> status,
-                            CoherentBuffer<T> values, Expr<std::uint32_t> count) {
+                            CoherentBuffer<T> values, UInt count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<T, Op> lookback(lanes, traits, status, values);
       SpinSafeBarrier after_lookback(traits.counted_barrier);
       after_lookback.reset();
-      Expr<std::uint32_t> tile = acquire_tile(status);
+      UInt tile = acquire_tile(status);
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       scan_tile<T>(op, shape, kind, in, out, count, tile, lanes, totals,
                    [&](const Expr<T>& aggregate) { return lookback.exclusive_prefix(tile, aggregate); },
@@ -101,13 +101,13 @@ auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, const LookBack
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, ReadBuffer<V> in4, WriteBuffer<T> out, WriteBuffer<V> out4,
-                            CoherentBuffer<std::uint64_t> status, Expr<std::uint32_t> count) {
+                            CoherentBuffer<std::uint64_t> status, UInt count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<T, Op> lookback(lanes, traits, status);
       SpinSafeBarrier after_lookback(traits.counted_barrier);
       after_lookback.reset();
-      Expr<std::uint32_t> tile = acquire_tile(status);
+      UInt tile = acquire_tile(status);
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       auto prefix_of = [&](const Expr<T>& aggregate) { return lookback.exclusive_prefix(tile, aggregate); };
       if_(tile_bounds(tile, count, shape).full, [&] {
@@ -134,10 +134,10 @@ template <DeviceValue T, AssociativeOperator Op>
 auto tile_totals_kernel(const Op& op, TileShape shape) {
   std::string name = "scan_tile_totals<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
-    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> totals_out, Expr<std::uint32_t> count) {
+    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> totals_out, UInt count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
-      Expr<std::uint32_t> tile = linear_workgroup_id();
+      UInt tile = linear_workgroup_id();
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       reduce_tile<T>(op, shape, in, count, tile, lanes, totals, [&](const Expr<T>& total) {
         if_(lanes.lane() == 0u, [&] { totals_out[tile] = total; });
@@ -153,12 +153,12 @@ template <DeviceValue T, AssociativeOperator Op>
 auto single_workgroup_exclusive_scan_kernel(const Op& op, std::uint32_t invocations) {
   std::string name = "exclusive_scan_one_workgroup<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
-    return kernel(name, [=](Buffer<T> values, Expr<std::uint32_t> count) {
+    return kernel(name, [=](Buffer<T> values, UInt count) {
       SubgroupScan<T, Op> lanes(op, invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, invocations);
       Var<T> carry = lanes.identity();
-      for_(0u, count, invocations, [&](Expr<std::uint32_t> base) {
-        Expr<std::uint32_t> i = base + subgroup_id() * subgroup_size() + subgroup_invocation_id();
+      for_(0u, count, invocations, [&](UInt base) {
+        UInt i = base + subgroup_id() * subgroup_size() + subgroup_invocation_id();
         Var<T> x = lanes.identity();
         if_(i < count, [&] { x = Expr<T>(values[i]); });
         Expr<T> s = lanes.inclusive(x.load());
@@ -180,10 +180,10 @@ auto prefixed_scan_kernel(const Op& op, ScanKind kind, TileShape shape) {
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, ReadBuffer<T> tile_prefixes,
-                            Expr<std::uint32_t> count) {
+                            UInt count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
-      Expr<std::uint32_t> tile = linear_workgroup_id();
+      UInt tile = linear_workgroup_id();
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       scan_tile<T>(op, shape, kind, in, out, count, tile, lanes, totals,
                    [&](const Expr<T>&) { return Expr<T>(tile_prefixes[tile]); });

@@ -31,9 +31,9 @@ inline const auto& blake3_fixed_small_kernel(bool aligned) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> out,
-            Expr<std::uint32_t> message_bytes, Expr<std::uint32_t> count, Expr<std::uint32_t> mode_flags,
-            Expr<std::uint32_t> out_words) {
-          Expr<std::uint32_t> i = global_id().x();
+            UInt message_bytes, UInt count, UInt mode_flags,
+            UInt out_words) {
+          UInt i = global_id().x();
           if_(i < count, [&] {
             Blake3Root root =
                 blake3_message(buffer_bytes(data, i * message_bytes, aligned), message_bytes, blake3_key_of(key),
@@ -54,9 +54,9 @@ inline const auto& blake3_chunk_cv_kernel(bool aligned) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> cvs,
-            Expr<std::uint32_t> message_bytes, Expr<std::uint32_t> chunks, Expr<std::uint32_t> total_chunks,
-            Expr<std::uint32_t> mode_flags) {
-          using U = Expr<std::uint32_t>;
+            UInt message_bytes, UInt chunks, UInt total_chunks,
+            UInt mode_flags) {
+          using U = UInt;
           using namespace blake3_flags;
           U g = global_id().x();
           if_(g < total_chunks, [&] {
@@ -94,9 +94,9 @@ inline const auto& blake3_tree_level_kernel() {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> below, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> above,
-            WriteBuffer<std::uint32_t> out, Expr<std::uint32_t> nodes, Expr<std::uint32_t> count,
-            Expr<std::uint32_t> mode_flags, Expr<std::uint32_t> out_words) {
-          using U = Expr<std::uint32_t>;
+            WriteBuffer<std::uint32_t> out, UInt nodes, UInt count,
+            UInt mode_flags, UInt out_words) {
+          using U = UInt;
           U parents = (nodes + 1u) / 2u;
           U g = global_id().x();
           if_(g < count * parents, [&] {

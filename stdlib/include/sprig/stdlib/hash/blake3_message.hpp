@@ -18,8 +18,8 @@ namespace sprig::hash {
 struct Blake3Root {
   Blake3Words cv;
   Blake3Block block;
-  Expr<std::uint32_t> block_len;
-  Expr<std::uint32_t> flags;
+  UInt block_len;
+  UInt flags;
 };
 
 // Subtrees waiting for their right sibling: one per set bit of the chunk count, so 22 for
@@ -31,9 +31,9 @@ inline constexpr std::uint32_t blake3_max_stack = 24;
 // hashing) with the mode's flags `mode_flags` (0, keyed_hash, derive_key_context or
 // derive_key_material).
 template <class Source>
-Blake3Root blake3_message(const Source& source, const Expr<std::uint32_t>& length, const Blake3Words& key,
-                          const Expr<std::uint32_t>& mode_flags) {
-  using U = Expr<std::uint32_t>;
+Blake3Root blake3_message(const Source& source, const UInt& length, const Blake3Words& key,
+                          const UInt& mode_flags) {
+  using U = UInt;
   using namespace blake3_flags;
   auto full_block = [&](const U& p) {
     Blake3Block m = zero_words<16>();
@@ -113,7 +113,7 @@ Blake3Root blake3_message(const Source& source, const Expr<std::uint32_t>& lengt
 }
 
 // Root output block `t`: output bytes 64t .. 64t+63.
-inline Blake3Output blake3_root_output(const Blake3Root& root, const Expr<std::uint32_t>& t) {
+inline Blake3Output blake3_root_output(const Blake3Root& root, const UInt& t) {
   return blake3_compress(root.cv, root.block, t, 0u, root.block_len, root.flags | blake3_flags::root);
 }
 

@@ -45,8 +45,8 @@ SPRIG_STRUCT(ChachaLaunch, key, nonce, first_block_low, first_block_high, byte_s
 
 // Keystream block `first + b` of the launch's stream.
 inline ChachaWords chacha_launch_block(const Expr<ChachaLaunch>& p, ChachaLayout layout, unsigned rounds,
-                                       const Expr<std::uint32_t>& b) {
-  using U = Expr<std::uint32_t>;
+                                       const UInt& b) {
+  using U = UInt;
   Expr<std::array<std::uint32_t, 8>> key_array = p[&ChachaLaunch::key];
   Expr<std::array<std::uint32_t, 4>> nonce_array = p[&ChachaLaunch::nonce];
   ChachaKey key{key_array[0], key_array[1], key_array[2], key_array[3],
@@ -65,7 +65,7 @@ inline const auto& chacha_keystream_kernel(ChachaLayout layout, unsigned rounds,
     return kernel(
         name,
         [=](WriteBuffer<std::uint32_t> out, Expr<ChachaLaunch> p) {
-          using U = Expr<std::uint32_t>;
+          using U = UInt;
           // Each invocation computes 16 consecutive output words; the workgroup stages them
           // in shared memory (rows padded to 17 words: no bank conflicts) and stores them
           // word-interleaved, so that neighbouring lanes write neighbouring words. Storing

@@ -25,7 +25,7 @@ inline constexpr std::uint64_t epsilon = 0xffffffffull;
 // Field arithmetic on uint64 device values.
 struct Goldilocks64 {
   using Host = std::uint64_t;
-  using Element = Expr<std::uint64_t>;
+  using Element = ULong;
   static constexpr const char* name = "gl64";
 
   // A host constant; reduced here, so any 64-bit value is accepted.
@@ -38,12 +38,12 @@ struct Goldilocks64 {
   }
 
   // The element of the two buffer words (low, high), reduced.
-  static Element from_words(const Expr<std::uint32_t>& low, const Expr<std::uint32_t>& high) {
+  static Element from_words(const UInt& low, const UInt& high) {
     return canonical(cast<std::uint64_t>(low) | (cast<std::uint64_t>(high) << 32u));
   }
   // A small integer (an element count) as an element.
-  static Element from_u32(const Expr<std::uint32_t>& value) { return cast<std::uint64_t>(value); }
-  static std::array<Expr<std::uint32_t>, 2> to_words(const Element& x) {
+  static Element from_u32(const UInt& value) { return cast<std::uint64_t>(value); }
+  static std::array<UInt, 2> to_words(const Element& x) {
     return {cast<std::uint32_t>(x & 0xffffffffull), cast<std::uint32_t>(x >> 32u)};
   }
 
@@ -51,7 +51,7 @@ struct Goldilocks64 {
     Element s = a + b;
     // A carry out of 64 bits is worth epsilon; a sum in [p, 2^64) loses p, which modulo
     // 2^64 is adding epsilon too. Both cannot happen at once (a wrapped sum is < p).
-    Expr<bool> over = (s < a) || (s >= goldilocks::modulus);
+    Bool over = (s < a) || (s >= goldilocks::modulus);
     return s + select(over, Element(goldilocks::epsilon), Element(std::uint64_t(0)));
   }
 

@@ -141,10 +141,10 @@ inline std::uint32_t scrypt_steps_per_launch(const char* what, const DeviceInfo&
 // lanes of `blocks` blocks of `block_words` words (device values).
 struct ScryptScratchIndex {
   ScryptLayout layout;
-  Expr<std::uint32_t> block_words, blocks, lanes;
+  UInt block_words, blocks, lanes;
 
-  Expr<std::uint32_t> operator()(const Expr<std::uint32_t>& lane, const Expr<std::uint32_t>& block,
-                                 const Expr<std::uint32_t>& word) const {
+  UInt operator()(const UInt& lane, const UInt& block,
+                                 const UInt& word) const {
     if (layout == ScryptLayout::Contiguous) return (lane * blocks + block) * block_words + word;
     return (block * block_words + word) * lanes + lane;
   }

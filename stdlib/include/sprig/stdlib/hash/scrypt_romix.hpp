@@ -36,7 +36,7 @@ namespace sprig::hash {
 
 namespace detail {
 
-using ScryptWords = std::vector<Expr<std::uint32_t>>;
+using ScryptWords = std::vector<UInt>;
 
 // How the invocations of a lane share the Salsa state: the word offsets (within a 64-byte
 // block) this invocation holds, the Salsa20/8 core on them, and Integerify's broadcast.
@@ -44,10 +44,10 @@ struct ScryptMixer {
   std::vector<std::uint32_t> fixed_offsets;  // per-invocation: 0..15
   ScryptWords offsets;                       // device values (cooperative: depend on q)
   bool cooperative = false;
-  Expr<std::uint32_t> group_base = 0u, quarter = 0u;  // cooperative: lane ids in the subgroup
+  UInt group_base = 0u, quarter = 0u;  // cooperative: lane ids in the subgroup
 
   // The lane id of the group member `k` places after this one (mod 4).
-  Expr<std::uint32_t> partner(std::uint32_t k) const { return group_base + ((quarter + k) & 3u); }
+  UInt partner(std::uint32_t k) const { return group_base + ((quarter + k) & 3u); }
 
   ScryptWords mix(const ScryptWords& in) const {
     if (!cooperative) {
@@ -58,12 +58,12 @@ struct ScryptMixer {
     }
     // a, b, c, d: words 5q, 5q+4, 5q+8, 5q+12 — a column quarter-round's inputs. For the rows,
     // invocation q needs b from q+1's d, c from q+2's c and d from q+3's b.
-    Expr<std::uint32_t> a = in[0], b = in[1], c = in[2], d = in[3];
+    UInt a = in[0], b = in[1], c = in[2], d = in[3];
     for (int round = 0; round < 8; round += 2) {
       salsa20_quarter_round(a, b, c, d);
-      Expr<std::uint32_t> row_b = subgroup_shuffle(d, partner(1));
-      Expr<std::uint32_t> row_c = subgroup_shuffle(c, partner(2));
-      Expr<std::uint32_t> row_d = subgroup_shuffle(b, partner(3));
+      UInt row_b = subgroup_shuffle(d, partner(1));
+      UInt row_c = subgroup_shuffle(c, partner(2));
+      UInt row_d = subgroup_shuffle(b, partner(3));
       salsa20_quarter_round(a, row_b, row_c, row_d);
       d = subgroup_shuffle(row_b, partner(3));
       c = subgroup_shuffle(row_c, partner(2));
@@ -74,7 +74,7 @@ struct ScryptMixer {
 
   // Integerify's word (word 0 of the last 64-byte block), given this invocation's first
   // held word of that block.
-  Expr<std::uint32_t> word_zero(const Expr<std::uint32_t>& first_held) const {
+  UInt word_zero(const UInt& first_held) const {
     return cooperative ? subgroup_shuffle(first_held, group_base) : first_held;
   }
 };
@@ -82,8 +82,8 @@ struct ScryptMixer {
 // One BlockMix: src(i, w) is word w of input block i (0 <= i < 2r), dst(i, w, value) writes
 // word w of output block i; w runs over the mixer's offsets.
 template <class Src, class Dst>
-void scrypt_blockmix(const ScryptMixer& mixer, const Expr<std::uint32_t>& r, const Src& src, const Dst& dst) {
-  using U = Expr<std::uint32_t>;
+void scrypt_blockmix(const ScryptMixer& mixer, const UInt& r, const Src& src, const Dst& dst) {
+  using U = UInt;
   std::size_t held = mixer.offsets.size();
   std::vector<Var<std::uint32_t>> x;
   x.reserve(held);
@@ -102,11 +102,11 @@ void scrypt_blockmix(const ScryptMixer& mixer, const Expr<std::uint32_t>& r, con
 
 // Steps [begin, end) of ROMix for every lane below `lanes`.
 inline void scrypt_romix_steps(const ScryptMixer& mixer, ScryptLayout layout, const Buffer<std::uint32_t>& v,
-                               const Buffer<std::uint32_t>& x, const Expr<std::uint32_t>& lane,
-                               const Expr<std::uint32_t>& r, const Expr<std::uint32_t>& n,
-                               const Expr<std::uint32_t>& lanes, const Expr<std::uint32_t>& begin,
-                               const Expr<std::uint32_t>& end) {
-  using U = Expr<std::uint32_t>;
+                               const Buffer<std::uint32_t>& x, const UInt& lane,
+                               const UInt& r, const UInt& n,
+                               const UInt& lanes, const UInt& begin,
+                               const UInt& end) {
+  using U = UInt;
   U block_words = r * 32u;
   ScryptScratchIndex v_at{layout, block_words, n, lanes};
   ScryptScratchIndex x_at{layout, block_words, U(2u), lanes};
@@ -153,18 +153,18 @@ inline void scrypt_romix_steps(const ScryptMixer& mixer, ScryptLayout layout, co
 // holds the held words 4m..4m+3 of invocation q where v = 4i + q + m.
 constexpr std::uint32_t scrypt_register_r_max = 4;
 
-inline Expr<uvec4> scrypt_pack(const Expr<std::uint32_t>& a, const Expr<std::uint32_t>& b,
-                               const Expr<std::uint32_t>& c, const Expr<std::uint32_t>& d) {
-  return Expr<uvec4>(sprig::detail::pure(ir::Op::Construct, device_type<uvec4>(),
+inline UVec4 scrypt_pack(const UInt& a, const UInt& b,
+                               const UInt& c, const UInt& d) {
+  return UVec4(sprig::detail::pure(ir::Op::Construct, device_type<uvec4>(),
                                          {a.node(), b.node(), c.node(), d.node()}, a.node()->loc));
 }
 
 inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout layout, std::uint32_t r,
                                         const Buffer<uvec4>& v, const Buffer<std::uint32_t>& x,
-                                        const Expr<std::uint32_t>& lane, const Expr<std::uint32_t>& n,
-                                        const Expr<std::uint32_t>& lanes, const Expr<std::uint32_t>& begin,
-                                        const Expr<std::uint32_t>& end) {
-  using U = Expr<std::uint32_t>;
+                                        const UInt& lane, const UInt& n,
+                                        const UInt& lanes, const UInt& begin,
+                                        const UInt& end) {
+  using U = UInt;
   const std::size_t held = mixer.offsets.size(), blocks = 2 * std::size_t(r), groups = held / 4;
   ScryptScratchIndex v_at{layout, U(r * 8u), n, lanes};
   ScryptScratchIndex x_at{layout, U(r * 32u), U(2u), lanes};
@@ -209,7 +209,7 @@ inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout l
   for_(max(begin, n), end, [&](U) {
     std::vector<ScryptWords> words = current();
     U j = mixer.word_zero(words[blocks - 1][0]) & (n - 1u);
-    std::vector<Expr<uvec4>> loaded;
+    std::vector<UVec4> loaded;
     for (std::size_t i = 0; i < blocks; ++i)
       for (std::size_t m = 0; m < groups; ++m) loaded.push_back(v[v_at(lane, j, vector(i, m))].load());
     for (std::size_t i = 0; i < blocks; ++i)
@@ -221,8 +221,8 @@ inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout l
 }
 
 // The mixer of this invocation: one invocation per lane, or four (cooperative), and the lane.
-inline ScryptMixer scrypt_mixer(bool cooperative, Expr<std::uint32_t>& lane) {
-  using U = Expr<std::uint32_t>;
+inline ScryptMixer scrypt_mixer(bool cooperative, UInt& lane) {
+  using U = UInt;
   ScryptMixer mixer;
   lane = global_id().x();
   if (cooperative) {
@@ -247,9 +247,9 @@ inline const auto& scrypt_romix_register_kernel(ScryptLayout layout, bool cooper
   auto trace = [=] {
     return kernel(
         name,
-        [=](Buffer<uvec4> v, Buffer<std::uint32_t> x, Expr<std::uint32_t> n, Expr<std::uint32_t> lanes,
-            Expr<std::uint32_t> begin, Expr<std::uint32_t> end) {
-          Expr<std::uint32_t> lane = 0u;
+        [=](Buffer<uvec4> v, Buffer<std::uint32_t> x, UInt n, UInt lanes,
+            UInt begin, UInt end) {
+          UInt lane = 0u;
           ScryptMixer mixer = scrypt_mixer(cooperative, lane);
           if_(lane < lanes, [&] { scrypt_romix_register_steps(mixer, layout, r, v, x, lane, n, lanes, begin, end); });
         },
@@ -263,9 +263,9 @@ inline const auto& scrypt_romix_kernel(ScryptLayout layout, bool cooperative) {
   auto trace = [=] {
     return kernel(
         name,
-        [=](Buffer<std::uint32_t> v, Buffer<std::uint32_t> x, Expr<std::uint32_t> r, Expr<std::uint32_t> n,
-            Expr<std::uint32_t> lanes, Expr<std::uint32_t> begin, Expr<std::uint32_t> end) {
-          Expr<std::uint32_t> lane = 0u;
+        [=](Buffer<std::uint32_t> v, Buffer<std::uint32_t> x, UInt r, UInt n,
+            UInt lanes, UInt begin, UInt end) {
+          UInt lane = 0u;
           ScryptMixer mixer = scrypt_mixer(cooperative, lane);
           if_(lane < lanes, [&] { scrypt_romix_steps(mixer, layout, v, x, lane, r, n, lanes, begin, end); });
         },

@@ -49,8 +49,8 @@ inline constexpr std::uint32_t header_bytes = 80;
 
 // The header with `nonce` in bytes 76..79 as a byte source (reads past byte 80 clamp).
 template <class HeaderBuffer>
-auto header_with_nonce(const HeaderBuffer& header, const Expr<std::uint32_t>& nonce) {
-  using U = Expr<std::uint32_t>;
+auto header_with_nonce(const HeaderBuffer& header, const UInt& nonce) {
+  using U = UInt;
   return [=](const U& q) {
     U word = min(q >> 2u, 19u);
     return select(word == 19u, nonce, header[word].load());
@@ -58,10 +58,10 @@ auto header_with_nonce(const HeaderBuffer& header, const Expr<std::uint32_t>& no
 }
 
 // hash <= target, both 8 little-endian words of a 256-bit number (word 7 most significant).
-inline Expr<bool> at_most(const Sha256State& hash, const ReadBuffer<std::uint32_t>& target) {
-  Expr<bool> below = false, equal = true;
+inline Bool at_most(const Sha256State& hash, const ReadBuffer<std::uint32_t>& target) {
+  Bool below = false, equal = true;
   for (int k = 7; k >= 0; --k) {
-    Expr<std::uint32_t> t = target[std::uint32_t(k)];
+    UInt t = target[std::uint32_t(k)];
     below = below || (equal && hash[k] < t);
     equal = equal && hash[k] == t;
   }
@@ -73,9 +73,9 @@ inline const auto& scrypt_search_expand_kernel(ScryptLayout layout) {
   auto trace = [=] {
     return kernel(
         name,
-        [=](ReadBuffer<std::uint32_t> header, WriteBuffer<std::uint32_t> v, Expr<std::uint32_t> r,
-            Expr<std::uint32_t> n, Expr<std::uint32_t> p, Expr<std::uint32_t> lanes, Expr<std::uint32_t> first_nonce) {
-          using U = Expr<std::uint32_t>;
+        [=](ReadBuffer<std::uint32_t> header, WriteBuffer<std::uint32_t> v, UInt r,
+            UInt n, UInt p, UInt lanes, UInt first_nonce) {
+          using U = UInt;
           U lane = global_id().x();
           if_(lane < lanes, [&] {
             auto source = header_with_nonce(header, first_nonce + lane / p);
@@ -95,9 +95,9 @@ inline const auto& scrypt_search_finish_kernel(ScryptLayout layout) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> header, ReadBuffer<std::uint32_t> x, ReadBuffer<std::uint32_t> target,
-            Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, Expr<std::uint32_t> r,
-            Expr<std::uint32_t> p, Expr<std::uint32_t> hashes, Expr<std::uint32_t> first_nonce) {
-          using U = Expr<std::uint32_t>;
+            Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, UInt r,
+            UInt p, UInt hashes, UInt first_nonce) {
+          using U = UInt;
           U hash = global_id().x();
           if_(hash < hashes, [&] {
             U nonce = first_nonce + hash;

@@ -15,8 +15,8 @@
 
 namespace sprig::hash {
 
-using Sha256State = std::array<Expr<std::uint32_t>, 8>;
-using Sha256Block = std::array<Expr<std::uint32_t>, 16>;
+using Sha256State = std::array<UInt, 8>;
+using Sha256Block = std::array<UInt, 16>;
 
 // FIPS 180-4 section 4.2.2: the first 32 bits of the fractional parts of the cube roots of
 // the first 64 primes.
@@ -37,14 +37,14 @@ inline constexpr std::array<std::uint32_t, 8> sha256_initial_words{0x6a09e667, 0
 
 inline Sha256State sha256_initial_state() {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return Sha256State{Expr<std::uint32_t>(sha256_initial_words[I])...};
+    return Sha256State{UInt(sha256_initial_words[I])...};
   }
   (std::make_index_sequence<8>{});
 }
 
 // `state` after absorbing one block.
 inline Sha256State sha256_compress(const Sha256State& state, const Sha256Block& block) {
-  using U = Expr<std::uint32_t>;
+  using U = UInt;
   std::vector<U> w(block.begin(), block.end());  // the message schedule
   w.reserve(64);
   for (int t = 16; t < 64; ++t) {

@@ -20,9 +20,9 @@ namespace detail {
 // Big-endian word of the padded message at byte position p (a multiple of 4), before the
 // length field: message bytes below `length`, then 0x80, then zeros.
 template <class Source>
-Expr<std::uint32_t> sha256_padded_word(const Source& source, const Expr<std::uint32_t>& length,
-                                       const Expr<std::uint32_t>& p) {
-  using U = Expr<std::uint32_t>;
+UInt sha256_padded_word(const Source& source, const UInt& length,
+                                       const UInt& p) {
+  using U = UInt;
   U kept = bytes_before(length, p);
   U message = byte_swap(keep_low_bytes(source(p), kept));
   // The 0x80 byte is big-endian byte (length - p) of this word when p <= length < p + 4.
@@ -35,9 +35,9 @@ Expr<std::uint32_t> sha256_padded_word(const Source& source, const Expr<std::uin
 // The state after hashing `length` bytes (a device value) from `source`, padding and
 // length field included; the digest is the result's words, big-endian.
 template <class Source>
-Sha256State sha256_message(const Source& source, const Expr<std::uint32_t>& length, std::uint32_t prefix_bytes = 0,
+Sha256State sha256_message(const Source& source, const UInt& length, std::uint32_t prefix_bytes = 0,
                            const Sha256State& initial = sha256_initial_state()) {
-  using U = Expr<std::uint32_t>;
+  using U = UInt;
   WordVars<8> state(initial);
   U total = length + prefix_bytes;
   U bits_hi = total >> 29u, bits_lo = total << 3u;
@@ -47,7 +47,7 @@ Sha256State sha256_message(const Source& source, const Expr<std::uint32_t>& leng
   for_(0u, blocks, [&](U b) {
     Sha256Block block = zero_words<16>();
     for (std::uint32_t j = 0; j < 16; ++j) block[j] = detail::sha256_padded_word(source, length, b * 64u + j * 4u);
-    Expr<bool> last = b + 1u == blocks;
+    Bool last = b + 1u == blocks;
     block[14] = select(last, bits_hi, block[14]);
     block[15] = select(last, bits_lo, block[15]);
     state.store(sha256_compress(state.load(), block));
@@ -60,7 +60,7 @@ Sha256State sha256_message(const Source& source, const Expr<std::uint32_t>& leng
 template <class Source>
 Sha256State sha256_message(const Source& source, std::uint32_t length, std::uint32_t prefix_bytes = 0,
                            const Sha256State& initial = sha256_initial_state()) {
-  using U = Expr<std::uint32_t>;
+  using U = UInt;
   std::uint32_t full_blocks = length / 64;
   auto full_block = [&](const U& base) {
     Sha256Block block = zero_words<16>();
@@ -108,8 +108,8 @@ inline Sha256State sha256_of_digest(const Sha256State& digest, std::uint32_t pre
                                     const Sha256State& initial = sha256_initial_state()) {
   Sha256Block block = zero_words<16>();
   for (int i = 0; i < 8; ++i) block[i] = digest[i];
-  block[8] = Expr<std::uint32_t>(0x80000000u);
-  block[15] = Expr<std::uint32_t>((prefix_bytes + 32u) * 8u);
+  block[8] = UInt(0x80000000u);
+  block[15] = UInt((prefix_bytes + 32u) * 8u);
   return sha256_compress(initial, block);
 }
 

@@ -11,7 +11,7 @@
 
 namespace sprig::pos {
 
-using U32 = Expr<std::uint32_t>;
+using U32 = UInt;
 // A value of up to 128 bits as four words, least significant first (metadata).
 using Wide = std::array<U32, 4>;
 

@@ -37,8 +37,8 @@ inline const auto& bucket_keys_kernel(std::uint32_t invocations) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> pair_sizes, WriteBuffer<std::uint32_t> keys,
-            WriteBuffer<std::uint32_t> values, Expr<std::uint32_t> count, Expr<std::uint32_t> slots_per_pair,
-            Expr<std::uint32_t> hole) {
+            WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair,
+            UInt hole) {
           U32 p = global_id().x();
           if_(p < count, [&] {
             Var<std::uint32_t> key = min(ys[p] / param_bc, hole);  // an all-ones y: no entry
@@ -61,7 +61,7 @@ inline const auto& bucket_runs_kernel(std::uint32_t invocations) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> keys, WriteBuffer<std::uint32_t> starts, WriteBuffer<std::uint32_t> ends,
-            Expr<std::uint32_t> count, Expr<std::uint32_t> hole) {
+            UInt count, UInt hole) {
           U32 j = global_id().x();
           if_(j < count, [&] {
             U32 key = keys[j];
@@ -88,8 +88,8 @@ inline const auto& bucket_slots_kernel(std::uint32_t invocations) {
         name,
         [=](ReadBuffer<std::uint32_t> keys, ReadBuffer<std::uint32_t> values, ReadBuffer<std::uint32_t> ys,
             ReadBuffer<std::uint32_t> starts, ReadBuffer<std::uint32_t> ends, WriteBuffer<std::uint32_t> slots,
-            WriteBuffer<std::uint32_t> sizes, Expr<std::uint32_t> count, Expr<std::uint32_t> hole,
-            Expr<std::uint32_t> capacity) {
+            WriteBuffer<std::uint32_t> sizes, UInt count, UInt hole,
+            UInt capacity) {
           U32 j = global_id().x();
           if_(j < count, [&] {
             U32 key = keys[j];

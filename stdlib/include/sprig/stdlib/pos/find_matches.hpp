@@ -63,7 +63,7 @@ inline const auto& find_matches_kernel(int k, int table, Mode mode, std::uint32_
         [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> metadata_in,
             ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> ys_out, WriteBuffer<std::uint32_t> metadata_out,
             WriteBuffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
-            Buffer<std::uint32_t> s_bucket_targets, Buffer<std::uint64_t> subspace_targets, Expr<std::uint32_t> pairs) {
+            Buffer<std::uint32_t> s_bucket_targets, Buffer<std::uint64_t> subspace_targets, UInt pairs) {
           auto left = shared_array<std::uint32_t>(capacity * slot_words, "left_bucket");
           auto right = shared_array<std::uint32_t>(capacity * slot_words, "right_bucket");
           auto rmap = shared_array<std::uint32_t>(rmap_words(mode), "rmap");
@@ -204,7 +204,7 @@ inline const auto& find_matches_kernel(int k, int table, Mode mode, std::uint32_
             } else {
               // Per first K bits of y (what a challenge selects), the entry first in (y, left,
               // right) order: the key is y's low 6 bits, left, right (positions < 2^26).
-              Expr<std::uint64_t> key = (cast<std::uint64_t>(fn.y & 63u) << 52u) |
+              ULong key = (cast<std::uint64_t>(fn.y & 63u) << 52u) |
                                         (cast<std::uint64_t>(left_position) << 26u) | cast<std::uint64_t>(right_position);
               atomic_min(subspace_targets[fn.y >> std::uint32_t(param_ext)], key);
             }

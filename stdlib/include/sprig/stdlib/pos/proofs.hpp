@@ -27,17 +27,17 @@ inline const auto& expand_proofs_kernel(int k, Mode mode) {
             ReadBuffer<std::uint32_t> parents3, ReadBuffer<std::uint32_t> parents2,
             ReadBuffer<std::uint64_t> subspace_targets, ReadBuffer<std::uint32_t> xs,
             ReadBuffer<std::uint32_t> challenges, WriteBuffer<std::uint32_t> found, WriteBuffer<std::uint32_t> proofs,
-            Expr<std::uint32_t> count) {
+            UInt count) {
           U32 s = global_id().x();
           if_(s < count, [&] {
             // Abundance: s-bucket s's table-7 position. Subspace: challenge index
             // challenges[s] selects the first K bits of y, u32_be(index.to_le_bytes()) >> (32 - K),
             // whose target is a packed (y, left, right) key with the parents in table 6 below.
             U32 target = mode == Mode::Abundance ? targets[s].load() : U32(0u);
-            std::optional<Expr<std::uint64_t>> key;
+            std::optional<ULong> key;
             if (mode == Mode::Subspace)
               key = subspace_targets[byte_swap(challenges[s].load()) >> std::uint32_t(32 - k)].load();
-            Expr<bool> has = mode == Mode::Abundance ? target != no_target : *key != ~std::uint64_t(0);
+            Bool has = mode == Mode::Abundance ? target != no_target : *key != ~std::uint64_t(0);
             found[s] = select(has, U32(1u), U32(0u));
             if_(has, [&] {
               std::vector<U32> positions{target};

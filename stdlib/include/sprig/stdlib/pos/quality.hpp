@@ -54,7 +54,7 @@ inline const auto& quality_kernel(int k) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> challenges, ReadBuffer<std::uint32_t> proofs, WriteBuffer<std::uint32_t> qualities,
-            Expr<std::uint32_t> count) {
+            UInt count) {
           U32 i = global_id().x();
           if_(i < count, [&] {
             const std::uint32_t words = proof_words(k);

@@ -31,7 +31,7 @@ inline constexpr std::uint32_t verify_metadata_words = 4;  // a Wide per entry
 
 // The match rule for one pair (pos-spec §1.4): right's bucket follows left's, and right's r is
 // left's target for the one m with ((b_R - b_L) mod 119) == m, which exists iff it is < 64.
-inline Expr<bool> pair_matches(const U32& y_left, const U32& y_right) {
+inline Bool pair_matches(const U32& y_left, const U32& y_right) {
   U32 bucket_left = y_left / param_bc, bucket_right = y_right / param_bc;
   U32 r_left = y_left % param_bc, r_right = y_right % param_bc;
   U32 b_left = r_left / param_c, c_left = r_left % param_c;
@@ -70,7 +70,7 @@ inline const auto& verify_f1_kernel(int k) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> proofs, ReadBuffer<std::uint32_t> seeds, WriteBuffer<std::uint32_t> ys,
-            WriteBuffer<std::uint32_t> metadata, Expr<std::uint32_t> count) {
+            WriteBuffer<std::uint32_t> metadata, UInt count) {
           U32 g = global_id().x();
           if_(g < count * 64u, [&] {
             U32 i = g / 64u, j = g % 64u;
@@ -115,7 +115,7 @@ inline const auto& verify_table_kernel(int k, int table) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> ys_in, ReadBuffer<std::uint32_t> metadata_in, WriteBuffer<std::uint32_t> ys_out,
-            WriteBuffer<std::uint32_t> metadata_out, Expr<std::uint32_t> count) {
+            WriteBuffer<std::uint32_t> metadata_out, UInt count) {
           const std::uint32_t pairs = 64u >> (table - 1);
           U32 g = global_id().x();
           if_(g < count * pairs, [&] {
@@ -126,7 +126,7 @@ inline const auto& verify_table_kernel(int k, int table) {
               meta_left[m] = metadata_in[left * verify_metadata_words + m];
               meta_right[m] = metadata_in[right * verify_metadata_words + m];
             }
-            Expr<bool> ok = (y_left != invalid_y) && (y_right != invalid_y) && pair_matches(y_left, y_right);
+            Bool ok = (y_left != invalid_y) && (y_right != invalid_y) && pair_matches(y_left, y_right);
             FnResult f = compute_fn(k, table, y_left, meta_left, meta_right);
             ys_out[g] = select(ok, f.y, U32(invalid_y));
             for (std::uint32_t m = 0; m < verify_metadata_words; ++m)
@@ -145,7 +145,7 @@ inline const auto& verify_result_kernel() {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> y7, ReadBuffer<std::uint32_t> challenges, WriteBuffer<std::uint32_t> valid,
-            Expr<std::uint32_t> count) {
+            UInt count) {
           U32 i = global_id().x();
           if_(i < count, [&] {
             U32 y = y7[i];

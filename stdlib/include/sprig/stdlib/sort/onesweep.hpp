@@ -14,8 +14,8 @@ constexpr std::uint32_t sort_lookback_window = 4;
 // t is status[first_word + t * 256]. Walks back a window of tiles at a time, summing
 // counts up to the nearest tile that published its inclusive count; a tile that has not
 // published yet ends the round, and the next round starts from it.
-inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const Expr<std::uint32_t>& first_word,
-                            const Expr<std::uint32_t>& tile, MemoryOrder order, Var<std::uint32_t>& earlier) {
+inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const UInt& first_word,
+                            const UInt& tile, MemoryOrder order, Var<std::uint32_t>& earlier) {
   Var<std::uint32_t> next = tile;  // tiles [next, tile) are summed
   loop_([&] {
     std::vector<Var<std::uint32_t>> words;
@@ -23,15 +23,15 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const E
     for (std::uint32_t j = 0; j < sort_lookback_window; ++j) {
       // Tiles before the first read as an inclusive count of 0, which ends the walk; the
       // index is chosen by select so that it never leaves the pass's words.
-      Expr<bool> real = next.load() > j;
-      Expr<std::uint32_t> at = first_word + select(real, next.load() - 1u - j, 0u) * radix;
-      words.emplace_back(select(real, atomic_load(status[at], order), Expr<std::uint32_t>(sort_prefix_ready)));
+      Bool real = next.load() > j;
+      UInt at = first_word + select(real, next.load() - 1u - j, 0u) * radix;
+      words.emplace_back(select(real, atomic_load(status[at], order), UInt(sort_prefix_ready)));
     }
     Var<bool> stopped = false, found = false;
     Var<std::uint32_t> taken = 0u;
     for (std::uint32_t j = 0; j < sort_lookback_window; ++j) {
-      Expr<std::uint32_t> w = words[j].load();
-      Expr<bool> take = !stopped.load() && w != 0u;
+      UInt w = words[j].load();
+      Bool take = !stopped.load() && w != 0u;
       earlier = earlier.load() + select(take, w & sort_count_mask, 0u);
       taken = taken.load() + select(take, 1u, 0u);
       found = found.load() || (take && w >= sort_prefix_ready);
@@ -55,8 +55,8 @@ auto onesweep_kernel(const SortShape& shape) {
     return kernel(name, [=](ReadBuffer<K> keys_in, WriteBuffer<K> keys_out, ReadBuffer<std::uint32_t> values_in,
                             WriteBuffer<std::uint32_t> values_out, ReadBuffer<std::uint32_t> digit_offsets,
                             CoherentBuffer<std::uint32_t> status, ReadBuffer<std::uint32_t> tile_offsets,
-                            Expr<std::uint32_t> count, Expr<std::uint32_t> shift, Expr<std::uint32_t> mask,
-                            Expr<std::uint32_t> pass, Expr<std::uint32_t> status_base, Expr<std::uint32_t> tiles) {
+                            UInt count, UInt shift, UInt mask,
+                            UInt pass, UInt status_base, UInt tiles) {
       const TileShape& tile_shape = shape.tile;
       const std::uint32_t items = tile_shape.items, tile_elements = tile_shape.elements();
       auto op = plus<std::uint32_t>();
@@ -71,16 +71,16 @@ auto onesweep_kernel(const SortShape& shape) {
       auto tile_index = shared<std::uint32_t>("tile_index");
       SpinSafeBarrier after_lookback(shape.lookback.counted_barrier);
       after_lookback.reset();
-      Expr<std::uint32_t> l = local_index(), subgroup = subgroup_id();
+      UInt l = local_index(), subgroup = subgroup_id();
 
       if_(l == 0u, [&] {
         // A look-back may only wait for tiles that already run: indices come in start order.
         if (shape.prefixed) tile_index = linear_workgroup_id();
         else tile_index = atomic_add(status[status_base], 1u);
       });
-      for_(l, std::uint32_t(shape.max_subgroups * radix / 2), invocations, [&](Expr<std::uint32_t> w) { scratch[w] = 0u; });
+      for_(l, std::uint32_t(shape.max_subgroups * radix / 2), invocations, [&](UInt w) { scratch[w] = 0u; });
       barrier();
-      Expr<std::uint32_t> tile = tile_index.load();
+      UInt tile = tile_index.load();
       if_(tile >= tiles_covering(count, tile_shape), [] { return_(); });
       TileBounds bounds = tile_bounds(tile, count, tile_shape);
 
@@ -88,20 +88,20 @@ auto onesweep_kernel(const SortShape& shape) {
       // each other with 8 ballots; the lowest of them adds the group's size to the
       // subgroup's count of that digit.
       std::vector<Var<K>> keys = load_items(keys_in, bounds, count, tile_shape, Expr<K>(K(0)));
-      std::vector<Expr<std::uint32_t>> digit, rank;
-      std::vector<Expr<bool>> valid;
+      std::vector<UInt> digit, rank;
+      std::vector<Bool> valid;
       for (std::uint32_t j = 0; j < items; ++j) {
         valid.push_back(striped_index(bounds.first, items, j) < count);
         digit.push_back(digit_of<K>(keys[j].load(), shift, mask));
-        Expr<uvec4> peers = subgroup_ballot(valid[j]);
+        UVec4 peers = subgroup_ballot(valid[j]);
         for (std::uint32_t b = 0; b < radix_bits; ++b) {
-          Expr<bool> set = ((digit[j] >> b) & 1u) == 1u;
-          Expr<uvec4> with_bit = subgroup_ballot(set);
+          Bool set = ((digit[j] >> b) & 1u) == 1u;
+          UVec4 with_bit = subgroup_ballot(set);
           peers = peers & select(set, with_bit, ~with_bit);
         }
-        Expr<std::uint32_t> before = ballot_exclusive_bit_count(peers);
-        Expr<std::uint32_t> word = subgroup * (radix / 2) + (digit[j] >> 1u), half = (digit[j] & 1u) * 16u;
-        Expr<std::uint32_t> earlier_runs = (Expr<std::uint32_t>(scratch[word]) >> half) & 0xFFFFu;
+        UInt before = ballot_exclusive_bit_count(peers);
+        UInt word = subgroup * (radix / 2) + (digit[j] >> 1u), half = (digit[j] & 1u) * 16u;
+        UInt earlier_runs = (UInt(scratch[word]) >> half) & 0xFFFFu;
         rank.push_back(earlier_runs + before);
         subgroup_barrier(Orders::Shared);  // everyone has read before the counts move on
         if_(valid[j] && before == 0u,
@@ -113,11 +113,11 @@ auto onesweep_kernel(const SortShape& shape) {
       // 2. Per digit, the subgroups' counts become exclusive prefixes over subgroups (two
       // digits per invocation: they share a word) and the tile's count of each digit.
       for (std::uint32_t first_word = 0; first_word < radix / 2; first_word += invocations) {
-        Expr<std::uint32_t> pair = l + first_word;
+        UInt pair = l + first_word;
         if_(pair < radix / 2, [&] {
           Var<std::uint32_t> low = 0u, high = 0u;
-          for_(0u, num_subgroups(), [&](Expr<std::uint32_t> s) {
-            Expr<std::uint32_t> w = scratch[s * (radix / 2) + pair];
+          for_(0u, num_subgroups(), [&](UInt s) {
+            UInt w = scratch[s * (radix / 2) + pair];
             scratch[s * (radix / 2) + pair] = low.load() | (high.load() << 16u);
             low = low.load() + (w & 0xFFFFu);
             high = high.load() + (w >> 16u);
@@ -135,24 +135,24 @@ auto onesweep_kernel(const SortShape& shape) {
       // GPU an acquire fence per poll costs a round trip of its own), except where
       // LookBackTraits says otherwise. A prefixed pass reads the tile's position of each
       // digit from the scan instead. All look-backs end before the one spin-safe barrier.
-      Expr<std::uint32_t> place = subgroup * subgroup_size() + subgroup_invocation_id();
-      std::vector<Expr<std::uint32_t>> owned, mine;
-      std::vector<Expr<bool>> owns;
+      UInt place = subgroup * subgroup_size() + subgroup_invocation_id();
+      std::vector<UInt> owned, mine;
+      std::vector<Bool> owns;
       std::vector<Var<std::uint32_t>> earlier;  // keys of the digit before this tile's (offset included when prefixed)
       earlier.reserve(radix / std::min(invocations, radix));
       for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
-        Expr<std::uint32_t> d = place + first_digit;
-        Expr<bool> owns_digit = d < radix;  // the invocations past the digits scan zeros
+        UInt d = place + first_digit;
+        Bool owns_digit = d < radix;  // the invocations past the digits scan zeros
         owned.push_back(d);
         owns.push_back(owns_digit);
-        mine.push_back(select(owns_digit, Expr<std::uint32_t>(digit_count[min(d, radix - 1u)]), 0u));
+        mine.push_back(select(owns_digit, UInt(digit_count[min(d, radix - 1u)]), 0u));
         earlier.emplace_back(0u);
         Var<std::uint32_t>& before = earlier.back();
         if (shape.prefixed) {
-          if_(owns_digit, [&] { before = Expr<std::uint32_t>(tile_offsets[d * tiles + tile]); });
+          if_(owns_digit, [&] { before = UInt(tile_offsets[d * tiles + tile]); });
         } else {
           if_(owns_digit, [&] {
-            Expr<std::uint32_t> my_word = status_base + tile * radix + d + 1u;
+            UInt my_word = status_base + tile * radix + d + 1u;
             bool ordered = shape.lookback.ordered_words;
             MemoryOrder publish = ordered ? MemoryOrder::Release : MemoryOrder::Relaxed;
             if_(tile == 0u, [&] {
@@ -163,17 +163,17 @@ auto onesweep_kernel(const SortShape& shape) {
                               ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed, before);
               atomic_store(status[my_word], sort_prefix_ready | (before.load() + mine.back()), publish);
             });
-            before = before.load() + Expr<std::uint32_t>(digit_offsets[pass * radix + d]);
+            before = before.load() + UInt(digit_offsets[pass * radix + d]);
           });
         }
       }
-      Expr<std::uint32_t> s = lanes.inclusive(mine[0]);
+      UInt s = lanes.inclusive(mine[0]);
       after_lookback.arrive_and_wait();
       Var<std::uint32_t> carry = 0u;  // keys of the tile in earlier rounds' digits
       for (std::size_t round = 0; round < owned.size(); ++round) {
-        Expr<std::uint32_t> inclusive = round == 0 ? s : lanes.inclusive(mine[round]);
+        UInt inclusive = round == 0 ? s : lanes.inclusive(mine[round]);
         totals.scan(lanes.last(inclusive));
-        Expr<std::uint32_t> start = carry.load() + totals.exclusive_prefix() + inclusive - mine[round];
+        UInt start = carry.load() + totals.exclusive_prefix() + inclusive - mine[round];
         if_(owns[round], [&] {
           digit_start[owned[round]] = start;
           destination[owned[round]] = earlier[round].load() - start;
@@ -186,11 +186,11 @@ auto onesweep_kernel(const SortShape& shape) {
       barrier();
 
       // 4. Reorder the tile in shared memory.
-      std::vector<Expr<std::uint32_t>> position;
+      std::vector<UInt> position;
       for (std::uint32_t j = 0; j < items; ++j) {
-        Expr<std::uint32_t> word = subgroup * (radix / 2) + (digit[j] >> 1u), half = (digit[j] & 1u) * 16u;
-        Expr<std::uint32_t> subgroups_before = (Expr<std::uint32_t>(scratch[word]) >> half) & 0xFFFFu;
-        position.push_back(Expr<std::uint32_t>(digit_start[digit[j]]) + subgroups_before + rank[j]);
+        UInt word = subgroup * (radix / 2) + (digit[j] >> 1u), half = (digit[j] & 1u) * 16u;
+        UInt subgroups_before = (UInt(scratch[word]) >> half) & 0xFFFFu;
+        position.push_back(UInt(digit_start[digit[j]]) + subgroups_before + rank[j]);
       }
       std::vector<Var<std::uint32_t>> payload;
       payload.reserve(items);
@@ -198,10 +198,10 @@ auto onesweep_kernel(const SortShape& shape) {
         for (std::uint32_t j = 0; j < items; ++j) payload.emplace_back(0u);
         if_(bounds.full, [&] {
           for (std::uint32_t j = 0; j < items; ++j)
-            payload[j] = Expr<std::uint32_t>(values_in[striped_index(bounds.first, items, j)]);
+            payload[j] = UInt(values_in[striped_index(bounds.first, items, j)]);
         }).else_([&] {
           for (std::uint32_t j = 0; j < items; ++j)
-            if_(valid[j], [&] { payload[j] = Expr<std::uint32_t>(values_in[striped_index(bounds.first, items, j)]); });
+            if_(valid[j], [&] { payload[j] = UInt(values_in[striped_index(bounds.first, items, j)]); });
         });
       }
       barrier();  // the counts in scratch have been read
@@ -220,17 +220,17 @@ auto onesweep_kernel(const SortShape& shape) {
       barrier();
 
       // 5. Write out: consecutive invocations take consecutive sorted keys.
-      Expr<std::uint32_t> in_tile = min(count - bounds.first, tile_elements);
+      UInt in_tile = min(count - bounds.first, tile_elements);
       for (std::uint32_t j = 0; j < items; ++j) {
-        Expr<std::uint32_t> i = l + j * invocations;
+        UInt i = l + j * invocations;
         if_(i < in_tile, [&] {
           Expr<K> key = [&] {
             if constexpr (std::same_as<K, std::uint32_t>) return Expr<K>(scratch[i]);
-            else return cast<K>(Expr<std::uint32_t>(scratch[i])) | (cast<K>(Expr<std::uint32_t>(scratch[i + tile_elements])) << 32ull);
+            else return cast<K>(UInt(scratch[i])) | (cast<K>(UInt(scratch[i + tile_elements])) << 32ull);
           }();
-          Expr<std::uint32_t> at = Expr<std::uint32_t>(destination[digit_of<K>(key, shift, mask)]) + i;
+          UInt at = UInt(destination[digit_of<K>(key, shift, mask)]) + i;
           keys_out[at] = key;
-          if (with_values) values_out[at] = Expr<std::uint32_t>(scratch[i + tile_elements * shape.key_words]);
+          if (with_values) values_out[at] = UInt(scratch[i + tile_elements * shape.key_words]);
         });
       }
     }, workgroup(shape.tile.invocations));
