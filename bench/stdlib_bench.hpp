@@ -88,12 +88,15 @@ inline void record_copy(sprig::Sequence& s, const sprig::DeviceBuffer<std::uint3
                         const sprig::DeviceBuffer<std::uint32_t>& to) {
   using namespace sprig;
   static constexpr detail::TileShape shape{256, 16};
-  static auto copy = kernel("copy_words", [](ReadBuffer<std::uint32_t> from, WriteBuffer<std::uint32_t> to) {
-    for (std::uint32_t j = 0; j < shape.items; ++j) {
-      UInt i = detail::linear_workgroup_id() * shape.elements() + j * shape.invocations + local_index();
-      if_(i < from.size(), [&] { to[i] = from[i]; });
-    }
-  }, workgroup(shape.invocations));
+  auto trace = [] {
+    return kernel("copy_words", [](ReadBuffer<std::uint32_t> from, WriteBuffer<std::uint32_t> to) {
+      for (std::uint32_t j = 0; j < shape.items; ++j) {
+        UInt i = detail::linear_workgroup_id() * shape.elements() + j * shape.invocations + local_index();
+        if_(i < from.size(), [&] { to[i] = from[i]; });
+      }
+    }, workgroup(shape.invocations));
+  };
+  const auto& copy = detail::cached_kernel<decltype(trace())>("bench/copy_words", trace);
   s.run(copy, detail::tile_grid(shape.tiles_for(from.size()), shape), from, to);
 }
 
@@ -104,10 +107,13 @@ inline void record_copy(sprig::Sequence& s, const sprig::DeviceBuffer<std::uint3
 inline double copy_ms(sprig::Device& device, std::size_t bytes, int repeat) {
   using namespace sprig;
   static constexpr detail::TileShape shape{256, 1};
-  static auto copy_vectors = kernel("copy_vectors", [](ReadBuffer<uvec4> from, WriteBuffer<uvec4> to) {
-    UInt i = detail::linear_workgroup_id() * shape.invocations + local_index();
-    if_(i < from.size(), [&] { to[i] = from[i]; });
-  }, workgroup(shape.invocations));
+  auto trace = [] {
+    return kernel("copy_vectors", [](ReadBuffer<uvec4> from, WriteBuffer<uvec4> to) {
+      UInt i = detail::linear_workgroup_id() * shape.invocations + local_index();
+      if_(i < from.size(), [&] { to[i] = from[i]; });
+    }, workgroup(shape.invocations));
+  };
+  const auto& copy_vectors = detail::cached_kernel<decltype(trace())>("bench/copy_vectors", trace);
   double words_ms = 0;
   {
     auto a = device.alloc<std::uint32_t>((bytes + 3) / 4), b = device.alloc<std::uint32_t>((bytes + 3) / 4);

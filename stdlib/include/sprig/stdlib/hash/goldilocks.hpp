@@ -12,6 +12,7 @@
 #include <string>
 
 #include "sprig/dsl.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig::hash {
 
@@ -63,10 +64,9 @@ struct Goldilocks64 {
   // The product is a real device function: the Rescue permutation multiplies thousands of
   // times, and one call per product keeps the kernel small enough to compile quickly.
   static const auto& mul_callable() {
-    static const auto f = callable("goldilocks64_mul", [](ULong a, ULong b) -> ULong {
-      return reduce128(a * b, mul_hi(a, b));
+    return sprig::detail::cached_callable("goldilocks64_mul", [] {
+      return callable("goldilocks64_mul", [](ULong a, ULong b) -> ULong { return reduce128(a * b, mul_hi(a, b)); });
     });
-    return f;
   }
   static Element mul(const Element& a, const Element& b) { return mul_callable()(a, b); }
   static Element square(const Element& a) { return mul(a, a); }

@@ -48,8 +48,9 @@ struct Goldilocks32 {
 
   // One device function per product (see Goldilocks64::mul_callable).
   static const auto& mul_callable() {
-    static const auto f = callable("goldilocks32_mul", [](UVec2 a, UVec2 b) -> UVec2 { return mul_product(a, b); });
-    return f;
+    return sprig::detail::cached_callable("goldilocks32_mul", [] {
+      return callable("goldilocks32_mul", [](UVec2 a, UVec2 b) -> UVec2 { return mul_product(a, b); });
+    });
   }
   static Element mul(const Element& a, const Element& b) { return mul_callable()(a, b); }
   static Element square(const Element& a) { return mul(a, a); }
