@@ -46,11 +46,10 @@ inline void chacha_quarter_round(ChachaWords& x, int a, int b, int c, int d) {
 inline ChachaWords chacha_input(ChachaLayout layout, const ChachaKey& key, const UInt& counter_low,
                                 const UInt& counter_high,
                                 const std::array<UInt, 3>& nonce) {
-  using U = UInt;
-  ChachaWords x{U(chacha_constants[0]),
-                U(chacha_constants[1]),
-                U(chacha_constants[2]),
-                U(chacha_constants[3]),
+  ChachaWords x{UInt(chacha_constants[0]),
+                UInt(chacha_constants[1]),
+                UInt(chacha_constants[2]),
+                UInt(chacha_constants[3]),
                 key[0],
                 key[1],
                 key[2],

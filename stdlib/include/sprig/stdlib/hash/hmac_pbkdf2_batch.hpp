@@ -51,9 +51,8 @@ inline const auto& pbkdf2_hmac_sha256_kernel() {
            Buffer<std::uint32_t> running, WriteBuffer<std::uint32_t> out, UInt count,
            UInt first, UInt last, UInt out_words,
            UInt blocks) {
-          using U = UInt;
-          U g = global_id().x();
-          U i = g / blocks, block = g % blocks;
+          UInt g = global_id().x();
+          UInt i = g / blocks, block = g % blocks;
           if_(i < passwords.size(), [&] {
             Expr<ByteSpan> password = passwords[i];
             HmacSha256Key key =
@@ -77,7 +76,7 @@ inline const auto& pbkdf2_hmac_sha256_kernel() {
             if_(last != 0u, [&] {
               Sha256State words = sha256_digest_words(t.load());
               for (std::uint32_t j = 0; j < 8; ++j) {
-                U word = block * 8u + j;
+                UInt word = block * 8u + j;
                 if_(word < out_words, [&] { out[i * out_words + word] = words[j]; });
               }
             }).else_([&] {

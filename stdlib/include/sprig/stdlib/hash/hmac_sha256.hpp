@@ -18,14 +18,13 @@ struct HmacSha256Key {
 // than the 64-byte block are hashed first, as the standard says.
 template <class Source>
 HmacSha256Key hmac_sha256_key(const Source& key, const UInt& key_length) {
-  using U = UInt;
   WordVars<16> block(zero_words<16>());  // the key block, big-endian words
   if_(key_length > 64u, [&] {
     Sha256State digest = sha256_message(key, key_length);
     for (int j = 0; j < 8; ++j) block[j] = digest[j];
   }).else_([&] {
     for (std::uint32_t j = 0; j < 16; ++j) {
-      U p(j * 4u);
+      UInt p(j * 4u);
       block[j] = byte_swap(keep_low_bytes(key(p), bytes_before(key_length, p)));
     }
   });

@@ -13,15 +13,14 @@ namespace detail {
 // word holding them in order), as a byte source.
 template <class Source>
 auto append_word(const Source& salt, const UInt& salt_length, const UInt& tail_le) {
-  using U = UInt;
-  return [=](const U& p) {
-    U salt_word = keep_low_bytes(salt(p), bytes_before(salt_length, p));
+  return [=](const UInt& p) {
+    UInt salt_word = keep_low_bytes(salt(p), bytes_before(salt_length, p));
     // The tail starts salt_length - p bytes into this word, or ended p - salt_length bytes
     // into the previous one; shift counts of 0..3 bytes only.
     Bool starts_here = salt_length >= p && salt_length - p < 4u;
     Bool spills_here = p > salt_length && p - salt_length < 4u;
-    U head = select(starts_here, tail_le << ((salt_length - p) * 8u), U(0u));
-    U spill = select(spills_here, tail_le >> ((p - salt_length) * 8u), U(0u));
+    UInt head = select(starts_here, tail_le << ((salt_length - p) * 8u), UInt(0u));
+    UInt spill = select(spills_here, tail_le >> ((p - salt_length) * 8u), UInt(0u));
     return salt_word | head | spill;
   };
 }

@@ -31,8 +31,7 @@ template <class VBuffer, class Salt>
 void scrypt_expand_lane(const VBuffer& v, const ScryptScratchIndex& v_at, const UInt& lane,
                         const HmacSha256Key& key, const Salt& salt, const UInt& salt_length,
                         const UInt& r, const UInt& k) {
-  using U = UInt;
-  for_(0u, r * 4u, [&](U b) {
+  for_(0u, r * 4u, [&](UInt b) {
     Sha256State t = sha256_digest_words(pbkdf2_hmac_sha256_first(key, salt, salt_length, k * r * 4u + b + 1u));
     for (std::uint32_t j = 0; j < 8; ++j) v[v_at(lane, 0u, b * 8u + j)] = t[j];
   });
@@ -44,10 +43,9 @@ template <class XBuffer>
 auto scrypt_mixed_bytes(const XBuffer& x, const ScryptScratchIndex& x_at,
                                const UInt& hash, const UInt& r,
                                const UInt& p) {
-  using U = UInt;
-  return [=](const U& q) {
-    U block_words = r * 32u;
-    U word = min(q >> 2u, block_words * p - 1u);
+  return [=](const UInt& q) {
+    UInt block_words = r * 32u;
+    UInt word = min(q >> 2u, block_words * p - 1u);
     return x[x_at(hash * p + word / block_words, 0u, word % block_words)].load();
   };
 }
@@ -70,10 +68,9 @@ inline const auto& scrypt_expand_kernel(ScryptLayout layout) {
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<ByteSpan> passwords, ReadBuffer<ByteSpan> salts,
             WriteBuffer<std::uint32_t> v, UInt r, UInt n, UInt p,
             UInt lanes, UInt first_hash) {
-          using U = UInt;
-          U lane = global_id().x();
+          UInt lane = global_id().x();
           if_(lane < lanes, [&] {
-            U hash = first_hash + lane / p;
+            UInt hash = first_hash + lane / p;
             Expr<ByteSpan> password = passwords[hash], salt = salts[hash];
             HmacSha256Key key =
                 hmac_sha256_key(buffer_bytes(data, password[&ByteSpan::offset]), password[&ByteSpan::length]);
@@ -96,17 +93,16 @@ inline const auto& scrypt_finish_kernel(ScryptLayout layout) {
             WriteBuffer<std::uint32_t> out, UInt r, UInt p,
             UInt hashes, UInt first_hash, UInt out_words,
             UInt blocks) {
-          using U = UInt;
-          U g = global_id().x();
-          U hash = g / blocks, block = g % blocks;
+          UInt g = global_id().x();
+          UInt hash = g / blocks, block = g % blocks;
           if_(hash < hashes, [&] {
             Expr<ByteSpan> password = passwords[first_hash + hash];
             HmacSha256Key key =
                 hmac_sha256_key(buffer_bytes(data, password[&ByteSpan::offset]), password[&ByteSpan::length]);
-            ScryptScratchIndex x_at{layout, r * 32u, U(2u), hashes * p};
+            ScryptScratchIndex x_at{layout, r * 32u, UInt(2u), hashes * p};
             Sha256State words = scrypt_finish_block(x, x_at, key, hash, r, p, block);
             for (std::uint32_t j = 0; j < 8; ++j) {
-              U word = block * 8u + j;
+              UInt word = block * 8u + j;
               if_(word < out_words, [&] { out[(first_hash + hash) * out_words + word] = words[j]; });
             }
           });

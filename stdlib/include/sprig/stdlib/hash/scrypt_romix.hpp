@@ -83,16 +83,15 @@ struct ScryptMixer {
 // word w of output block i; w runs over the mixer's offsets.
 template <class Src, class Dst>
 void scrypt_blockmix(const ScryptMixer& mixer, const UInt& r, const Src& src, const Dst& dst) {
-  using U = UInt;
   std::size_t held = mixer.offsets.size();
   std::vector<Var<std::uint32_t>> x;
   x.reserve(held);
   for (std::size_t k = 0; k < held; ++k) x.emplace_back(src(r * 2u - 1u, mixer.offsets[k]));
-  for_(0u, r * 2u, [&](U i) {
+  for_(0u, r * 2u, [&](UInt i) {
     ScryptWords in;
     for (std::size_t k = 0; k < held; ++k) in.push_back(src(i, mixer.offsets[k]) ^ x[k].load());
     ScryptWords out = mixer.mix(in);
-    U position = (i >> 1u) + (i & 1u) * r;
+    UInt position = (i >> 1u) + (i & 1u) * r;
     for (std::size_t k = 0; k < held; ++k) {
       x[k] = out[k];
       dst(position, mixer.offsets[k], out[k]);
@@ -106,35 +105,34 @@ inline void scrypt_romix_steps(const ScryptMixer& mixer, ScryptLayout layout, co
                                const UInt& r, const UInt& n,
                                const UInt& lanes, const UInt& begin,
                                const UInt& end) {
-  using U = UInt;
-  U block_words = r * 32u;
+  UInt block_words = r * 32u;
   ScryptScratchIndex v_at{layout, block_words, n, lanes};
-  ScryptScratchIndex x_at{layout, block_words, U(2u), lanes};
-  auto v_block = [&](const U& j) {
-    return [&, j](const U& i, const U& w) { return v[v_at(lane, j, i * 16u + w)].load(); };
+  ScryptScratchIndex x_at{layout, block_words, UInt(2u), lanes};
+  auto v_block = [&](const UInt& j) {
+    return [&, j](const UInt& i, const UInt& w) { return v[v_at(lane, j, i * 16u + w)].load(); };
   };
 
   // Phase 1: V[s+1] = BlockMix(V[s]); the last step writes X slot 0.
-  for_(begin, min(end, n - 1u), [&](U s) {
+  for_(begin, min(end, n - 1u), [&](UInt s) {
     scrypt_blockmix(mixer, r, v_block(s),
-                    [&](const U& i, const U& w, const U& value) { v[v_at(lane, s + 1u, i * 16u + w)] = value; });
+                    [&](const UInt& i, const UInt& w, const UInt& value) { v[v_at(lane, s + 1u, i * 16u + w)] = value; });
   });
   if_(begin <= n - 1u && end > n - 1u, [&] {
     scrypt_blockmix(mixer, r, v_block(n - 1u),
-                    [&](const U& i, const U& w, const U& value) { x[x_at(lane, 0u, i * 16u + w)] = value; });
+                    [&](const UInt& i, const UInt& w, const UInt& value) { x[x_at(lane, 0u, i * 16u + w)] = value; });
   });
 
   // Phase 2: X = BlockMix(X ^ V[Integerify(X) mod N]), alternating between the X slots.
-  for_(max(begin, n), end, [&](U s) {
-    U from = (s - n) & 1u, to = from ^ 1u;
-    U last_first = x[x_at(lane, from, (r * 2u - 1u) * 16u + mixer.offsets[0])].load();
-    U j = mixer.word_zero(last_first) & (n - 1u);
+  for_(max(begin, n), end, [&](UInt s) {
+    UInt from = (s - n) & 1u, to = from ^ 1u;
+    UInt last_first = x[x_at(lane, from, (r * 2u - 1u) * 16u + mixer.offsets[0])].load();
+    UInt j = mixer.word_zero(last_first) & (n - 1u);
     scrypt_blockmix(
         mixer, r,
-        [&](const U& i, const U& w) {
+        [&](const UInt& i, const UInt& w) {
           return x[x_at(lane, from, i * 16u + w)].load() ^ v[v_at(lane, j, i * 16u + w)].load();
         },
-        [&](const U& i, const U& w, const U& value) { x[x_at(lane, to, i * 16u + w)] = value; });
+        [&](const UInt& i, const UInt& w, const UInt& value) { x[x_at(lane, to, i * 16u + w)] = value; });
   });
 }
 
@@ -164,12 +162,11 @@ inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout l
                                         const UInt& lane, const UInt& n,
                                         const UInt& lanes, const UInt& begin,
                                         const UInt& end) {
-  using U = UInt;
   const std::size_t held = mixer.offsets.size(), blocks = 2 * std::size_t(r), groups = held / 4;
-  ScryptScratchIndex v_at{layout, U(r * 8u), n, lanes};
-  ScryptScratchIndex x_at{layout, U(r * 32u), U(2u), lanes};
-  auto word = [&](std::size_t i, std::size_t k) { return U(std::uint32_t(i) * 16u) + mixer.offsets[k]; };
-  U first_group = mixer.cooperative ? mixer.quarter : U(0u);
+  ScryptScratchIndex v_at{layout, UInt(r * 8u), n, lanes};
+  ScryptScratchIndex x_at{layout, UInt(r * 32u), UInt(2u), lanes};
+  auto word = [&](std::size_t i, std::size_t k) { return UInt(std::uint32_t(i) * 16u) + mixer.offsets[k]; };
+  UInt first_group = mixer.cooperative ? mixer.quarter : UInt(0u);
   auto vector = [&](std::size_t i, std::size_t m) { return first_group + std::uint32_t(4 * i + m); };
   std::vector<std::vector<Var<std::uint32_t>>> state(blocks);
   for (std::size_t i = 0; i < blocks; ++i) {
@@ -197,7 +194,7 @@ inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout l
   };
 
   // Phase 1: V[s] = X; X = BlockMix(X).
-  for_(begin, min(end, n), [&](U s) {
+  for_(begin, min(end, n), [&](UInt s) {
     std::vector<ScryptWords> words = current();
     for (std::size_t i = 0; i < blocks; ++i)
       for (std::size_t m = 0; m < groups; ++m)
@@ -206,9 +203,9 @@ inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout l
     blockmix(words);
   });
   // Phase 2: X = BlockMix(X ^ V[Integerify(X) mod N]).
-  for_(max(begin, n), end, [&](U) {
+  for_(max(begin, n), end, [&](UInt) {
     std::vector<ScryptWords> words = current();
-    U j = mixer.word_zero(words[blocks - 1][0]) & (n - 1u);
+    UInt j = mixer.word_zero(words[blocks - 1][0]) & (n - 1u);
     std::vector<UVec4> loaded;
     for (std::size_t i = 0; i < blocks; ++i)
       for (std::size_t m = 0; m < groups; ++m) loaded.push_back(v[v_at(lane, j, vector(i, m))].load());
@@ -222,21 +219,20 @@ inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout l
 
 // The mixer of this invocation: one invocation per lane, or four (cooperative), and the lane.
 inline ScryptMixer scrypt_mixer(bool cooperative, UInt& lane) {
-  using U = UInt;
   ScryptMixer mixer;
   lane = global_id().x();
   if (cooperative) {
     // Numbered by subgroup so that a lane's four invocations share one subgroup
     // whatever order the device gives local ids to subgroup lanes.
-    U sid = subgroup_invocation_id();
-    U t = workgroup_id().x() * scrypt_workgroup + subgroup_id() * subgroup_size() + sid;
+    UInt sid = subgroup_invocation_id();
+    UInt t = workgroup_id().x() * scrypt_workgroup + subgroup_id() * subgroup_size() + sid;
     lane = t >> 2u;
     mixer.cooperative = true;
     mixer.quarter = sid & 3u;
     mixer.group_base = sid - mixer.quarter;
     for (std::uint32_t k = 0; k < 4; ++k) mixer.offsets.push_back((mixer.quarter * 5u + k * 4u) & 15u);
   } else {
-    for (std::uint32_t w = 0; w < 16; ++w) mixer.offsets.push_back(U(w));
+    for (std::uint32_t w = 0; w < 16; ++w) mixer.offsets.push_back(UInt(w));
   }
   return mixer;
 }

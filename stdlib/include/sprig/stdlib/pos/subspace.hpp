@@ -30,7 +30,7 @@ inline const auto& iota_kernel(std::uint32_t invocations) {
     return kernel(
         name,
         [=](WriteBuffer<std::uint32_t> values) {
-          U32 i = global_id().x();
+          UInt i = global_id().x();
           if_(i < values.size(), [&] { values[i] = i; });
         },
         workgroup(invocations));
@@ -46,10 +46,10 @@ inline const auto& subspace_right_keys_kernel(std::uint32_t invocations) {
         name,
         [=](ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> pair_sizes, WriteBuffer<std::uint32_t> keys,
             WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair) {
-          U32 p = global_id().x();
+          UInt p = global_id().x();
           if_(p < count, [&] {
             Bool present = p % slots_per_pair < pair_sizes[p / slots_per_pair];
-            keys[p] = select(present, parents[p * 2u + 1u].load(), U32(~0u));
+            keys[p] = select(present, parents[p * 2u + 1u].load(), UInt(~0u));
             values[p] = p;
           });
         },
@@ -67,9 +67,9 @@ inline const auto& subspace_y_left_keys_kernel(std::uint32_t invocations) {
         [=](ReadBuffer<std::uint32_t> right_keys, ReadBuffer<std::uint32_t> slots_by_right,
             ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> parents, WriteBuffer<std::uint64_t> keys,
             WriteBuffer<std::uint32_t> values, UInt count, UInt position_bits) {
-          U32 j = global_id().x();
+          UInt j = global_id().x();
           if_(j < count, [&] {
-            U32 slot = slots_by_right[j];
+            UInt slot = slots_by_right[j];
             ULong key = (cast<std::uint64_t>(ys[slot].load()) << cast<std::uint64_t>(position_bits)) |
                                       cast<std::uint64_t>(parents[slot * 2u].load());
             keys[j] = select(right_keys[j] == ~0u, ULong(~std::uint64_t(0)), key);
@@ -91,11 +91,11 @@ inline const auto& subspace_gather_kernel(int k, int table, std::uint32_t invoca
             ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> metadata, WriteBuffer<std::uint32_t> dense_ys,
             WriteBuffer<std::uint32_t> dense_parents, WriteBuffer<std::uint32_t> dense_metadata,
             UInt count) {
-          U32 j = global_id().x();
+          UInt j = global_id().x();
           if_(j < count, [&] {
-            U32 slot = slots[j];
+            UInt slot = slots[j];
             Bool present = keys[j] != ~std::uint64_t(0);
-            dense_ys[j] = select(present, ys[slot].load(), U32(~0u));
+            dense_ys[j] = select(present, ys[slot].load(), UInt(~0u));
             if_(present, [&] {
               dense_parents[j * 2u] = parents[slot * 2u].load();
               dense_parents[j * 2u + 1u] = parents[slot * 2u + 1u].load();
