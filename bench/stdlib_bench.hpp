@@ -83,7 +83,7 @@ inline double time_ms(sprig::Device& device, int repeat, const std::function<voi
 
 // Records a device-to-device copy of `from` into `to` (as many words as `from` holds) by a
 // DSL kernel, 16 coalesced words per invocation. (A kernel rather than vkCmdCopyBuffer,
-// which measured 3x slower than a kernel copy on the H100.)
+// which is slower: docs/benchmarks.md, "Parallel primitives".)
 inline void record_copy(sprig::Sequence& s, const sprig::DeviceBuffer<std::uint32_t>& from,
                         const sprig::DeviceBuffer<std::uint32_t>& to) {
   using namespace sprig;
@@ -102,8 +102,8 @@ inline void record_copy(sprig::Sequence& s, const sprig::DeviceBuffer<std::uint3
 
 // The time a copy of `bytes` takes: the bound for an algorithm that reads and writes that
 // many bytes once. The faster of two copy kernels: record_copy's 16 words per invocation,
-// and one 16-byte vector per invocation, which is the faster on the H100 (2^28 words:
-// 0.717 against 0.856 ms, 2.99 against 2.51 TB/s).
+// and one 16-byte vector per invocation; which one wins depends on the device
+// (docs/benchmarks.md, "Parallel primitives").
 inline double copy_ms(sprig::Device& device, std::size_t bytes, int repeat) {
   using namespace sprig;
   static constexpr detail::TileShape shape{256, 1};

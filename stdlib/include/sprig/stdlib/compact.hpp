@@ -27,9 +27,8 @@ namespace detail {
 enum class CompactKind { CopyIf, Partition };
 
 // 96 bytes per invocation in workgroups of 512 where the device allows them: larger tiles
-// mean fewer look-back steps. On the H100, 2^28 uint32 take 0.83 ms at 512 x 24 items,
-// 0.84 ms at 512 x 16, 0.92 ms at 1024 x 16, 0.95 ms at 256 x 16 and 1.06 ms at 128 x 16
-// (docs/benchmarks.md).
+// mean fewer look-back steps (docs/benchmarks.md, "Parallel primitives", has the shapes
+// measured against each other).
 inline TileShape compact_shape(std::size_t item_bytes, const DeviceInfo& device) {
   std::uint32_t invocations = 512;
   while (invocations > 64 && invocations > device.max_workgroup_invocations) invocations /= 2;

@@ -34,8 +34,8 @@ struct ScanOptions {
   std::uint32_t workgroup_size = 0;
   std::uint32_t items_per_invocation = 0;
   // Full tiles of 4-byte scalars move as 4-vectors (items_per_invocation a multiple of 4).
-  // Off by default: on the H100 it was not reliably faster (1.33 ms at 256x24 but 4.0 ms
-  // at 256x16 for 2^28 elements, against 1.36 ms for the scalar 256x16 tiles).
+  // Off by default: it is not reliably faster than scalar tiles, and much slower at some
+  // shapes (docs/benchmarks.md, "Parallel primitives").
   bool vectorized = false;
 };
 
@@ -195,8 +195,8 @@ auto prefixed_scan_kernel(const Op& op, ScanKind kind, TileShape shape) {
 void check_scan_sizes(std::size_t in, std::size_t out, const char* what);
 
 // The look-back scan's tiles: workgroups of 512 invocations where the device allows them,
-// as fewer, larger tiles mean fewer look-backs. 2^28 uint32 on the H100 (bench_scan): 512 x 16
-// 1.108 ms, 256 x 16 1.138, 512 x 24 1.152, 1024 x 8 1.198, 512 x 12 1.217.
+// as fewer, larger tiles mean fewer look-backs (docs/benchmarks.md, "Parallel primitives",
+// has the shapes measured with bench_scan).
 template <DeviceValue T>
 TileShape lookback_scan_shape(const ScanOptions& options, const DeviceInfo& device) {
   TileShape shape = scan_shape<T>(options, device);

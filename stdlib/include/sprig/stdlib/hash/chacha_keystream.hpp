@@ -66,8 +66,9 @@ inline const auto& chacha_keystream_kernel(ChachaLayout layout, unsigned rounds,
         [=](WriteBuffer<std::uint32_t> out, Expr<ChachaLaunch> p) {
           // Each invocation computes 16 consecutive output words; the workgroup stages them
           // in shared memory (rows padded to 17 words: no bank conflicts) and stores them
-          // word-interleaved, so that neighbouring lanes write neighbouring words. Storing
-          // straight from registers measured 0.13 of the write bound on the H100.
+          // word-interleaved, so that neighbouring lanes write neighbouring words. Stores
+          // straight from registers, 64 bytes apart per lane, reach a fraction of the write
+          // bound (docs/benchmarks.md, "Hashing").
           auto staged = shared_array<std::uint32_t>(keystream_workgroup * 17, "chacha_staged");
           UInt g = global_id().x();
           UInt lane = local_index();

@@ -16,8 +16,8 @@
 //   words of the scratch memory, so no barrier is needed; Integerify's word (word 0, held by
 //   q = 0) reaches the others by a shuffle.
 // Cooperating pays on a GPU: a quarter of the state per invocation (fewer registers, more
-// invocations in flight) and four invocations reading one 64-byte block together. On an H100
-// it is 2x faster than one invocation per lane (ScryptOptions in scrypt_params.hpp has the figures).
+// invocations in flight) and four invocations reading one 64-byte block together
+// (docs/benchmarks.md, "scrypt", compares it with one invocation per lane).
 //
 // Two forms of the steps: the generic one below (any r; X in the scratch buffer, re-read each
 // step) and, for r <= scrypt_register_r_max, scrypt_romix_register_steps (X in registers, V
@@ -142,8 +142,8 @@ inline void scrypt_romix_steps(const ScryptMixer& mixer, ScryptLayout layout, co
 // mixing it, phase 2 issues all 2r block loads of V[j] before the first Salsa core (more
 // bytes in flight per lane). X goes through memory only between launches: the expansion
 // writes B to X slot 0, each launch reads X from there and leaves it there for the next
-// launch and the finish kernel. The generic form above re-read X (and V[s]) from memory
-// every step: on an H100 that traffic, not V, set the pace (2.7x slower).
+// launch and the finish kernel. The generic form above re-reads X (and V[s]) from memory
+// every step, and on a GPU that traffic, not V, sets the pace (docs/benchmarks.md, "scrypt").
 //
 // V is private to ROMix, so it is stored as uvec4s in whatever order suits the mixer: each
 // invocation's held words of a 64-byte block, four to a vector (cooperative: its whole

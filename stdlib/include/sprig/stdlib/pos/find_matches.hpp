@@ -101,7 +101,8 @@ inline const auto& find_matches_kernel(int k, int table, Mode mode, std::uint32_
           // counts its left entry's matches over all m, a workgroup scan of the counts (in
           // subgroup order, the order it folds them in) places every entry's run of matches,
           // and the invocation writes its run. One scan per 256 left entries: a scan per
-          // (entry, m) chunk measured 4x slower on the H100.
+          // (entry, m) chunk is several times slower (docs/benchmarks.md, "Proof-of-space
+          // plotting").
           UInt ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
           UInt parity = b & 1u;
           // Subspace: right entries with r == target.
