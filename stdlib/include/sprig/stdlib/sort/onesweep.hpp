@@ -43,8 +43,8 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const U
 }
 
 // A tile's keys after ranking: key j of each invocation (striped over the tile), its digit,
-// its rank among the keys of that digit in earlier runs of its subgroup, and whether it
-// exists (the last tile is partial).
+// its rank among its subgroup's keys of that digit (earlier runs, then lower lanes), and
+// whether it exists (the last tile is partial).
 template <RadixKey K>
 struct RankedKeys {
   std::vector<Var<K>> keys;
@@ -53,7 +53,7 @@ struct RankedKeys {
 };
 
 // The digits an invocation owns in the scan over digits: the invocation at place p in
-// subgroup order owns p, p + invocations, ... (one round per invocation count).
+// subgroup order owns p, p + invocations, ..., one per round of the scan.
 struct OwnedDigits {
   std::vector<UInt> digit;
   std::vector<Bool> owns;   // digit < 256: the invocations past the digits scan zeros
