@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   bool cpu = gpu.info().type == "cpu";
   Args args = parse(argc, argv, cpu ? std::vector<int>{16, 20, 24} : std::vector<int>{20, 24, 26, 28});
   print_header(gpu, "copy_if<uint32> (50% kept)", "torch.masked_select");
-  auto even = [](Expr<std::uint32_t> x) { return (x & 1u) == 0u; };
+  auto even = [](UInt x) { return (x & 1u) == 0u; };
   for (int log_n : args.log_sizes) {
     std::size_t n = std::size_t(1) << log_n;
     if (!fits(gpu, n * 4)) continue;

@@ -33,26 +33,28 @@ constexpr std::uint32_t arx_iterations = 256;
 constexpr double arx_ops_per_invocation = arx_iterations * (4 * 2 * 6.0 + 2);
 
 const auto& arx_kernel() {
-  static auto k = kernel("arx_loop", [](WriteBuffer<std::uint32_t> out, Expr<std::uint32_t> seed) {
-    UInt i = global_id().x();
-    std::vector<Var<std::uint32_t>> a, b, c, d;
-    for (std::uint32_t j = 0; j < 4; ++j) {
-      a.emplace_back(i + j), b.emplace_back(i ^ (seed + j)), c.emplace_back(seed * (j + 3u)), d.emplace_back(seed + i * j);
-    }
-    for_(0u, UInt(arx_iterations), [&](UInt) {
-      for (int twice = 0; twice < 2; ++twice)  // unrolled at trace time
-        for (std::size_t j = 0; j < 4; ++j) {
-          a[j] = a[j] + b[j];
-          d[j] = rotate_left(d[j] ^ a[j], 16u);
-          c[j] = c[j] + d[j];
-          b[j] = rotate_left(b[j] ^ c[j], 12u);
-        }
-    });
-    UInt all = a[0] ^ b[0] ^ c[0] ^ d[0];
-    for (std::size_t j = 1; j < 4; ++j) all = all ^ a[j] ^ b[j] ^ c[j] ^ d[j];
-    out[i] = all;
-  }, workgroup(256));
-  return k;
+  auto trace = [] {
+    return kernel("arx_loop", [](WriteBuffer<std::uint32_t> out, UInt seed) {
+      UInt i = global_id().x();
+      std::vector<Var<std::uint32_t>> a, b, c, d;
+      for (std::uint32_t j = 0; j < 4; ++j) {
+        a.emplace_back(i + j), b.emplace_back(i ^ (seed + j)), c.emplace_back(seed * (j + 3u)), d.emplace_back(seed + i * j);
+      }
+      for_(0u, UInt(arx_iterations), [&](UInt) {
+        for (int twice = 0; twice < 2; ++twice)  // unrolled at trace time
+          for (std::size_t j = 0; j < 4; ++j) {
+            a[j] = a[j] + b[j];
+            d[j] = rotate_left(d[j] ^ a[j], 16u);
+            c[j] = c[j] + d[j];
+            b[j] = rotate_left(b[j] ^ c[j], 12u);
+          }
+      });
+      UInt all = a[0] ^ b[0] ^ c[0] ^ d[0];
+      for (std::size_t j = 1; j < 4; ++j) all = all ^ a[j] ^ b[j] ^ c[j] ^ d[j];
+      out[i] = all;
+    }, workgroup(256));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>("bench/arx_loop", trace);
 }
 
 // Integer operations of one SHA-256 hash of a 64-byte message, counted from FIPS 180-4:

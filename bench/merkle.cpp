@@ -27,18 +27,20 @@ constexpr double sycl_v100_ms = 793.0;
 constexpr std::uint32_t multiply_iterations = 256;
 
 const auto& multiply_kernel() {
-  static auto k = kernel("goldilocks_mul_loop", [](WriteBuffer<std::uint64_t> out, Expr<std::uint64_t> seed) {
-    using F = hash::Goldilocks64;
-    Expr<std::uint64_t> i = cast<std::uint64_t>(global_id().x());
-    std::vector<Var<std::uint64_t>> chains;
-    for (std::uint64_t c = 0; c < 4; ++c) chains.emplace_back(F::canonical(i * 0x9e3779b97f4a7c15ull + seed + c));
-    Expr<std::uint64_t> factor = F::canonical(seed * 0x2545f4914f6cdd1dull + i);
-    for_(0u, multiply_iterations, [&](UInt) {
-      for (auto& c : chains) c = F::mul(c.load(), factor);
-    });
-    out[global_id().x()] = chains[0] ^ chains[1] ^ chains[2] ^ chains[3];
-  }, workgroup(256));
-  return k;
+  auto trace = [] {
+    return kernel("goldilocks_mul_loop", [](WriteBuffer<std::uint64_t> out, ULong seed) {
+      using F = hash::Goldilocks64;
+      ULong i = cast<std::uint64_t>(global_id().x());
+      std::vector<Var<std::uint64_t>> chains;
+      for (std::uint64_t c = 0; c < 4; ++c) chains.emplace_back(F::canonical(i * 0x9e3779b97f4a7c15ull + seed + c));
+      ULong factor = F::canonical(seed * 0x2545f4914f6cdd1dull + i);
+      for_(0u, multiply_iterations, [&](UInt) {
+        for (auto& c : chains) c = F::mul(c.load(), factor);
+      });
+      out[global_id().x()] = chains[0] ^ chains[1] ^ chains[2] ^ chains[3];
+    }, workgroup(256));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>("bench/goldilocks_mul_loop", trace);
 }
 
 double multiplies_per_ms(Device& dev, int repeat) {

@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   const std::size_t n = std::size_t(1) << 24;
   auto in = device.alloc<std::uint32_t>(n), out = device.alloc<std::uint32_t>(n);
   auto kept = device.alloc<std::uint32_t>(1);
-  auto even = [](Expr<std::uint32_t> x) { return (x & 1u) == 0u; };
+  auto even = [](UInt x) { return (x & 1u) == 0u; };
   row("copy_if 2^24 recorded, not submitted", [&] {
     auto s = device.sequence();
     copy_if(device, s, in, out, kept, even);

@@ -83,31 +83,37 @@ inline double time_ms(sprig::Device& device, int repeat, const std::function<voi
 
 // Records a device-to-device copy of `from` into `to` (as many words as `from` holds) by a
 // DSL kernel, 16 coalesced words per invocation. (A kernel rather than vkCmdCopyBuffer,
-// which measured 3x slower than a kernel copy on the H100.)
+// which is slower: docs/benchmarks.md, "Parallel primitives".)
 inline void record_copy(sprig::Sequence& s, const sprig::DeviceBuffer<std::uint32_t>& from,
                         const sprig::DeviceBuffer<std::uint32_t>& to) {
   using namespace sprig;
   static constexpr detail::TileShape shape{256, 16};
-  static auto copy = kernel("copy_words", [](ReadBuffer<std::uint32_t> from, WriteBuffer<std::uint32_t> to) {
-    for (std::uint32_t j = 0; j < shape.items; ++j) {
-      UInt i = detail::linear_workgroup_id() * shape.elements() + j * shape.invocations + local_index();
-      if_(i < from.size(), [&] { to[i] = from[i]; });
-    }
-  }, workgroup(shape.invocations));
+  auto trace = [] {
+    return kernel("copy_words", [](ReadBuffer<std::uint32_t> from, WriteBuffer<std::uint32_t> to) {
+      for (std::uint32_t j = 0; j < shape.items; ++j) {
+        UInt i = detail::linear_workgroup_id() * shape.elements() + j * shape.invocations + local_index();
+        if_(i < from.size(), [&] { to[i] = from[i]; });
+      }
+    }, workgroup(shape.invocations));
+  };
+  const auto& copy = detail::cached_kernel<decltype(trace())>("bench/copy_words", trace);
   s.run(copy, detail::tile_grid(shape.tiles_for(from.size()), shape), from, to);
 }
 
 // The time a copy of `bytes` takes: the bound for an algorithm that reads and writes that
 // many bytes once. The faster of two copy kernels: record_copy's 16 words per invocation,
-// and one 16-byte vector per invocation, which is the faster on the H100 (2^28 words:
-// 0.717 against 0.856 ms, 2.99 against 2.51 TB/s).
+// and one 16-byte vector per invocation; which one wins depends on the device
+// (docs/benchmarks.md, "Parallel primitives").
 inline double copy_ms(sprig::Device& device, std::size_t bytes, int repeat) {
   using namespace sprig;
   static constexpr detail::TileShape shape{256, 1};
-  static auto copy_vectors = kernel("copy_vectors", [](ReadBuffer<uvec4> from, WriteBuffer<uvec4> to) {
-    UInt i = detail::linear_workgroup_id() * shape.invocations + local_index();
-    if_(i < from.size(), [&] { to[i] = from[i]; });
-  }, workgroup(shape.invocations));
+  auto trace = [] {
+    return kernel("copy_vectors", [](ReadBuffer<uvec4> from, WriteBuffer<uvec4> to) {
+      UInt i = detail::linear_workgroup_id() * shape.invocations + local_index();
+      if_(i < from.size(), [&] { to[i] = from[i]; });
+    }, workgroup(shape.invocations));
+  };
+  const auto& copy_vectors = detail::cached_kernel<decltype(trace())>("bench/copy_vectors", trace);
   double words_ms = 0;
   {
     auto a = device.alloc<std::uint32_t>((bytes + 3) / 4), b = device.alloc<std::uint32_t>((bytes + 3) / 4);

@@ -12,9 +12,8 @@ using namespace sprig;
 
 namespace {
 
-// Enough programs to cover every feature many times: about 90 seconds on lavapipe with
-// validation on, two cores and no pipeline cache, and 15 seconds once the driver has cached
-// the pipelines. (Fewer than before the signed stores, which made programs bigger.)
+// Enough programs to cover every feature many times, in a run time CI can afford
+// (docs/fuzzing.md, "Running", has the times).
 constexpr std::uint64_t ci_first_seed = 1;
 constexpr std::size_t ci_seeds = 1200;
 

@@ -35,7 +35,8 @@ struct Placement {
 // the type of existing block i, or nullopt where that block cannot be shared. Each type's
 // existing blocks come before a new block of that type, and both before any worse type: a
 // device-local buffer must not take room left in a host-memory staging block while
-// device memory can still open a block (it ran 10-50x slower on the H100).
+// device memory can still open a block: in host memory it runs many times slower
+// (docs/benchmarks.md, "Parallel primitives").
 std::vector<Placement> placement_order(const std::vector<std::uint32_t>& candidates,
                                        const std::vector<std::optional<std::uint32_t>>& block_types, bool shared);
 

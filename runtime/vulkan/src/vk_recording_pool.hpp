@@ -1,8 +1,8 @@
 // What a sequence records into: a command pool with its command buffer, a fence, descriptor
-// pools and timestamp query pools. Creating these costs about 0.5 ms on NVIDIA's driver
-// (bench_overhead: "sequence made and dropped"), more than a whole small chunk of a
-// streamed pipeline, so finished sequences hand them back to the device's RecordingPool
-// and the next sequence resets and reuses them.
+// pools and timestamp query pools. Creating these can cost a driver more than a whole small
+// chunk of a streamed pipeline (docs/benchmarks.md, "Host-side cost per operation"), so
+// finished sequences hand them back to the device's RecordingPool and the next sequence
+// resets and reuses them.
 #pragma once
 
 #include <memory>

@@ -50,9 +50,9 @@ std::size_t chosen_chunk_elements(const Options& options, const DeviceInfo& devi
     return n;
   }
   // The simulator interprets every lane: smaller chunks keep the first results early.
-  // Elsewhere 64 MiB of input per chunk: recording and submitting a chunk costs the host
-  // about 0.7 ms, which 4 MiB chunks could not hide (on the H100, 2^28 uint32 counted in
-  // 234 ms with 2^22-element chunks, 155 ms with 2^24; docs/benchmarks.md).
+  // Elsewhere 64 MiB of input per chunk: every chunk has a fixed host cost (recording,
+  // submitting, handing over results) that smaller chunks leave exposed (docs/pipelines.md,
+  // "Where the host's time goes", has the chunk sizes measured).
   constexpr std::size_t chunk_bytes = std::size_t(64) << 20;
   std::size_t automatic = device.kind == DeviceKind::Simulator ? std::size_t(1) << 14 : chunk_bytes / std::max<std::size_t>(stride, 4);
   return std::min(automatic, largest);

@@ -3,7 +3,7 @@
 // ones after them, both in their original order (std::stable_partition). Both also move
 // a payload buffer along with the keys.
 //
-//   std::size_t kept = sprig::copy_if(device, in, out, [](Expr<std::uint32_t> x) { return (x & 1u) == 0u; });
+//   std::size_t kept = sprig::copy_if(device, in, out, [](UInt x) { return (x & 1u) == 0u; });
 //   std::size_t front = sprig::partition(device, in, out, pred);
 //
 // One pass (plus a counting pass for partition, whose rejected elements start where the
@@ -27,9 +27,8 @@ namespace detail {
 enum class CompactKind { CopyIf, Partition };
 
 // 96 bytes per invocation in workgroups of 512 where the device allows them: larger tiles
-// mean fewer look-back steps. On the H100, 2^28 uint32 take 0.83 ms at 512 x 24 items,
-// 0.84 ms at 512 x 16, 0.92 ms at 1024 x 16, 0.95 ms at 256 x 16 and 1.06 ms at 128 x 16
-// (docs/benchmarks.md).
+// mean fewer look-back steps (docs/benchmarks.md, "Parallel primitives", has the shapes
+// measured against each other).
 inline TileShape compact_shape(std::size_t item_bytes, const DeviceInfo& device) {
   std::uint32_t invocations = 512;
   while (invocations > 64 && invocations > device.max_workgroup_invocations) invocations /= 2;
@@ -44,19 +43,19 @@ template <DeviceValue T, class Pred>
 auto count_if_kernel(Pred pred, const TileShape& shape) {
   std::string name = "count_if<" + type_name<T>() + ">";
   auto trace = [=] {
-    return kernel(name, [=](ReadBuffer<T> in, Buffer<std::uint32_t> counter, Expr<std::uint32_t> count) {
+    return kernel(name, [=](ReadBuffer<T> in, Buffer<std::uint32_t> counter, UInt count) {
       auto op = plus<std::uint32_t>();
       SubgroupScan<std::uint32_t, decltype(op)> lanes(op, shape.invocations);
-      Expr<std::uint32_t> tile = linear_workgroup_id();
+      UInt tile = linear_workgroup_id();
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       TileBounds bounds = tile_bounds(tile, count, shape);
       std::vector<Var<T>> items = load_items(in, bounds, count, shape, Expr<T>(in[0u]));
-      Expr<std::uint32_t> mine = 0u;
+      UInt mine = 0u;
       for (std::uint32_t j = 0; j < shape.items; ++j) {
-        Expr<bool> valid = striped_index(bounds.first, shape.items, j) < count;
+        Bool valid = striped_index(bounds.first, shape.items, j) < count;
         mine = mine + select(valid && pred(items[j].load()), 1u, 0u);
       }
-      Expr<std::uint32_t> in_subgroup = subgroup_add(mine);
+      UInt in_subgroup = subgroup_add(mine);
       if_(lanes.lane() == 0u, [&] { atomic_add(counter[0], in_subgroup); });
     }, workgroup(shape.invocations));
   };
@@ -73,27 +72,27 @@ auto compact_kernel(Pred pred, CompactKind kind, bool with_values, const LookBac
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, ReadBuffer<V> in_values, WriteBuffer<V> out_values,
                             CoherentBuffer<std::uint64_t> status, Buffer<std::uint32_t> kept,
-                            Expr<std::uint32_t> count) {
+                            UInt count) {
       CompactionTile work(shape, traits, status);
-      Expr<std::uint32_t> tile = work.acquire();
-      Expr<std::uint32_t> tiles = tiles_covering(count, shape);
+      UInt tile = work.acquire();
+      UInt tiles = tiles_covering(count, shape);
       if_(tile >= tiles, [] { return_(); });
       TileBounds bounds = tile_bounds(tile, count, shape);
       std::vector<Var<T>> items = load_items(in, bounds, count, shape, Expr<T>(in[0u]));
 
-      std::vector<Expr<std::uint32_t>> index;
-      std::vector<Expr<bool>> valid, keep;
+      std::vector<UInt> index;
+      std::vector<Bool> valid, keep;
       for (std::uint32_t j = 0; j < shape.items; ++j) {
         index.push_back(striped_index(bounds.first, shape.items, j));
         valid.push_back(index[j] < count);
         keep.push_back(valid[j] && pred(items[j].load()));
       }
-      std::vector<Expr<std::uint32_t>> kept_before = work.destinations(keep, tile, [&](const Expr<std::uint32_t>& n) {
+      std::vector<UInt> kept_before = work.destinations(keep, tile, [&](const UInt& n) {
         if (kind == CompactKind::CopyIf) if_(tile == tiles - 1u, [&] { kept[0] = n; });
       });
-      Expr<std::uint32_t> accepted_total = kind == CompactKind::Partition ? Expr<std::uint32_t>(kept[0]) : Expr<std::uint32_t>(0u);
+      UInt accepted_total = kind == CompactKind::Partition ? UInt(kept[0]) : UInt(0u);
       for (std::uint32_t j = 0; j < shape.items; ++j) {
-        auto move_to = [&](const Expr<std::uint32_t>& destination) {
+        auto move_to = [&](const UInt& destination) {
           out[destination] = items[j].load();
           if (with_values) out_values[destination] = Expr<V>(in_values[index[j]]);
         };

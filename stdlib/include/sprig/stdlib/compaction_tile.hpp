@@ -31,32 +31,32 @@ class CompactionTile {
   CompactionTile& operator=(const CompactionTile&) = delete;
 
   // This workgroup's tile, in the order workgroups start (see acquire_tile).
-  Expr<std::uint32_t> acquire() const { return acquire_tile(status_); }
+  UInt acquire() const { return acquire_tile(status_); }
 
   // Where each kept item goes among all kept elements of the stream: keep[j] says whether
   // item j of this invocation (striped_index(.., j)) is kept. Call in uniform control flow.
   // `with_kept_through_tile(n)` runs in one invocation with the number kept up to and
   // including this tile (copy_if's last tile stores it as the total).
   template <class F>
-  std::vector<Expr<std::uint32_t>> destinations(const std::vector<Expr<bool>>& keep, const Expr<std::uint32_t>& tile,
+  std::vector<UInt> destinations(const std::vector<Bool>& keep, const UInt& tile,
                                                 F&& with_kept_through_tile) {
-    std::vector<Expr<std::uint32_t>> rank_in_run, before;  // before: kept in this subgroup's earlier runs
-    Expr<std::uint32_t> running = 0u;
-    for (const Expr<bool>& k : keep) {
-      Expr<uvec4> ballot = subgroup_ballot(k);
+    std::vector<UInt> rank_in_run, before;  // before: kept in this subgroup's earlier runs
+    UInt running = 0u;
+    for (const Bool& k : keep) {
+      UVec4 ballot = subgroup_ballot(k);
       rank_in_run.push_back(ballot_exclusive_bit_count(ballot));
       before.push_back(running);
       running = running + ballot_bit_count(ballot);
     }
-    totals_.scan(running, [&](const Expr<std::uint32_t>& aggregate) {
-      Expr<std::uint32_t> prefix = lookback_.exclusive_prefix(tile, aggregate);
+    totals_.scan(running, [&](const UInt& aggregate) {
+      UInt prefix = lookback_.exclusive_prefix(tile, aggregate);
       if_(lanes_.lane() == 0u, [&] {
         tile_prefix_ = prefix;
         with_kept_through_tile(prefix + aggregate);
       });
     }, &after_lookback_);
-    Expr<std::uint32_t> base = tile_prefix_.load() + totals_.exclusive_prefix();
-    std::vector<Expr<std::uint32_t>> destination;
+    UInt base = tile_prefix_.load() + totals_.exclusive_prefix();
+    std::vector<UInt> destination;
     for (std::size_t j = 0; j < keep.size(); ++j) destination.push_back(base + before[j] + rank_in_run[j]);
     return destination;
   }

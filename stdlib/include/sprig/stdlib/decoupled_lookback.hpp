@@ -56,7 +56,7 @@ std::size_t tile_value_slots(std::size_t tiles) {
 
 // Takes the next tile index from the counter in status word 0. Call in uniform control
 // flow of the whole workgroup; every invocation gets the same index.
-inline Expr<std::uint32_t> acquire_tile(const CoherentBuffer<std::uint64_t>& status) {
+inline UInt acquire_tile(const CoherentBuffer<std::uint64_t>& status) {
   auto index = shared<std::uint32_t>("tile_index");
   if_(local_index() == 0u, [&] { index = cast<std::uint32_t>(atomic_add(status[0], 1ull)); });
   barrier();
@@ -76,9 +76,9 @@ class DecoupledLookBack {
   // Run by all lanes of one subgroup of tile `tile` once the tile's aggregate is known.
   // Publishes the aggregate, looks back, publishes the inclusive prefix and returns the
   // tile's exclusive prefix (in every lane).
-  Expr<T> exclusive_prefix(const Expr<std::uint32_t>& tile, const Expr<T>& aggregate) const {
+  Expr<T> exclusive_prefix(const UInt& tile, const Expr<T>& aggregate) const {
     const Op& op = lanes_.op();
-    Expr<std::uint32_t> lane = lanes_.lane(), width = lanes_.size();
+    UInt lane = lanes_.lane(), width = lanes_.size();
     Var<T> prefix = lanes_.identity();
     if_(tile == 0u, [&] {
       if_(lane == 0u, [&] { publish(tile, PrefixReady, aggregate); });
@@ -89,25 +89,25 @@ class DecoupledLookBack {
       Var<std::uint32_t> window_end = tile;
       Var<std::uint64_t> word;
       loop_([&] {
-        Expr<bool> real = window_end.load() > lane;
-        Expr<std::uint32_t> predecessor = window_end.load() - 1u - lane;
-        word = Expr<std::uint64_t>(std::uint64_t(PrefixReady) << 32) | identity_bits();
+        Bool real = window_end.load() > lane;
+        UInt predecessor = window_end.load() - 1u - lane;
+        word = ULong(std::uint64_t(PrefixReady) << 32) | identity_bits();
         // Lanes past the first tile read tile 0's word and ignore it: no divergent branch
         // before the subgroup operations (see load_items in scan_tile.hpp).
-        Expr<std::uint32_t> readable = select(real, predecessor, 0u);
-        Expr<std::uint64_t> virtual_word = word.load();
+        UInt readable = select(real, predecessor, 0u);
+        ULong virtual_word = word.load();
         loop_([&] {
-          Expr<std::uint64_t> seen = atomic_load(status_[readable + 1u], value_order(MemoryOrder::Acquire));
+          ULong seen = atomic_load(status_[readable + 1u], value_order(MemoryOrder::Acquire));
           word = select(real, seen, virtual_word);
           if_(subgroup_all(state_of(word) != std::uint64_t(Pending)), [&] { break_(); });
         });
-        Expr<bool> has_prefix = state_of(word) == std::uint64_t(PrefixReady);
-        Expr<uvec4> prefixes = subgroup_ballot(has_prefix);
-        Expr<bool> found = ballot_bit_count(prefixes) > 0u;
+        Bool has_prefix = state_of(word) == std::uint64_t(PrefixReady);
+        UVec4 prefixes = subgroup_ballot(has_prefix);
+        Bool found = ballot_bit_count(prefixes) > 0u;
         // Lanes up to the nearest tile with a prefix contribute; farther ones are covered by it.
-        Expr<std::uint32_t> last_needed = select(found, ballot_find_lsb(prefixes), width - 1u);
+        UInt last_needed = select(found, ballot_find_lsb(prefixes), width - 1u);
         Var<T> value = lanes_.identity();
-        Expr<bool> contributes = real && lane <= last_needed;
+        Bool contributes = real && lane <= last_needed;
         if constexpr (packed) {
           value = select(contributes, value_of(word.load(), readable, has_prefix), lanes_.identity());
         } else {
@@ -125,19 +125,19 @@ class DecoupledLookBack {
  private:
   static constexpr bool packed = packs_into_status<T>;
 
-  Expr<std::uint64_t> identity_bits() const {
+  ULong identity_bits() const {
     if constexpr (packed) return cast<std::uint64_t>(bitcast<std::uint32_t>(lanes_.identity()));
-    else return Expr<std::uint64_t>(std::uint64_t(0));
+    else return ULong(std::uint64_t(0));
   }
   // Packed words carry their values, so nothing else is published through them and
   // relaxed atomics suffice; on the GPU an acquire or release costs a fence per access.
   MemoryOrder value_order(MemoryOrder ordered) const {
     return packed && !ordered_words_ ? MemoryOrder::Relaxed : ordered;
   }
-  static Expr<std::uint64_t> state_of(const Expr<std::uint64_t>& word) { return word >> 32ull; }
+  static ULong state_of(const ULong& word) { return word >> 32ull; }
 
-  Expr<T> value_of(const Expr<std::uint64_t>& word, const Expr<std::uint32_t>& predecessor,
-                   const Expr<bool>& has_prefix) const {
+  Expr<T> value_of(const ULong& word, const UInt& predecessor,
+                   const Bool& has_prefix) const {
     if constexpr (packed) {
       return bitcast<T>(cast<std::uint32_t>(word));
     } else {
@@ -145,8 +145,8 @@ class DecoupledLookBack {
     }
   }
 
-  void publish(const Expr<std::uint32_t>& tile, TileState state, const Expr<T>& value) const {
-    Expr<std::uint64_t> word = Expr<std::uint64_t>(std::uint64_t(state) << 32);
+  void publish(const UInt& tile, TileState state, const Expr<T>& value) const {
+    ULong word = ULong(std::uint64_t(state) << 32);
     if constexpr (packed) {
       word = word | cast<std::uint64_t>(bitcast<std::uint32_t>(value));
     } else {

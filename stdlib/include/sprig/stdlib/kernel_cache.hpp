@@ -1,13 +1,15 @@
 // Kernels of the standard library are traced once per (algorithm, element type, operator,
 // tuning) and kept for the life of the program: tracing costs milliseconds, a launch
 // microseconds. The cache is shared by all devices (a traced kernel is device-neutral;
-// every backend keeps its own compiled pipelines).
+// every backend keeps its own compiled pipelines). Callables shared by many call sites live
+// here too, so that trace-once-then-keep is written one way everywhere.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <typeinfo>
 
 namespace sprig::detail {
@@ -19,6 +21,15 @@ template <class K, class Make>
 const K& cached_kernel(const std::string& key, Make&& make) {
   std::shared_ptr<void> object = cached_object(key, [&] { return std::shared_ptr<void>(std::make_shared<K>(make())); });
   return *static_cast<const K*>(object.get());
+}
+
+// The callable (device function) that `make` returns, created once under `key`. A kernel
+// emits one function per callable *object*, so every call site of, say, a field
+// multiplication must get the same object; a callable made per call would be emitted once
+// per call.
+template <class Make>
+const std::invoke_result_t<Make&>& cached_callable(const std::string& key, Make&& make) {
+  return cached_kernel<std::invoke_result_t<Make&>>("callable/" + key, make);
 }
 
 // A cache key for type T (a user's lambda, say). Lambdas inside functions with internal

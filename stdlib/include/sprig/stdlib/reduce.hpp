@@ -24,13 +24,13 @@ template <DeviceValue T, AssociativeOperator Op>
 auto reduce_kernel(const Op& op, TileShape shape) {
   std::string name = "reduce<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
-    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> partials, Expr<std::uint32_t> count,
-                            Expr<std::uint32_t> tiles_per_workgroup) {
+    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> partials, UInt count,
+                            UInt tiles_per_workgroup) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
-      Expr<std::uint32_t> group = linear_workgroup_id();
-      Expr<std::uint32_t> first_tile = group * tiles_per_workgroup;
-      Expr<std::uint32_t> end_tile = min(first_tile + tiles_per_workgroup, tiles_covering(count, shape));
+      UInt group = linear_workgroup_id();
+      UInt first_tile = group * tiles_per_workgroup;
+      UInt end_tile = min(first_tile + tiles_per_workgroup, tiles_covering(count, shape));
       auto publish = [&](const Expr<T>& total) {
         if_(lanes.lane() == 0u, [&] { partials[group] = total; });
       };
@@ -38,7 +38,7 @@ auto reduce_kernel(const Op& op, TileShape shape) {
         std::vector<Var<T>> acc;
         acc.reserve(shape.items);
         for (std::uint32_t j = 0; j < shape.items; ++j) acc.emplace_back(lanes.identity());
-        for_(first_tile, end_tile, [&](Expr<std::uint32_t> tile) {
+        for_(first_tile, end_tile, [&](UInt tile) {
           TileBounds bounds = tile_bounds(tile, count, shape);
           std::vector<Var<T>> items = load_items(in, bounds, count, shape, lanes.identity());
           for (std::uint32_t j = 0; j < shape.items; ++j) acc[j] = op(acc[j].load(), items[j].load());
@@ -48,7 +48,7 @@ auto reduce_kernel(const Op& op, TileShape shape) {
         totals.scan(lanes.fold(mine), publish);
       } else {
         Var<T> carry = lanes.identity();
-        for_(first_tile, end_tile, [&](Expr<std::uint32_t> tile) {
+        for_(first_tile, end_tile, [&](UInt tile) {
           reduce_tile<T>(op, shape, in, count, tile, lanes, totals, [&](const Expr<T>&) {});
           carry = op(carry.load(), totals.workgroup_total());
           barrier();  // the totals are rewritten by the next tile

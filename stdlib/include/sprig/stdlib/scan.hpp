@@ -34,8 +34,8 @@ struct ScanOptions {
   std::uint32_t workgroup_size = 0;
   std::uint32_t items_per_invocation = 0;
   // Full tiles of 4-byte scalars move as 4-vectors (items_per_invocation a multiple of 4).
-  // Off by default: on the H100 it was not reliably faster (1.33 ms at 256x24 but 4.0 ms
-  // at 256x16 for 2^28 elements, against 1.36 ms for the scalar 256x16 tiles).
+  // Off by default: it is not reliably faster than scalar tiles, and much slower at some
+  // shapes (docs/benchmarks.md, "Parallel primitives").
   bool vectorized = false;
 };
 
@@ -75,13 +75,13 @@ auto lookback_scan_kernel(const Op& op, ScanKind kind, const LookBackTraits& tra
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, CoherentBuffer<std::uint64_t> status,
-                            CoherentBuffer<T> values, Expr<std::uint32_t> count) {
+                            CoherentBuffer<T> values, UInt count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<T, Op> lookback(lanes, traits, status, values);
       SpinSafeBarrier after_lookback(traits.counted_barrier);
       after_lookback.reset();
-      Expr<std::uint32_t> tile = acquire_tile(status);
+      UInt tile = acquire_tile(status);
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       scan_tile<T>(op, shape, kind, in, out, count, tile, lanes, totals,
                    [&](const Expr<T>& aggregate) { return lookback.exclusive_prefix(tile, aggregate); },
@@ -101,13 +101,13 @@ auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, const LookBack
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, ReadBuffer<V> in4, WriteBuffer<T> out, WriteBuffer<V> out4,
-                            CoherentBuffer<std::uint64_t> status, Expr<std::uint32_t> count) {
+                            CoherentBuffer<std::uint64_t> status, UInt count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<T, Op> lookback(lanes, traits, status);
       SpinSafeBarrier after_lookback(traits.counted_barrier);
       after_lookback.reset();
-      Expr<std::uint32_t> tile = acquire_tile(status);
+      UInt tile = acquire_tile(status);
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       auto prefix_of = [&](const Expr<T>& aggregate) { return lookback.exclusive_prefix(tile, aggregate); };
       if_(tile_bounds(tile, count, shape).full, [&] {
@@ -134,10 +134,10 @@ template <DeviceValue T, AssociativeOperator Op>
 auto tile_totals_kernel(const Op& op, TileShape shape) {
   std::string name = "scan_tile_totals<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
-    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> totals_out, Expr<std::uint32_t> count) {
+    return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> totals_out, UInt count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
-      Expr<std::uint32_t> tile = linear_workgroup_id();
+      UInt tile = linear_workgroup_id();
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       reduce_tile<T>(op, shape, in, count, tile, lanes, totals, [&](const Expr<T>& total) {
         if_(lanes.lane() == 0u, [&] { totals_out[tile] = total; });
@@ -153,12 +153,12 @@ template <DeviceValue T, AssociativeOperator Op>
 auto single_workgroup_exclusive_scan_kernel(const Op& op, std::uint32_t invocations) {
   std::string name = "exclusive_scan_one_workgroup<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
-    return kernel(name, [=](Buffer<T> values, Expr<std::uint32_t> count) {
+    return kernel(name, [=](Buffer<T> values, UInt count) {
       SubgroupScan<T, Op> lanes(op, invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, invocations);
       Var<T> carry = lanes.identity();
-      for_(0u, count, invocations, [&](Expr<std::uint32_t> base) {
-        Expr<std::uint32_t> i = base + subgroup_id() * subgroup_size() + subgroup_invocation_id();
+      for_(0u, count, invocations, [&](UInt base) {
+        UInt i = base + subgroup_id() * subgroup_size() + subgroup_invocation_id();
         Var<T> x = lanes.identity();
         if_(i < count, [&] { x = Expr<T>(values[i]); });
         Expr<T> s = lanes.inclusive(x.load());
@@ -180,10 +180,10 @@ auto prefixed_scan_kernel(const Op& op, ScanKind kind, TileShape shape) {
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, ReadBuffer<T> tile_prefixes,
-                            Expr<std::uint32_t> count) {
+                            UInt count) {
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
-      Expr<std::uint32_t> tile = linear_workgroup_id();
+      UInt tile = linear_workgroup_id();
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
       scan_tile<T>(op, shape, kind, in, out, count, tile, lanes, totals,
                    [&](const Expr<T>&) { return Expr<T>(tile_prefixes[tile]); });
@@ -195,8 +195,8 @@ auto prefixed_scan_kernel(const Op& op, ScanKind kind, TileShape shape) {
 void check_scan_sizes(std::size_t in, std::size_t out, const char* what);
 
 // The look-back scan's tiles: workgroups of 512 invocations where the device allows them,
-// as fewer, larger tiles mean fewer look-backs. 2^28 uint32 on the H100 (bench_scan): 512 x 16
-// 1.108 ms, 256 x 16 1.138, 512 x 24 1.152, 1024 x 8 1.198, 512 x 12 1.217.
+// as fewer, larger tiles mean fewer look-backs (docs/benchmarks.md, "Parallel primitives",
+// has the shapes measured with bench_scan).
 template <DeviceValue T>
 TileShape lookback_scan_shape(const ScanOptions& options, const DeviceInfo& device) {
   TileShape shape = scan_shape<T>(options, device);

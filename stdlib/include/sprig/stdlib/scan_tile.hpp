@@ -15,27 +15,27 @@ enum class ScanKind { Inclusive, Exclusive };
 
 // Element count of tiles before `tile` and whether `tile` is complete, without overflow.
 struct TileBounds {
-  Expr<std::uint32_t> first;
-  Expr<bool> full;
+  UInt first;
+  Bool full;
 };
-inline TileBounds tile_bounds(const Expr<std::uint32_t>& tile, const Expr<std::uint32_t>& count,
+inline TileBounds tile_bounds(const UInt& tile, const UInt& count,
                               const TileShape& shape) {
-  Expr<std::uint32_t> first = tile * shape.elements();
+  UInt first = tile * shape.elements();
   return {first, count - first >= shape.elements()};
 }
 
 // Number of tiles covering `count` elements, on the device.
-inline Expr<std::uint32_t> tiles_covering(const Expr<std::uint32_t>& count, const TileShape& shape) {
+inline UInt tiles_covering(const UInt& count, const TileShape& shape) {
   return count / shape.elements() + select(count % shape.elements() != 0u, 1u, 0u);
 }
 
 // Loads this invocation's items of a tile (identity past the end).
 template <DeviceValue T, Access A, bool C>
-std::vector<Var<T>> load_items(const BufferParam<T, A, C>& in, const TileBounds& bounds, const Expr<std::uint32_t>& count,
+std::vector<Var<T>> load_items(const BufferParam<T, A, C>& in, const TileBounds& bounds, const UInt& count,
                                const TileShape& shape, const Expr<T>& identity) {
   std::vector<Var<T>> items;
   items.reserve(shape.items);  // a Var copy would declare a new device variable
-  std::vector<Expr<std::uint32_t>> index;
+  std::vector<UInt> index;
   for (std::uint32_t j = 0; j < shape.items; ++j) {
     items.emplace_back(identity);
     index.push_back(striped_index(bounds.first, shape.items, j));
@@ -61,8 +61,8 @@ std::vector<Var<T>> load_items(const BufferParam<T, A, C>& in, const TileBounds&
 
 template <DeviceValue T, Access A, bool C>
 void store_items(const BufferParam<T, A, C>& out, const std::vector<Expr<T>>& values, const TileBounds& bounds,
-                 const Expr<std::uint32_t>& count, const TileShape& shape) {
-  std::vector<Expr<std::uint32_t>> index;
+                 const UInt& count, const TileShape& shape) {
+  std::vector<UInt> index;
   for (std::uint32_t j = 0; j < shape.items; ++j) index.push_back(striped_index(bounds.first, shape.items, j));
   if_(bounds.full, [&] {
     for (std::uint32_t j = 0; j < shape.items; ++j) out[index[j]] = values[j];
@@ -76,7 +76,7 @@ void store_items(const BufferParam<T, A, C>& out, const std::vector<Expr<T>>& va
 // barrier that follows it.
 template <DeviceValue T, AssociativeOperator Op, class PrefixSource>
 void scan_tile(const Op& op, const TileShape& shape, ScanKind kind, const ReadBuffer<T>& in, const WriteBuffer<T>& out,
-               const Expr<std::uint32_t>& count, const Expr<std::uint32_t>& tile, const SubgroupScan<T, Op>& lanes,
+               const UInt& count, const UInt& tile, const SubgroupScan<T, Op>& lanes,
                SubgroupTotalsScan<T, Op>& totals, PrefixSource&& prefix_of, const SpinSafeBarrier* closing = nullptr) {
   auto tile_prefix = shared<T>("tile_prefix");
   TileBounds bounds = tile_bounds(tile, count, shape);
@@ -111,8 +111,8 @@ void scan_tile(const Op& op, const TileShape& shape, ScanKind kind, const ReadBu
 
 // The fold of one tile (no output): returns the aggregate in subgroup 0 via `with_total`.
 template <DeviceValue T, AssociativeOperator Op, class WithTotal>
-void reduce_tile(const Op& op, const TileShape& shape, const ReadBuffer<T>& in, const Expr<std::uint32_t>& count,
-                 const Expr<std::uint32_t>& tile, const SubgroupScan<T, Op>& lanes, SubgroupTotalsScan<T, Op>& totals,
+void reduce_tile(const Op& op, const TileShape& shape, const ReadBuffer<T>& in, const UInt& count,
+                 const UInt& tile, const SubgroupScan<T, Op>& lanes, SubgroupTotalsScan<T, Op>& totals,
                  WithTotal&& with_total) {
   TileBounds bounds = tile_bounds(tile, count, shape);
   std::vector<Var<T>> items = load_items(in, bounds, count, shape, lanes.identity());

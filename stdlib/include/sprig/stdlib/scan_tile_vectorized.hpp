@@ -20,14 +20,14 @@ concept VectorizableScalar = ScalarValue<T> && sizeof(T) == 4 && !std::same_as<T
 template <VectorizableScalar T, AssociativeOperator Op, class PrefixSource>
 void scan_full_tile_vectorized(const Op& op, const TileShape& shape, ScanKind kind,
                                const ReadBuffer<vector4_t<T>>& vectors_in, const WriteBuffer<vector4_t<T>>& vectors_out,
-                               const Expr<std::uint32_t>& tile, const SubgroupScan<T, Op>& lanes,
+                               const UInt& tile, const SubgroupScan<T, Op>& lanes,
                                SubgroupTotalsScan<T, Op>& totals, PrefixSource&& prefix_of,
                                const SpinSafeBarrier* closing) {
   using V = vector4_t<T>;
   const std::uint32_t vectors = shape.items / 4;
   auto tile_prefix = shared<T>("tile_prefix_vectorized");
-  Expr<std::uint32_t> first_vector = tile * (shape.elements() / 4);
-  std::vector<Expr<std::uint32_t>> index;
+  UInt first_vector = tile * (shape.elements() / 4);
+  std::vector<UInt> index;
   std::vector<std::array<Expr<T>, 4>> running;  // inclusive scan inside each vector
   std::vector<Expr<T>> scanned, run_totals;
   for (std::uint32_t j = 0; j < vectors; ++j) {

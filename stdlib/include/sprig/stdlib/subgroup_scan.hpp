@@ -33,8 +33,8 @@ class SubgroupScan {
   }
 
   const Op& op() const { return op_; }
-  Expr<std::uint32_t> lane() const { return lane_; }
-  Expr<std::uint32_t> size() const { return size_; }
+  UInt lane() const { return lane_; }
+  UInt size() const { return size_; }
   Expr<T> identity() const { return device_constant<T>(op_.identity); }
   bool native() const { return ScalarOrVector<T> && op_.native != NativeOp::None; }
 
@@ -56,7 +56,7 @@ class SubgroupScan {
       Var<T> s = x;
       Var<std::uint32_t> offset = 1u;
       while_([&] { return offset < size_; }, [&] {
-        Expr<bool> takes = lane_ >= offset;
+        Bool takes = lane_ >= offset;
         // Lanes that take nothing read their own value, so every shuffle reads an active lane.
         Expr<T> earlier = subgroup_shuffle(s.load(), select(takes, lane_ - offset, lane_));
         s = select(takes, op_(earlier, s.load()), s.load());
@@ -75,13 +75,13 @@ class SubgroupScan {
 
   // The value of the last lane, in every lane.
   Expr<T> last(const Expr<T>& x) const {
-    if constexpr (path == Path::Shared) return from_lane(x, size_ - 1u, Expr<bool>(true));
+    if constexpr (path == Path::Shared) return from_lane(x, size_ - 1u, Bool(true));
     else return subgroup_shuffle(x, size_ - 1u);
   }
 
   // The value of lane (size - 1 - lane).
   Expr<T> reversed(const Expr<T>& x) const {
-    if constexpr (path == Path::Shared) return from_lane(x, size_ - 1u - lane_, Expr<bool>(true));
+    if constexpr (path == Path::Shared) return from_lane(x, size_ - 1u - lane_, Bool(true));
     else return subgroup_shuffle(x, size_ - 1u - lane_);
   }
 
@@ -105,10 +105,10 @@ class SubgroupScan {
   }
 
  private:
-  Place<T, Access::ReadWrite> slot(const Expr<std::uint32_t>& lane) const { return (*scratch_)[first_slot_ + lane]; }
+  Place<T, Access::ReadWrite> slot(const UInt& lane) const { return (*scratch_)[first_slot_ + lane]; }
 
   // x of lane `source` where `valid`, else the identity. Through shared memory for structs.
-  Expr<T> from_lane(const Expr<T>& x, const Expr<std::uint32_t>& source, const Expr<bool>& valid) const {
+  Expr<T> from_lane(const Expr<T>& x, const UInt& source, const Bool& valid) const {
     if constexpr (path == Path::Shared) {
       slot(lane_) = x;
       subgroup_barrier(Orders::Shared);
@@ -160,7 +160,7 @@ class SubgroupScan {
   }
 
   Op op_;
-  Expr<std::uint32_t> lane_, size_, first_slot_;
+  UInt lane_, size_, first_slot_;
   std::optional<SharedArray<T>> scratch_;
 };
 

@@ -40,14 +40,14 @@ inline Grid tile_grid(std::size_t tiles, const TileShape& shape) {
 }
 
 // This workgroup's index in row-major order over the 2D launch.
-inline Expr<std::uint32_t> linear_workgroup_id() {
+inline UInt linear_workgroup_id() {
   return workgroup_id().x() + workgroup_id().y() * num_workgroups().x();
 }
 
 // Index of item `item` of this invocation in a tile starting at `tile_first`.
-inline Expr<std::uint32_t> striped_index(const Expr<std::uint32_t>& tile_first, std::uint32_t items,
+inline UInt striped_index(const UInt& tile_first, std::uint32_t items,
                                          std::uint32_t item) {
-  Expr<std::uint32_t> width = subgroup_size();
+  UInt width = subgroup_size();
   return tile_first + subgroup_id() * width * items + width * item + subgroup_invocation_id();
 }
 

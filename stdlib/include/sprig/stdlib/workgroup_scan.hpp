@@ -26,13 +26,13 @@ class SubgroupTotalsScan {
   // barrier() between the reads and the next scan.
   template <class F>
   void scan(const Expr<T>& subgroup_total, F&& with_workgroup_total, const SpinSafeBarrier* closing = nullptr) {
-    Expr<std::uint32_t> subgroup = subgroup_id(), subgroups = num_subgroups(), lane = lanes_.lane();
+    UInt subgroup = subgroup_id(), subgroups = num_subgroups(), lane = lanes_.lane();
     if_(lane == 0u, [&] { totals_[subgroup] = subgroup_total; });
     barrier();
     if_(subgroup == 0u, [&] {
       Var<T> carry = lanes_.identity();
-      for_(0u, subgroups, lanes_.size(), [&](Expr<std::uint32_t> base) {
-        Expr<std::uint32_t> i = base + lane;
+      for_(0u, subgroups, lanes_.size(), [&](UInt base) {
+        UInt i = base + lane;
         Var<T> v = lanes_.identity();
         if_(i < subgroups, [&] { v = Expr<T>(totals_[i]); });
         Expr<T> running = lanes_.op()(carry.load(), lanes_.inclusive(v.load()));
@@ -50,7 +50,7 @@ class SubgroupTotalsScan {
 
   // The fold of the totals of the subgroups before this invocation's subgroup.
   Expr<T> exclusive_prefix() const {
-    Expr<std::uint32_t> subgroup = subgroup_id();
+    UInt subgroup = subgroup_id();
     Var<T> prefix = lanes_.identity();
     if_(subgroup > 0u, [&] { prefix = Expr<T>(totals_[subgroup - 1u]); });
     return prefix.load();

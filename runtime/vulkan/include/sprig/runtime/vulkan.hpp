@@ -31,9 +31,9 @@ struct Options {
   std::size_t block_bytes = std::size_t(64) << 20;
   // Blocks whose buffers are all gone are kept for later buffers (a larger buffer's own
   // block for one of about its size) while they total at most this many bytes; beyond
-  // that, and with 0, they are freed, except one empty block per memory type. Allocating
-  // 256 MiB took 0.6 ms of device-local and 78 ms of host-cached memory on an H100
-  // (bench_overhead), more than a streamed pipeline spends on a chunk.
+  // that, and with 0, they are freed, except one empty block per memory type. Drivers take
+  // long to allocate large blocks, host-cached (pinned) memory above all: longer than a
+  // streamed pipeline spends on a chunk (docs/benchmarks.md, "Host-side cost per operation").
   std::size_t retained_bytes = std::size_t(1) << 30;
   // Host transfers to and from device-local buffers go through a staging buffer this big
   // (split in two halves, so copying and transferring overlap).

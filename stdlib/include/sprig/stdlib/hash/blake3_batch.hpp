@@ -31,13 +31,12 @@ inline Blake3Words blake3_key_of(const ReadBuffer<std::uint32_t>& key) {
 
 // Writes root output words [0, out_words) of message `i`.
 template <class Out>
-void blake3_store_output(const Out& out, const Expr<std::uint32_t>& i, const Expr<std::uint32_t>& out_words,
+void blake3_store_output(const Out& out, const UInt& i, const UInt& out_words,
                          const Blake3Root& root) {
-  using U = Expr<std::uint32_t>;
-  for_(0u, (out_words + 15u) / 16u, [&](U t) {
+  for_(0u, (out_words + 15u) / 16u, [&](UInt t) {
     Blake3Output words = blake3_root_output(root, t);
     for (std::uint32_t j = 0; j < 16; ++j) {
-      U w = t * 16u + j;
+      UInt w = t * 16u + j;
       if_(w < out_words, [&] { out[i * out_words + w] = words[j]; });
     }
   });
@@ -49,9 +48,8 @@ inline const auto& blake3_kernel() {
     return kernel(
         name,
         [](ReadBuffer<std::uint32_t> data, ReadBuffer<ByteSpan> spans, ReadBuffer<std::uint32_t> key,
-           WriteBuffer<std::uint32_t> out, Expr<std::uint32_t> mode_flags, Expr<std::uint32_t> out_words) {
-          using U = Expr<std::uint32_t>;
-          U i = global_id().x();
+           WriteBuffer<std::uint32_t> out, UInt mode_flags, UInt out_words) {
+          UInt i = global_id().x();
           if_(i < spans.size(), [&] {
             Expr<ByteSpan> span = spans[i];
             Blake3Root root = blake3_message(buffer_bytes(data, span[&ByteSpan::offset]), span[&ByteSpan::length],

@@ -15,9 +15,9 @@
 
 namespace sprig::hash {
 
-using Blake3Words = std::array<Expr<std::uint32_t>, 8>;    // a chaining value or key
-using Blake3Block = std::array<Expr<std::uint32_t>, 16>;   // a 64-byte message block
-using Blake3Output = std::array<Expr<std::uint32_t>, 16>;  // 64 output bytes
+using Blake3Words = std::array<UInt, 8>;    // a chaining value or key
+using Blake3Block = std::array<UInt, 16>;   // a 64-byte message block
+using Blake3Output = std::array<UInt, 16>;  // 64 output bytes
 
 // Domain flags (specification, table 3).
 namespace blake3_flags {
@@ -41,8 +41,8 @@ namespace detail {
 // The message word permutation applied between rounds (specification, table 2).
 inline constexpr std::array<int, 16> blake3_permutation{2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8};
 
-inline void blake3_g(std::array<Expr<std::uint32_t>, 16>& s, int a, int b, int c, int d, const Expr<std::uint32_t>& mx,
-                     const Expr<std::uint32_t>& my) {
+inline void blake3_g(std::array<UInt, 16>& s, int a, int b, int c, int d, const UInt& mx,
+                     const UInt& my) {
   s[a] = s[a] + s[b] + mx;
   s[d] = rotate_right(s[d] ^ s[a], 16u);
   s[c] = s[c] + s[d];
@@ -59,10 +59,10 @@ inline void blake3_g(std::array<Expr<std::uint32_t>, 16>& s, int a, int b, int c
 // (counter_low, counter_high) with `block_len` bytes and `flags`. The first 8 words are the
 // next chaining value; all 16 are root output (extended output bytes).
 inline Blake3Output blake3_compress(const Blake3Words& cv, const Blake3Block& block,
-                                    const Expr<std::uint32_t>& counter_low, const Expr<std::uint32_t>& counter_high,
-                                    const Expr<std::uint32_t>& block_len, const Expr<std::uint32_t>& flags) {
+                                    const UInt& counter_low, const UInt& counter_high,
+                                    const UInt& block_len, const UInt& flags) {
   Blake3Words iv = blake3_iv();
-  std::array<Expr<std::uint32_t>, 16> s{cv[0], cv[1], cv[2], cv[3], cv[4],       cv[5],        cv[6],     cv[7],
+  std::array<UInt, 16> s{cv[0], cv[1], cv[2], cv[3], cv[4],       cv[5],        cv[6],     cv[7],
                                         iv[0], iv[1], iv[2], iv[3], counter_low, counter_high, block_len, flags};
   Blake3Block m = block;
   for (int round = 0; round < 7; ++round) {
@@ -97,13 +97,13 @@ inline Blake3Words blake3_chaining_value(const Blake3Output& out) {
 // held in `block` (bytes past `length` are ignored). `key` and `flags` select the mode:
 // the IV and 0 for hash, the key and keyed_hash for a keyed hash, the context key and
 // derive_key_material for key derivation.
-inline Blake3Words blake3_hash_block(const Blake3Block& block, const Expr<std::uint32_t>& length,
+inline Blake3Words blake3_hash_block(const Blake3Block& block, const UInt& length,
                                      const Blake3Words& key = blake3_iv(), std::uint32_t flags = 0) {
   Blake3Block m = block;
   for (std::uint32_t j = 0; j < 16; ++j)
-    m[j] = keep_low_bytes(block[j], bytes_before(length, Expr<std::uint32_t>(j * 4u)));
+    m[j] = keep_low_bytes(block[j], bytes_before(length, UInt(j * 4u)));
   using namespace blake3_flags;
-  Expr<std::uint32_t> all_flags(flags | chunk_start | chunk_end | root);
+  UInt all_flags(flags | chunk_start | chunk_end | root);
   return blake3_chaining_value(blake3_compress(key, m, 0u, 0u, length, all_flags));
 }
 

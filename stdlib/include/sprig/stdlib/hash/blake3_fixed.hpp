@@ -31,9 +31,9 @@ inline const auto& blake3_fixed_small_kernel(bool aligned) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> out,
-            Expr<std::uint32_t> message_bytes, Expr<std::uint32_t> count, Expr<std::uint32_t> mode_flags,
-            Expr<std::uint32_t> out_words) {
-          Expr<std::uint32_t> i = global_id().x();
+            UInt message_bytes, UInt count, UInt mode_flags,
+            UInt out_words) {
+          UInt i = global_id().x();
           if_(i < count, [&] {
             Blake3Root root =
                 blake3_message(buffer_bytes(data, i * message_bytes, aligned), message_bytes, blake3_key_of(key),
@@ -54,27 +54,26 @@ inline const auto& blake3_chunk_cv_kernel(bool aligned) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> cvs,
-            Expr<std::uint32_t> message_bytes, Expr<std::uint32_t> chunks, Expr<std::uint32_t> total_chunks,
-            Expr<std::uint32_t> mode_flags) {
-          using U = Expr<std::uint32_t>;
+            UInt message_bytes, UInt chunks, UInt total_chunks,
+            UInt mode_flags) {
           using namespace blake3_flags;
-          U g = global_id().x();
+          UInt g = global_id().x();
           if_(g < total_chunks, [&] {
-            U i = g / chunks, c = g % chunks;
-            U begin = c * blake3_chunk_bytes;
-            U length = min(message_bytes - begin, U(blake3_chunk_bytes));
-            U blocks = (length + 63u) / 64u;
+            UInt i = g / chunks, c = g % chunks;
+            UInt begin = c * blake3_chunk_bytes;
+            UInt length = min(message_bytes - begin, UInt(blake3_chunk_bytes));
+            UInt blocks = (length + 63u) / 64u;
             auto source = buffer_bytes(data, i * message_bytes + begin, aligned);
             WordVars<8> cv(blake3_key_of(key));
-            for_(0u, blocks, [&](U b) {
-              U block_len = min(length - b * 64u, 64u);
+            for_(0u, blocks, [&](UInt b) {
+              UInt block_len = min(length - b * 64u, 64u);
               Blake3Block m = zero_words<16>();
               for (std::uint32_t j = 0; j < 16; ++j) {
-                U p = b * 64u + j * 4u;
+                UInt p = b * 64u + j * 4u;
                 m[j] = keep_low_bytes(source(p), bytes_before(length, p));
               }
-              U flags = mode_flags | select(b == 0u, U(chunk_start), U(0u)) |
-                        select(b + 1u == blocks, U(chunk_end), U(0u));
+              UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u)) |
+                        select(b + 1u == blocks, UInt(chunk_end), UInt(0u));
               cv.store(blake3_chaining_value(blake3_compress(cv.load(), m, c, 0u, block_len, flags)));
             });
             for (std::uint32_t k = 0; k < 8; ++k) cvs[g * 8u + k] = cv[k];
@@ -94,20 +93,19 @@ inline const auto& blake3_tree_level_kernel() {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> below, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> above,
-            WriteBuffer<std::uint32_t> out, Expr<std::uint32_t> nodes, Expr<std::uint32_t> count,
-            Expr<std::uint32_t> mode_flags, Expr<std::uint32_t> out_words) {
-          using U = Expr<std::uint32_t>;
-          U parents = (nodes + 1u) / 2u;
-          U g = global_id().x();
+            WriteBuffer<std::uint32_t> out, UInt nodes, UInt count,
+            UInt mode_flags, UInt out_words) {
+          UInt parents = (nodes + 1u) / 2u;
+          UInt g = global_id().x();
           if_(g < count * parents, [&] {
-            U i = g / parents, j = g % parents;
-            U left = (i * nodes + 2u * j) * 8u;
+            UInt i = g / parents, j = g % parents;
+            UInt left = (i * nodes + 2u * j) * 8u;
             if_(2u * j + 1u == nodes, [&] {
               for (std::uint32_t k = 0; k < 8; ++k) above[g * 8u + k] = below[left + k].load();
             }).else_([&] {
               Blake3Block m = zero_words<16>();
               for (std::uint32_t k = 0; k < 16; ++k) m[k] = below[left + k];
-              Blake3Root node{blake3_key_of(key), m, U(blake3_block_bytes), mode_flags | blake3_flags::parent};
+              Blake3Root node{blake3_key_of(key), m, UInt(blake3_block_bytes), mode_flags | blake3_flags::parent};
               if_(nodes == 2u, [&] { blake3_store_output(out, i, out_words, node); }).else_([&] {
                 Blake3Words cv = blake3_chaining_value(
                     blake3_compress(node.cv, node.block, 0u, 0u, node.block_len, node.flags));

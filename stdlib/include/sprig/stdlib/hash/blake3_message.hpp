@@ -18,8 +18,8 @@ namespace sprig::hash {
 struct Blake3Root {
   Blake3Words cv;
   Blake3Block block;
-  Expr<std::uint32_t> block_len;
-  Expr<std::uint32_t> flags;
+  UInt block_len;
+  UInt flags;
 };
 
 // Subtrees waiting for their right sibling: one per set bit of the chunk count, so 22 for
@@ -31,11 +31,10 @@ inline constexpr std::uint32_t blake3_max_stack = 24;
 // hashing) with the mode's flags `mode_flags` (0, keyed_hash, derive_key_context or
 // derive_key_material).
 template <class Source>
-Blake3Root blake3_message(const Source& source, const Expr<std::uint32_t>& length, const Blake3Words& key,
-                          const Expr<std::uint32_t>& mode_flags) {
-  using U = Expr<std::uint32_t>;
+Blake3Root blake3_message(const Source& source, const UInt& length, const Blake3Words& key,
+                          const UInt& mode_flags) {
   using namespace blake3_flags;
-  auto full_block = [&](const U& p) {
+  auto full_block = [&](const UInt& p) {
     Blake3Block m = zero_words<16>();
     for (std::uint32_t j = 0; j < 16; ++j) m[j] = source(p + j * 4u);
     return m;
@@ -43,10 +42,10 @@ Blake3Root blake3_message(const Source& source, const Expr<std::uint32_t>& lengt
   auto parent_cv = [&](const Blake3Words& left, const Blake3Words& right) {
     Blake3Block m{left[0],  left[1],  left[2],  left[3],  left[4],  left[5],  left[6],  left[7],
                   right[0], right[1], right[2], right[3], right[4], right[5], right[6], right[7]};
-    return blake3_chaining_value(blake3_compress(key, m, 0u, 0u, U(blake3_block_bytes), mode_flags | parent));
+    return blake3_chaining_value(blake3_compress(key, m, 0u, 0u, UInt(blake3_block_bytes), mode_flags | parent));
   };
 
-  U chunks = max((length + (blake3_chunk_bytes - 1)) / blake3_chunk_bytes, 1u);
+  UInt chunks = max((length + (blake3_chunk_bytes - 1)) / blake3_chunk_bytes, 1u);
   Var<std::array<std::uint32_t, 8 * blake3_max_stack>> stack;
   Var<std::uint32_t> depth = 0u;
   WordVars<8> cv(key);
@@ -59,46 +58,46 @@ Blake3Root blake3_message(const Source& source, const Expr<std::uint32_t>& lengt
 
   // Every chunk but the last is whole: chain its 16 blocks, then merge it with the
   // completed subtrees on the stack (as many as trailing zero bits of the chunk count).
-  for_(0u, chunks - 1u, [&](U c) {
+  for_(0u, chunks - 1u, [&](UInt c) {
     cv.store(key);
-    for_(0u, 16u, [&](U b) {
-      U flags = mode_flags | select(b == 0u, U(chunk_start), U(0u)) | select(b == 15u, U(chunk_end), U(0u));
+    for_(0u, 16u, [&](UInt b) {
+      UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u)) | select(b == 15u, UInt(chunk_end), UInt(0u));
       cv.store(blake3_chaining_value(
-          blake3_compress(cv.load(), full_block(c * blake3_chunk_bytes + b * 64u), c, 0u, U(64u), flags)));
+          blake3_compress(cv.load(), full_block(c * blake3_chunk_bytes + b * 64u), c, 0u, UInt(64u), flags)));
     });
-    for_(0u, count_trailing_zeros(c + 1u), [&](U) { cv.store(parent_cv(pop(), cv.load())); });
+    for_(0u, count_trailing_zeros(c + 1u), [&](UInt) { cv.store(parent_cv(pop(), cv.load())); });
     for (std::uint32_t k = 0; k < 8; ++k) stack[depth * 8u + k] = cv[k];
     depth += 1u;
   });
 
   // The last chunk: its whole blocks, then its last block (1..64 bytes, or 0 for an empty
   // message), which stays uncompressed: it is the root when there is no parent.
-  U last_chunk = chunks - 1u;
-  U chunk_begin = last_chunk * blake3_chunk_bytes;
-  U chunk_len = length - chunk_begin;
-  U blocks = max((chunk_len + 63u) / 64u, 1u);
+  UInt last_chunk = chunks - 1u;
+  UInt chunk_begin = last_chunk * blake3_chunk_bytes;
+  UInt chunk_len = length - chunk_begin;
+  UInt blocks = max((chunk_len + 63u) / 64u, 1u);
   cv.store(key);
-  for_(0u, blocks - 1u, [&](U b) {
-    U flags = mode_flags | select(b == 0u, U(chunk_start), U(0u));
+  for_(0u, blocks - 1u, [&](UInt b) {
+    UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u));
     cv.store(blake3_chaining_value(
-        blake3_compress(cv.load(), full_block(chunk_begin + b * 64u), last_chunk, 0u, U(64u), flags)));
+        blake3_compress(cv.load(), full_block(chunk_begin + b * 64u), last_chunk, 0u, UInt(64u), flags)));
   });
-  U tail_begin = chunk_begin + (blocks - 1u) * 64u;
-  U tail_len = chunk_len - (blocks - 1u) * 64u;
+  UInt tail_begin = chunk_begin + (blocks - 1u) * 64u;
+  UInt tail_len = chunk_len - (blocks - 1u) * 64u;
   Blake3Block tail = zero_words<16>();
   for (std::uint32_t j = 0; j < 16; ++j) {
-    U p(j * 4u);
+    UInt p(j * 4u);
     tail[j] = keep_low_bytes(source(tail_begin + p), bytes_before(tail_len, p));
   }
   WordVars<8> node_cv(cv.load());
   WordVars<16> node_block(tail);
   Var<std::uint32_t> node_counter = last_chunk;
   Var<std::uint32_t> node_len = tail_len;
-  Var<std::uint32_t> node_flags = mode_flags | chunk_end | select(blocks == 1u, U(chunk_start), U(0u));
+  Var<std::uint32_t> node_flags = mode_flags | chunk_end | select(blocks == 1u, UInt(chunk_start), UInt(0u));
 
   // Fold the stack from the top: the pending node becomes the right child of each parent.
-  U levels = depth.load();
-  for_(0u, levels, [&](U) {
+  UInt levels = depth.load();
+  for_(0u, levels, [&](UInt) {
     Blake3Words right = blake3_chaining_value(
         blake3_compress(node_cv.load(), node_block.load(), node_counter, 0u, node_len, node_flags));
     Blake3Words left = pop();
@@ -113,7 +112,7 @@ Blake3Root blake3_message(const Source& source, const Expr<std::uint32_t>& lengt
 }
 
 // Root output block `t`: output bytes 64t .. 64t+63.
-inline Blake3Output blake3_root_output(const Blake3Root& root, const Expr<std::uint32_t>& t) {
+inline Blake3Output blake3_root_output(const Blake3Root& root, const UInt& t) {
   return blake3_compress(root.cv, root.block, t, 0u, root.block_len, root.flags | blake3_flags::root);
 }
 

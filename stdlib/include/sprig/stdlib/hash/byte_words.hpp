@@ -53,16 +53,16 @@ inline std::vector<std::uint8_t> unpack_bytes(std::span<const std::uint32_t> wor
 // ---- device side
 
 // The low `count` bytes of a little-endian word kept, the others zeroed; count is 0..4.
-inline Expr<std::uint32_t> keep_low_bytes(const Expr<std::uint32_t>& word, const Expr<std::uint32_t>& count) {
+inline UInt keep_low_bytes(const UInt& word, const UInt& count) {
   // (1 << 32) would be 1 (shift counts are taken modulo 32), so a full word is a select.
-  Expr<std::uint32_t> mask =
-      select(count >= 4u, Expr<std::uint32_t>(~0u), (Expr<std::uint32_t>(1u) << (count * 8u)) - 1u);
+  UInt mask =
+      select(count >= 4u, UInt(~0u), (UInt(1u) << (count * 8u)) - 1u);
   return word & mask;
 }
 
 // How many of the 4 bytes at message position `pos` lie before `length`: 0..4.
-inline Expr<std::uint32_t> bytes_before(const Expr<std::uint32_t>& length, const Expr<std::uint32_t>& pos) {
-  return select(length > pos, min(length - pos, 4u), Expr<std::uint32_t>(0u));
+inline UInt bytes_before(const UInt& length, const UInt& pos) {
+  return select(length > pos, min(length - pos, 4u), UInt(0u));
 }
 
 // Reads bytes of a message held in a uint32 buffer: word_at(p) is message bytes p..p+3 as a
@@ -75,34 +75,34 @@ class BufferBytes {
  public:
   // `aligned`: the caller knows at trace time that `offset` is a multiple of 4, which
   // saves the second load and the funnel shift.
-  BufferBytes(const Buffer& words, const Expr<std::uint32_t>& offset, bool aligned = false)
+  BufferBytes(const Buffer& words, const UInt& offset, bool aligned = false)
       : words_(words), offset_(offset), aligned_(aligned), last_(words.size() - 1u) {}
 
-  Expr<std::uint32_t> word_at(const Expr<std::uint32_t>& pos) const {
-    Expr<std::uint32_t> byte = offset_ + pos;
-    Expr<std::uint32_t> index = byte >> 2u;
+  UInt word_at(const UInt& pos) const {
+    UInt byte = offset_ + pos;
+    UInt index = byte >> 2u;
     if (aligned_) return words_[min(index, last_)].load();
-    Expr<std::uint32_t> lo = words_[min(index, last_)].load();
-    Expr<std::uint32_t> hi = words_[min(index + 1u, last_)].load();
-    Expr<std::uint32_t> shift = (byte & 3u) * 8u;
+    UInt lo = words_[min(index, last_)].load();
+    UInt hi = words_[min(index + 1u, last_)].load();
+    UInt shift = (byte & 3u) * 8u;
     // hi << (32 - shift) without a shift by 32: two shifts that give 0 when shift == 0.
     return (lo >> shift) | ((hi << 1u) << (31u - shift));
   }
-  Expr<std::uint32_t> operator()(const Expr<std::uint32_t>& pos) const { return word_at(pos); }
+  UInt operator()(const UInt& pos) const { return word_at(pos); }
 
  private:
   Buffer words_;
-  Expr<std::uint32_t> offset_;
+  UInt offset_;
   bool aligned_;
-  Expr<std::uint32_t> last_;
+  UInt last_;
 };
 
 template <class Buffer>
-BufferBytes<Buffer> buffer_bytes(const Buffer& words, const Expr<std::uint32_t>& offset, bool aligned = false) {
+BufferBytes<Buffer> buffer_bytes(const Buffer& words, const UInt& offset, bool aligned = false) {
   return BufferBytes<Buffer>(words, offset, aligned);
 }
 
 // The bytes of a little-endian word in the opposite order (for big-endian hashes).
-inline Expr<std::uint32_t> big_endian(const Expr<std::uint32_t>& le_word) { return byte_swap(le_word); }
+inline UInt big_endian(const UInt& le_word) { return byte_swap(le_word); }
 
 }  // namespace sprig::hash

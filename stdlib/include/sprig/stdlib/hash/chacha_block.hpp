@@ -14,8 +14,8 @@
 
 namespace sprig::hash {
 
-using ChachaWords = std::array<Expr<std::uint32_t>, 16>;
-using ChachaKey = std::array<Expr<std::uint32_t>, 8>;
+using ChachaWords = std::array<UInt, 16>;
+using ChachaKey = std::array<UInt, 8>;
 
 enum class ChachaLayout {
   Ietf,      // words 12: counter, 13..15: nonce (12 bytes)
@@ -43,14 +43,13 @@ inline void chacha_quarter_round(ChachaWords& x, int a, int b, int c, int d) {
 // The input block: constants, key, and the counter/nonce words of `layout`. `counter_high`
 // is the counter's high word in the original layout (unused in the IETF layout); `nonce`
 // holds 3 words (IETF) or 2 words in nonce[0..1] (original).
-inline ChachaWords chacha_input(ChachaLayout layout, const ChachaKey& key, const Expr<std::uint32_t>& counter_low,
-                                const Expr<std::uint32_t>& counter_high,
-                                const std::array<Expr<std::uint32_t>, 3>& nonce) {
-  using U = Expr<std::uint32_t>;
-  ChachaWords x{U(chacha_constants[0]),
-                U(chacha_constants[1]),
-                U(chacha_constants[2]),
-                U(chacha_constants[3]),
+inline ChachaWords chacha_input(ChachaLayout layout, const ChachaKey& key, const UInt& counter_low,
+                                const UInt& counter_high,
+                                const std::array<UInt, 3>& nonce) {
+  ChachaWords x{UInt(chacha_constants[0]),
+                UInt(chacha_constants[1]),
+                UInt(chacha_constants[2]),
+                UInt(chacha_constants[3]),
                 key[0],
                 key[1],
                 key[2],

@@ -45,15 +45,14 @@ SPRIG_STRUCT(ChachaLaunch, key, nonce, first_block_low, first_block_high, byte_s
 
 // Keystream block `first + b` of the launch's stream.
 inline ChachaWords chacha_launch_block(const Expr<ChachaLaunch>& p, ChachaLayout layout, unsigned rounds,
-                                       const Expr<std::uint32_t>& b) {
-  using U = Expr<std::uint32_t>;
+                                       const UInt& b) {
   Expr<std::array<std::uint32_t, 8>> key_array = p[&ChachaLaunch::key];
   Expr<std::array<std::uint32_t, 4>> nonce_array = p[&ChachaLaunch::nonce];
   ChachaKey key{key_array[0], key_array[1], key_array[2], key_array[3],
                 key_array[4], key_array[5], key_array[6], key_array[7]};
-  std::array<U, 3> nonce{nonce_array[0], nonce_array[1], nonce_array[2]};
-  U low = p[&ChachaLaunch::first_block_low] + b;
-  U high = p[&ChachaLaunch::first_block_high] + add_carry(p[&ChachaLaunch::first_block_low], b);
+  std::array<UInt, 3> nonce{nonce_array[0], nonce_array[1], nonce_array[2]};
+  UInt low = p[&ChachaLaunch::first_block_low] + b;
+  UInt high = p[&ChachaLaunch::first_block_high] + add_carry(p[&ChachaLaunch::first_block_low], b);
   return chacha_block(chacha_input(layout, key, low, high, nonce), rounds);
 }
 
@@ -65,15 +64,15 @@ inline const auto& chacha_keystream_kernel(ChachaLayout layout, unsigned rounds,
     return kernel(
         name,
         [=](WriteBuffer<std::uint32_t> out, Expr<ChachaLaunch> p) {
-          using U = Expr<std::uint32_t>;
           // Each invocation computes 16 consecutive output words; the workgroup stages them
           // in shared memory (rows padded to 17 words: no bank conflicts) and stores them
-          // word-interleaved, so that neighbouring lanes write neighbouring words. Storing
-          // straight from registers measured 0.13 of the write bound on the H100.
+          // word-interleaved, so that neighbouring lanes write neighbouring words. Stores
+          // straight from registers, 64 bytes apart per lane, reach a fraction of the write
+          // bound (docs/benchmarks.md, "Hashing").
           auto staged = shared_array<std::uint32_t>(keystream_workgroup * 17, "chacha_staged");
-          U g = global_id().x();
-          U lane = local_index();
-          U words = p[&ChachaLaunch::words];
+          UInt g = global_id().x();
+          UInt lane = local_index();
+          UInt words = p[&ChachaLaunch::words];
           ChachaWords block = chacha_launch_block(p, layout, rounds, g);
           if (block_aligned) {
             for (std::uint32_t k = 0; k < 16; ++k) staged[lane * 17u + k] = block[k];
@@ -86,18 +85,18 @@ inline const auto& chacha_keystream_kernel(ChachaLayout layout, unsigned rounds,
               window[k] = block[k];
               window[16 + k] = next[k];
             }
-            U shift = p[&ChachaLaunch::byte_shift];
-            U q = shift / 4u, r = (shift % 4u) * 8u;
+            UInt shift = p[&ChachaLaunch::byte_shift];
+            UInt q = shift / 4u, r = (shift % 4u) * 8u;
             for (std::uint32_t k = 0; k < 16; ++k) {
-              U lo = window[q + k], hi = window[q + k + 1u];
+              UInt lo = window[q + k], hi = window[q + k + 1u];
               staged[lane * 17u + k] = (lo >> r) | ((hi << 1u) << (31u - r));  // no shift by 32 when r == 0
             }
           }
           barrier();
-          U first = (g - lane) * 16u;
+          UInt first = (g - lane) * 16u;
           for (std::uint32_t k = 0; k < 16; ++k) {
-            U i = lane + k * keystream_workgroup;  // word i of the workgroup's output
-            U w = first + i;
+            UInt i = lane + k * keystream_workgroup;  // word i of the workgroup's output
+            UInt w = first + i;
             if_(w < words, [&] { out[w] = staged[(i / 16u) * 17u + i % 16u].load(); });
           }
         },

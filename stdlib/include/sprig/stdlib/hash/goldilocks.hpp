@@ -12,6 +12,7 @@
 #include <string>
 
 #include "sprig/dsl.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig::hash {
 
@@ -25,7 +26,7 @@ inline constexpr std::uint64_t epsilon = 0xffffffffull;
 // Field arithmetic on uint64 device values.
 struct Goldilocks64 {
   using Host = std::uint64_t;
-  using Element = Expr<std::uint64_t>;
+  using Element = ULong;
   static constexpr const char* name = "gl64";
 
   // A host constant; reduced here, so any 64-bit value is accepted.
@@ -38,12 +39,12 @@ struct Goldilocks64 {
   }
 
   // The element of the two buffer words (low, high), reduced.
-  static Element from_words(const Expr<std::uint32_t>& low, const Expr<std::uint32_t>& high) {
+  static Element from_words(const UInt& low, const UInt& high) {
     return canonical(cast<std::uint64_t>(low) | (cast<std::uint64_t>(high) << 32u));
   }
   // A small integer (an element count) as an element.
-  static Element from_u32(const Expr<std::uint32_t>& value) { return cast<std::uint64_t>(value); }
-  static std::array<Expr<std::uint32_t>, 2> to_words(const Element& x) {
+  static Element from_u32(const UInt& value) { return cast<std::uint64_t>(value); }
+  static std::array<UInt, 2> to_words(const Element& x) {
     return {cast<std::uint32_t>(x & 0xffffffffull), cast<std::uint32_t>(x >> 32u)};
   }
 
@@ -51,7 +52,7 @@ struct Goldilocks64 {
     Element s = a + b;
     // A carry out of 64 bits is worth epsilon; a sum in [p, 2^64) loses p, which modulo
     // 2^64 is adding epsilon too. Both cannot happen at once (a wrapped sum is < p).
-    Expr<bool> over = (s < a) || (s >= goldilocks::modulus);
+    Bool over = (s < a) || (s >= goldilocks::modulus);
     return s + select(over, Element(goldilocks::epsilon), Element(std::uint64_t(0)));
   }
 
@@ -63,10 +64,9 @@ struct Goldilocks64 {
   // The product is a real device function: the Rescue permutation multiplies thousands of
   // times, and one call per product keeps the kernel small enough to compile quickly.
   static const auto& mul_callable() {
-    static const auto f = callable("goldilocks64_mul", [](ULong a, ULong b) -> ULong {
-      return reduce128(a * b, mul_hi(a, b));
+    return sprig::detail::cached_callable("goldilocks64_mul", [] {
+      return callable("goldilocks64_mul", [](ULong a, ULong b) -> ULong { return reduce128(a * b, mul_hi(a, b)); });
     });
-    return f;
   }
   static Element mul(const Element& a, const Element& b) { return mul_callable()(a, b); }
   static Element square(const Element& a) { return mul(a, a); }

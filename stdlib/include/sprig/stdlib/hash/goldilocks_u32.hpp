@@ -12,8 +12,8 @@ namespace sprig::hash {
 
 struct Goldilocks32 {
   using Host = uvec2;
-  using Element = Expr<uvec2>;
-  using Word = Expr<std::uint32_t>;
+  using Element = UVec2;
+  using Word = UInt;
   static constexpr const char* name = "gl32";
 
   static Element make(const Word& low, const Word& high) {
@@ -48,8 +48,9 @@ struct Goldilocks32 {
 
   // One device function per product (see Goldilocks64::mul_callable).
   static const auto& mul_callable() {
-    static const auto f = callable("goldilocks32_mul", [](UVec2 a, UVec2 b) -> UVec2 { return mul_product(a, b); });
-    return f;
+    return sprig::detail::cached_callable("goldilocks32_mul", [] {
+      return callable("goldilocks32_mul", [](UVec2 a, UVec2 b) -> UVec2 { return mul_product(a, b); });
+    });
   }
   static Element mul(const Element& a, const Element& b) { return mul_callable()(a, b); }
   static Element square(const Element& a) { return mul(a, a); }
@@ -91,7 +92,7 @@ struct Goldilocks32 {
  private:
   struct Wide {
     Word low, high;
-    Expr<bool> flag;  // the carry or borrow out of 64 bits
+    Bool flag;  // the carry or borrow out of 64 bits
   };
 
   static Wide add64(const Word& a0, const Word& a1, const Word& b0, const Word& b1) {
@@ -110,10 +111,10 @@ struct Goldilocks32 {
   }
 
   // (high, low) >= p: the high word is all ones and the low word is not zero.
-  static Expr<bool> at_least_modulus(const Word& low, const Word& high) { return (high == 0xffffffffu) && (low != 0u); }
+  static Bool at_least_modulus(const Word& low, const Word& high) { return (high == 0xffffffffu) && (low != 0u); }
 
   // (high, low) + epsilon modulo 2^64 where `condition` holds: what subtracting p is.
-  static Element add_epsilon_if(const Expr<bool>& condition, const Word& low, const Word& high) {
+  static Element add_epsilon_if(const Bool& condition, const Word& low, const Word& high) {
     auto [l, h, unused] = add64(low, high, select(condition, Word(0xffffffffu), Word(0u)), Word(0u));
     (void)unused;
     return make(l, h);

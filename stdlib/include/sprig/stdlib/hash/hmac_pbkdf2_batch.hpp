@@ -25,7 +25,7 @@ inline const auto& hmac_sha256_kernel() {
         name,
         [](ReadBuffer<std::uint32_t> data, ReadBuffer<ByteSpan> keys, ReadBuffer<ByteSpan> messages,
            WriteBuffer<std::uint32_t> macs) {
-          Expr<std::uint32_t> i = global_id().x();
+          UInt i = global_id().x();
           if_(i < messages.size(), [&] {
             Expr<ByteSpan> key = keys[i], message = messages[i];
             HmacSha256Key states = hmac_sha256_key(buffer_bytes(data, key[&ByteSpan::offset]), key[&ByteSpan::length]);
@@ -48,12 +48,11 @@ inline const auto& pbkdf2_hmac_sha256_kernel() {
     return kernel(
         name,
         [](ReadBuffer<std::uint32_t> data, ReadBuffer<ByteSpan> passwords, ReadBuffer<ByteSpan> salts,
-           Buffer<std::uint32_t> running, WriteBuffer<std::uint32_t> out, Expr<std::uint32_t> count,
-           Expr<std::uint32_t> first, Expr<std::uint32_t> last, Expr<std::uint32_t> out_words,
-           Expr<std::uint32_t> blocks) {
-          using U = Expr<std::uint32_t>;
-          U g = global_id().x();
-          U i = g / blocks, block = g % blocks;
+           Buffer<std::uint32_t> running, WriteBuffer<std::uint32_t> out, UInt count,
+           UInt first, UInt last, UInt out_words,
+           UInt blocks) {
+          UInt g = global_id().x();
+          UInt i = g / blocks, block = g % blocks;
           if_(i < passwords.size(), [&] {
             Expr<ByteSpan> password = passwords[i];
             HmacSha256Key key =
@@ -77,7 +76,7 @@ inline const auto& pbkdf2_hmac_sha256_kernel() {
             if_(last != 0u, [&] {
               Sha256State words = sha256_digest_words(t.load());
               for (std::uint32_t j = 0; j < 8; ++j) {
-                U word = block * 8u + j;
+                UInt word = block * 8u + j;
                 if_(word < out_words, [&] { out[i * out_words + word] = words[j]; });
               }
             }).else_([&] {

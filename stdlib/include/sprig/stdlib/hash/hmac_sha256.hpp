@@ -17,15 +17,14 @@ struct HmacSha256Key {
 // The HMAC key states of `key_length` bytes (a device value) from `source`; keys longer
 // than the 64-byte block are hashed first, as the standard says.
 template <class Source>
-HmacSha256Key hmac_sha256_key(const Source& key, const Expr<std::uint32_t>& key_length) {
-  using U = Expr<std::uint32_t>;
+HmacSha256Key hmac_sha256_key(const Source& key, const UInt& key_length) {
   WordVars<16> block(zero_words<16>());  // the key block, big-endian words
   if_(key_length > 64u, [&] {
     Sha256State digest = sha256_message(key, key_length);
     for (int j = 0; j < 8; ++j) block[j] = digest[j];
   }).else_([&] {
     for (std::uint32_t j = 0; j < 16; ++j) {
-      U p(j * 4u);
+      UInt p(j * 4u);
       block[j] = byte_swap(keep_low_bytes(key(p), bytes_before(key_length, p)));
     }
   });
@@ -40,7 +39,7 @@ HmacSha256Key hmac_sha256_key(const Source& key, const Expr<std::uint32_t>& key_
 // HMAC of `length` bytes (a device value) from `source`; the MAC is the result's words,
 // big-endian (sha256_digest_words gives buffer words).
 template <class Source>
-Sha256State hmac_sha256(const HmacSha256Key& key, const Source& message, const Expr<std::uint32_t>& length) {
+Sha256State hmac_sha256(const HmacSha256Key& key, const Source& message, const UInt& length) {
   Sha256State inner = sha256_message(message, length, 64, key.inner);
   return sha256_of_digest(inner, 64, key.outer);
 }

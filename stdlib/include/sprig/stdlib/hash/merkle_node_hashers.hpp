@@ -16,7 +16,7 @@
 
 namespace sprig::hash {
 
-using MerkleNodeWords = std::array<Expr<std::uint32_t>, 8>;
+using MerkleNodeWords = std::array<UInt, 8>;
 
 // Children are digests of 4 field elements (words 2i, 2i+1 = element i, reduced mod p).
 template <class F>
@@ -43,8 +43,8 @@ struct Sha256MerkleNode {
     Sha256State state = sha256_compress(sha256_initial_state(), block);
     // A 64-byte message pads to one more block: 0x80, zeros, the bit length 512.
     Sha256Block padding = zero_words<16>();
-    padding[0] = Expr<std::uint32_t>(0x80000000u);
-    padding[15] = Expr<std::uint32_t>(512u);
+    padding[0] = UInt(0x80000000u);
+    padding[15] = UInt(512u);
     return sha256_digest_words(sha256_compress(state, padding));
   }
 };
@@ -57,7 +57,7 @@ struct Blake3MerkleNode {
       block[i] = left[i];
       block[i + 8] = right[i];
     }
-    return blake3_hash_block(block, Expr<std::uint32_t>(64u));
+    return blake3_hash_block(block, UInt(64u));
   }
 };
 

@@ -36,14 +36,14 @@ constexpr std::uint32_t merkle_level_workgroup = 64;
 constexpr std::uint64_t merkle_max_groups = 32768;
 
 template <class Words>
-MerkleNodeWords load_node(const Words& words, const Expr<std::uint32_t>& first_word) {
+MerkleNodeWords load_node(const Words& words, const UInt& first_word) {
   MerkleNodeWords w = zero_words<8>();
   for (std::uint32_t j = 0; j < 8; ++j) w[j] = words[first_word + j];
   return w;
 }
 
 template <class Words>
-void store_node(const Words& words, const Expr<std::uint32_t>& first_word, const MerkleNodeWords& w) {
+void store_node(const Words& words, const UInt& first_word, const MerkleNodeWords& w) {
   for (std::uint32_t j = 0; j < 8; ++j) words[first_word + j] = w[j];
 }
 
@@ -55,10 +55,10 @@ const auto& merkle_level_kernel() {
   auto trace = [=] {
     return kernel(
         name,
-        [](Buffer<std::uint32_t> nodes, Expr<std::uint32_t> first, Expr<std::uint32_t> base) {
-          Expr<std::uint32_t> t = base + global_id().x();
+        [](Buffer<std::uint32_t> nodes, UInt first, UInt base) {
+          UInt t = base + global_id().x();
           if_(t < first, [&] {
-            Expr<std::uint32_t> i = first + t;
+            UInt i = first + t;
             store_node(nodes, i * 8u, H::combine(load_node(nodes, i * 16u), load_node(nodes, i * 16u + 8u)));
           });
         },
@@ -77,23 +77,23 @@ const auto& merkle_subtree_kernel(std::uint32_t group_size) {
   auto trace = [=] {
     return kernel(
         name,
-        [=](Buffer<std::uint32_t> nodes, Expr<std::uint32_t> parents, Expr<std::uint32_t> per_group,
-            Expr<std::uint32_t> levels, Expr<std::uint32_t> group_base) {
+        [=](Buffer<std::uint32_t> nodes, UInt parents, UInt per_group,
+            UInt levels, UInt group_base) {
           auto level_nodes = shared_array<std::uint32_t>(2 * group_size * 8, "merkle_level_nodes");
-          Expr<std::uint32_t> g = group_base + workgroup_id().x();
-          Expr<std::uint32_t> t = local_index();
+          UInt g = group_base + workgroup_id().x();
+          UInt t = local_index();
           if_(t < per_group, [&] {
-            Expr<std::uint32_t> i = parents + g * per_group + t;
+            UInt i = parents + g * per_group + t;
             MerkleNodeWords w = H::combine(load_node(nodes, i * 16u), load_node(nodes, i * 16u + 8u));
             store_node(nodes, i * 8u, w);
             store_node(level_nodes, t * 8u, w);
           });
-          for_(1u, levels, [&](Expr<std::uint32_t> level) {
+          for_(1u, levels, [&](UInt level) {
             barrier();
-            Expr<std::uint32_t> count = per_group >> level;
+            UInt count = per_group >> level;
             if_(t < count, [&] {
-              Expr<std::uint32_t> from = ((level - 1u) & 1u) * (group_size * 8u);
-              Expr<std::uint32_t> to = (level & 1u) * (group_size * 8u);
+              UInt from = ((level - 1u) & 1u) * (group_size * 8u);
+              UInt to = (level & 1u) * (group_size * 8u);
               MerkleNodeWords w =
                   H::combine(load_node(level_nodes, from + t * 16u), load_node(level_nodes, from + t * 16u + 8u));
               store_node(nodes, ((parents >> level) + g * count + t) * 8u, w);

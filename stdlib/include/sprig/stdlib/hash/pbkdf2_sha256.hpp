@@ -12,16 +12,15 @@ namespace detail {
 // The bytes of `salt` (salt_length bytes) followed by the 4 bytes `tail_le` (a little-endian
 // word holding them in order), as a byte source.
 template <class Source>
-auto append_word(const Source& salt, const Expr<std::uint32_t>& salt_length, const Expr<std::uint32_t>& tail_le) {
-  using U = Expr<std::uint32_t>;
-  return [=](const U& p) {
-    U salt_word = keep_low_bytes(salt(p), bytes_before(salt_length, p));
+auto append_word(const Source& salt, const UInt& salt_length, const UInt& tail_le) {
+  return [=](const UInt& p) {
+    UInt salt_word = keep_low_bytes(salt(p), bytes_before(salt_length, p));
     // The tail starts salt_length - p bytes into this word, or ended p - salt_length bytes
     // into the previous one; shift counts of 0..3 bytes only.
-    Expr<bool> starts_here = salt_length >= p && salt_length - p < 4u;
-    Expr<bool> spills_here = p > salt_length && p - salt_length < 4u;
-    U head = select(starts_here, tail_le << ((salt_length - p) * 8u), U(0u));
-    U spill = select(spills_here, tail_le >> ((p - salt_length) * 8u), U(0u));
+    Bool starts_here = salt_length >= p && salt_length - p < 4u;
+    Bool spills_here = p > salt_length && p - salt_length < 4u;
+    UInt head = select(starts_here, tail_le << ((salt_length - p) * 8u), UInt(0u));
+    UInt spill = select(spills_here, tail_le >> ((p - salt_length) * 8u), UInt(0u));
     return salt_word | head | spill;
   };
 }
@@ -32,15 +31,15 @@ auto append_word(const Source& salt, const Expr<std::uint32_t>& salt_length, con
 // HMAC key states are `key` and `salt_length` bytes of salt from `salt`.
 template <class Source>
 Sha256State pbkdf2_hmac_sha256_first(const HmacSha256Key& key, const Source& salt,
-                                     const Expr<std::uint32_t>& salt_length, const Expr<std::uint32_t>& index) {
+                                     const UInt& salt_length, const UInt& index) {
   auto salted = detail::append_word(salt, salt_length, byte_swap(index));  // INT(i) is big-endian
   return hmac_sha256(key, salted, salt_length + 4u);
 }
 
 // Runs `count` more iterations on the running pair (u = U_j, t = U_1 ^ ... ^ U_j), in place.
 inline void pbkdf2_hmac_sha256_iterate(const HmacSha256Key& key, const WordVars<8>& u, const WordVars<8>& t,
-                                       const Expr<std::uint32_t>& count) {
-  for_(0u, count, [&](Expr<std::uint32_t>) {
+                                       const UInt& count) {
+  for_(0u, count, [&](UInt) {
     Sha256State next = hmac_sha256_of_digest(key, u.load());
     Sha256State sum = t.load();
     for (int j = 0; j < 8; ++j) sum[j] = sum[j] ^ next[j];
@@ -58,8 +57,8 @@ inline void pbkdf2_hmac_sha256_iterate(const HmacSha256Key& key, const WordVars<
 // longer runs over several launches with pbkdf2_hmac_sha256_iterate.
 template <class Source>
 Sha256State pbkdf2_hmac_sha256_block(const HmacSha256Key& key, const Source& salt,
-                                     const Expr<std::uint32_t>& salt_length, const Expr<std::uint32_t>& index,
-                                     const Expr<std::uint32_t>& iterations) {
+                                     const UInt& salt_length, const UInt& index,
+                                     const UInt& iterations) {
   Sha256State first = pbkdf2_hmac_sha256_first(key, salt, salt_length, index);
   WordVars<8> u(first), t(first);
   pbkdf2_hmac_sha256_iterate(key, u, t, iterations - 1u);

@@ -44,7 +44,7 @@ void with_goldilocks(GoldilocksPath path, Body&& body) {
 }
 
 template <class F, class Out>
-void store_digest(const Out& out, const Expr<std::uint32_t>& first_word, const RescueDigest<F>& d) {
+void store_digest(const Out& out, const UInt& first_word, const RescueDigest<F>& d) {
   auto words = rescue_digest_words<F>(d);
   for (std::uint32_t j = 0; j < 8; ++j) out[first_word + j] = words[j];
 }
@@ -56,8 +56,8 @@ const auto& rescue_hash_spans_kernel() {
     return kernel(
         name,
         [](ReadBuffer<std::uint32_t> elements, ReadBuffer<ElementSpan> spans, WriteBuffer<std::uint32_t> digests,
-           Expr<std::uint32_t> base) {
-          Expr<std::uint32_t> i = base + global_id().x();
+           UInt base) {
+          UInt i = base + global_id().x();
           if_(i < spans.size(), [&] {
             Expr<ElementSpan> span = spans[i];
             auto d = rescue_hash_elements<F>(elements, span[&ElementSpan::offset], span[&ElementSpan::count]);
@@ -75,9 +75,9 @@ const auto& rescue_merge_kernel() {
   auto trace = [=] {
     return kernel(
         name,
-        [](ReadBuffer<std::uint32_t> digests, WriteBuffer<std::uint32_t> merged, Expr<std::uint32_t> count,
-           Expr<std::uint32_t> base) {
-          Expr<std::uint32_t> i = base + global_id().x();
+        [](ReadBuffer<std::uint32_t> digests, WriteBuffer<std::uint32_t> merged, UInt count,
+           UInt base) {
+          UInt i = base + global_id().x();
           if_(i < count, [&] {
             auto d = rescue_merge<F>(rescue_load_digest<F>(digests, i * 16u), rescue_load_digest<F>(digests, i * 16u + 8u));
             store_digest<F>(merged, i * 8u, d);

@@ -34,7 +34,7 @@ RescueDigest<F> rescue_digest_of(const RescueState<F>& s) {
 
 // Element `index` of a buffer of (low, high) uint32 word pairs, reduced.
 template <class F, class Words>
-typename F::Element load_element(const Words& words, const Expr<std::uint32_t>& index) {
+typename F::Element load_element(const Words& words, const UInt& index) {
   return F::from_words(words[index * 2u], words[index * 2u + 1u]);
 }
 
@@ -56,8 +56,8 @@ RescueDigest<F> rescue_merge(const RescueDigest<F>& a, const RescueDigest<F>& b)
 // uint32 word pairs). A device loop runs ceil(count / 8) permutations: on devices that
 // bound loop trip counts (lavapipe: 65535) keep count below 8 * 65535.
 template <class F, class Words>
-RescueDigest<F> rescue_hash_elements(const Words& words, const Expr<std::uint32_t>& first,
-                                     const Expr<std::uint32_t>& count) {
+RescueDigest<F> rescue_hash_elements(const Words& words, const UInt& first,
+                                     const UInt& count) {
   using Host = typename F::Host;
   std::vector<Var<Host>> state;
   state.reserve(rescue::state_width);
@@ -69,15 +69,15 @@ RescueDigest<F> rescue_hash_elements(const Words& words, const Expr<std::uint32_
     s = rescue_permute<F>(s);
     for (std::size_t i = 0; i < rescue::state_width; ++i) state[i] = s[i];
   };
-  Expr<std::uint32_t> full_blocks = count / 8u;
-  Expr<std::uint32_t> tail = count % 8u;
-  for_(0u, full_blocks, [&](Expr<std::uint32_t> block) {
-    Expr<std::uint32_t> base = first + block * 8u;
+  UInt full_blocks = count / 8u;
+  UInt tail = count % 8u;
+  for_(0u, full_blocks, [&](UInt block) {
+    UInt base = first + block * 8u;
     for (std::uint32_t j = 0; j < 8; ++j)
       state[4 + j] = F::add(state[4 + j].load(), detail::load_element<F>(words, base + j));
     permute_state();
   });
-  Expr<std::uint32_t> tail_base = first + full_blocks * 8u;
+  UInt tail_base = first + full_blocks * 8u;
   for (std::uint32_t j = 0; j < 7; ++j)
     if_(j < tail, [&] { state[4 + j] = F::add(state[4 + j].load(), detail::load_element<F>(words, tail_base + j)); });
   if_(tail != 0u, [&] { permute_state(); });
@@ -86,7 +86,7 @@ RescueDigest<F> rescue_hash_elements(const Words& words, const Expr<std::uint32_
 
 // A digest from / to 8 buffer words (element i = words 2i, 2i+1).
 template <class F, class Words>
-RescueDigest<F> rescue_load_digest(const Words& words, const Expr<std::uint32_t>& first_word) {
+RescueDigest<F> rescue_load_digest(const Words& words, const UInt& first_word) {
   return {F::from_words(words[first_word], words[first_word + 1u]),
           F::from_words(words[first_word + 2u], words[first_word + 3u]),
           F::from_words(words[first_word + 4u], words[first_word + 5u]),
@@ -94,8 +94,8 @@ RescueDigest<F> rescue_load_digest(const Words& words, const Expr<std::uint32_t>
 }
 
 template <class F>
-std::array<Expr<std::uint32_t>, 8> rescue_digest_words(const RescueDigest<F>& d) {
-  std::array<Expr<std::uint32_t>, 8> out{F::to_words(d[0])[0], F::to_words(d[0])[1], F::to_words(d[1])[0],
+std::array<UInt, 8> rescue_digest_words(const RescueDigest<F>& d) {
+  std::array<UInt, 8> out{F::to_words(d[0])[0], F::to_words(d[0])[1], F::to_words(d[1])[0],
                                          F::to_words(d[1])[1], F::to_words(d[2])[0], F::to_words(d[2])[1],
                                          F::to_words(d[3])[0], F::to_words(d[3])[1]};
   return out;

@@ -42,7 +42,7 @@ RescueState<F> rescue_load(const RescueVars<F>& vars) {
 // below 2^31, so the shift is 0): drivers such as lavapipe fully unroll constant-count loops,
 // which turns the permutation back into tens of thousands of instructions and takes
 // seconds to compile per kernel.
-inline Expr<std::uint32_t> opaque_count(std::uint32_t n) { return (workgroup_id().x() >> 31u) + n; }
+inline UInt opaque_count(std::uint32_t n) { return (workgroup_id().x() >> 31u) + n; }
 
 template <class F>
 RescueState<F> elementwise_mul(RescueState<F> a, const RescueState<F>& b) {
@@ -61,7 +61,7 @@ RescueState<F> elementwise_square(RescueState<F> a) {
 template <class F>
 RescueState<F> square_times(const RescueState<F>& x, std::uint32_t n) {
   RescueVars<F> vars = rescue_vars<F>(x);
-  for_(0u, opaque_count(n), [&](Expr<std::uint32_t>) {
+  for_(0u, opaque_count(n), [&](UInt) {
     for (auto& v : vars) v = F::square(v.load());
   });
   return rescue_load<F>(vars);
@@ -114,9 +114,9 @@ inline std::uint32_t rescue_constant_word(std::size_t half, std::size_t round, s
 template <class F>
 RescueState<F> rescue_add_constants(const RescueState<F>& s,
                                     const Var<std::array<std::uint32_t, rescue_constant_words>>& constants,
-                                    std::size_t half, const Expr<std::uint32_t>& round) {
+                                    std::size_t half, const UInt& round) {
   RescueState<F> out = s;
-  Expr<std::uint32_t> base = round * std::uint32_t(rescue::state_width * 2) +
+  UInt base = round * std::uint32_t(rescue::state_width * 2) +
                              std::uint32_t(half * rescue::rounds * rescue::state_width * 2);
   for (std::uint32_t i = 0; i < rescue::state_width; ++i) {
     // The tables are canonical, so from_words' reduction leaves them as they are.
@@ -136,11 +136,11 @@ RescueState<F> rescue_permute(const RescueState<F>& input) {
   for (std::size_t r = 0; r < rescue::rounds; ++r)
     for (std::size_t i = 0; i < rescue::state_width; ++i)
       for (std::size_t w = 0; w < 2; ++w) {
-        constants[detail::rescue_constant_word(0, r, i, w)] = Expr<std::uint32_t>(std::uint32_t(rescue::ark1[r][i] >> (32 * w)));
-        constants[detail::rescue_constant_word(1, r, i, w)] = Expr<std::uint32_t>(std::uint32_t(rescue::ark2[r][i] >> (32 * w)));
+        constants[detail::rescue_constant_word(0, r, i, w)] = UInt(std::uint32_t(rescue::ark1[r][i] >> (32 * w)));
+        constants[detail::rescue_constant_word(1, r, i, w)] = UInt(std::uint32_t(rescue::ark2[r][i] >> (32 * w)));
       }
   detail::RescueVars<F> state = detail::rescue_vars<F>(input);
-  for_(0u, detail::opaque_count(std::uint32_t(rescue::rounds)), [&](Expr<std::uint32_t> round) {
+  for_(0u, detail::opaque_count(std::uint32_t(rescue::rounds)), [&](UInt round) {
     RescueState<F> s = detail::rescue_load<F>(state);
     s = detail::rescue_add_constants<F>(detail::rescue_mds<F>(detail::rescue_sbox<F>(s)), constants, 0, round);
     s = detail::rescue_add_constants<F>(detail::rescue_mds<F>(detail::rescue_inverse_sbox<F>(s)), constants, 1, round);

@@ -13,11 +13,11 @@
 
 namespace sprig::hash {
 
-using SalsaWords = std::array<Expr<std::uint32_t>, 16>;
+using SalsaWords = std::array<UInt, 16>;
 
 // Salsa20's quarter-round on (a, b, c, d), in place (the specification's order: b, c, d, a).
-inline void salsa20_quarter_round(Expr<std::uint32_t>& a, Expr<std::uint32_t>& b, Expr<std::uint32_t>& c,
-                                  Expr<std::uint32_t>& d) {
+inline void salsa20_quarter_round(UInt& a, UInt& b, UInt& c,
+                                  UInt& d) {
   b = b ^ rotate_left(a + d, 7u);
   c = c ^ rotate_left(b + a, 9u);
   d = d ^ rotate_left(c + b, 13u);

@@ -28,11 +28,10 @@ namespace detail {
 // `v` (V, or X where v_at's block count is 2; scrypt_expand_target): lane
 // k of a hash takes PBKDF2 output blocks 4rk+1 .. 4rk+4r (128 r bytes).
 template <class VBuffer, class Salt>
-void scrypt_expand_lane(const VBuffer& v, const ScryptScratchIndex& v_at, const Expr<std::uint32_t>& lane,
-                        const HmacSha256Key& key, const Salt& salt, const Expr<std::uint32_t>& salt_length,
-                        const Expr<std::uint32_t>& r, const Expr<std::uint32_t>& k) {
-  using U = Expr<std::uint32_t>;
-  for_(0u, r * 4u, [&](U b) {
+void scrypt_expand_lane(const VBuffer& v, const ScryptScratchIndex& v_at, const UInt& lane,
+                        const HmacSha256Key& key, const Salt& salt, const UInt& salt_length,
+                        const UInt& r, const UInt& k) {
+  for_(0u, r * 4u, [&](UInt b) {
     Sha256State t = sha256_digest_words(pbkdf2_hmac_sha256_first(key, salt, salt_length, k * r * 4u + b + 1u));
     for (std::uint32_t j = 0; j < 8; ++j) v[v_at(lane, 0u, b * 8u + j)] = t[j];
   });
@@ -42,12 +41,11 @@ void scrypt_expand_lane(const VBuffer& v, const ScryptScratchIndex& v_at, const 
 // a little-endian word, q a multiple of 4; reads past the end are clamped.
 template <class XBuffer>
 auto scrypt_mixed_bytes(const XBuffer& x, const ScryptScratchIndex& x_at,
-                               const Expr<std::uint32_t>& hash, const Expr<std::uint32_t>& r,
-                               const Expr<std::uint32_t>& p) {
-  using U = Expr<std::uint32_t>;
-  return [=](const U& q) {
-    U block_words = r * 32u;
-    U word = min(q >> 2u, block_words * p - 1u);
+                               const UInt& hash, const UInt& r,
+                               const UInt& p) {
+  return [=](const UInt& q) {
+    UInt block_words = r * 32u;
+    UInt word = min(q >> 2u, block_words * p - 1u);
     return x[x_at(hash * p + word / block_words, 0u, word % block_words)].load();
   };
 }
@@ -55,9 +53,9 @@ auto scrypt_mixed_bytes(const XBuffer& x, const ScryptScratchIndex& x_at,
 // Output block `block` (0-based) of PBKDF2(P, B', 1, ...) of hash `hash`, as buffer words.
 template <class XBuffer>
 Sha256State scrypt_finish_block(const XBuffer& x, const ScryptScratchIndex& x_at,
-                                       const HmacSha256Key& key, const Expr<std::uint32_t>& hash,
-                                       const Expr<std::uint32_t>& r, const Expr<std::uint32_t>& p,
-                                       const Expr<std::uint32_t>& block) {
+                                       const HmacSha256Key& key, const UInt& hash,
+                                       const UInt& r, const UInt& p,
+                                       const UInt& block) {
   auto mixed = scrypt_mixed_bytes(x, x_at, hash, r, p);
   return sha256_digest_words(pbkdf2_hmac_sha256_first(key, mixed, r * p * 128u, block + 1u));
 }
@@ -68,12 +66,11 @@ inline const auto& scrypt_expand_kernel(ScryptLayout layout) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<ByteSpan> passwords, ReadBuffer<ByteSpan> salts,
-            WriteBuffer<std::uint32_t> v, Expr<std::uint32_t> r, Expr<std::uint32_t> n, Expr<std::uint32_t> p,
-            Expr<std::uint32_t> lanes, Expr<std::uint32_t> first_hash) {
-          using U = Expr<std::uint32_t>;
-          U lane = global_id().x();
+            WriteBuffer<std::uint32_t> v, UInt r, UInt n, UInt p,
+            UInt lanes, UInt first_hash) {
+          UInt lane = global_id().x();
           if_(lane < lanes, [&] {
-            U hash = first_hash + lane / p;
+            UInt hash = first_hash + lane / p;
             Expr<ByteSpan> password = passwords[hash], salt = salts[hash];
             HmacSha256Key key =
                 hmac_sha256_key(buffer_bytes(data, password[&ByteSpan::offset]), password[&ByteSpan::length]);
@@ -93,20 +90,19 @@ inline const auto& scrypt_finish_kernel(ScryptLayout layout) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<ByteSpan> passwords, ReadBuffer<std::uint32_t> x,
-            WriteBuffer<std::uint32_t> out, Expr<std::uint32_t> r, Expr<std::uint32_t> p,
-            Expr<std::uint32_t> hashes, Expr<std::uint32_t> first_hash, Expr<std::uint32_t> out_words,
-            Expr<std::uint32_t> blocks) {
-          using U = Expr<std::uint32_t>;
-          U g = global_id().x();
-          U hash = g / blocks, block = g % blocks;
+            WriteBuffer<std::uint32_t> out, UInt r, UInt p,
+            UInt hashes, UInt first_hash, UInt out_words,
+            UInt blocks) {
+          UInt g = global_id().x();
+          UInt hash = g / blocks, block = g % blocks;
           if_(hash < hashes, [&] {
             Expr<ByteSpan> password = passwords[first_hash + hash];
             HmacSha256Key key =
                 hmac_sha256_key(buffer_bytes(data, password[&ByteSpan::offset]), password[&ByteSpan::length]);
-            ScryptScratchIndex x_at{layout, r * 32u, U(2u), hashes * p};
+            ScryptScratchIndex x_at{layout, r * 32u, UInt(2u), hashes * p};
             Sha256State words = scrypt_finish_block(x, x_at, key, hash, r, p, block);
             for (std::uint32_t j = 0; j < 8; ++j) {
-              U word = block * 8u + j;
+              UInt word = block * 8u + j;
               if_(word < out_words, [&] { out[(first_hash + hash) * out_words + word] = words[j]; });
             }
           });

@@ -30,10 +30,8 @@ enum class ScryptLayout {
   Interleaved,  // word-interleaved across the lanes of a launch (coalesced)
 };
 
-// The defaults are the fastest measured on an NVIDIA H100 (bench_scrypt: N = 1024, r = 1,
-// p = 1, 2^20 hashes, X in registers and V as uvec4s): contiguous + cooperative 7.7 M hashes/s
-// (0.81 of the copy bound), contiguous per invocation 3.8 M, interleaved 3.1 M either way.
-// The interleaved layout coalesces every access but ROMix's data-dependent V reads, where
+// The defaults are the layout and split that measured fastest (docs/benchmarks.md, "scrypt",
+// has every combination). The interleaved layout coalesces every access but ROMix's data-dependent V reads, where
 // each lane's 16-byte vector then costs a sector of its own; contiguous lanes read those
 // 64-byte blocks whole. Cooperating quarters the registers per invocation, so four times as
 // many invocations keep the same hashes in flight (that count is capped by the scratch memory).
@@ -141,10 +139,10 @@ inline std::uint32_t scrypt_steps_per_launch(const char* what, const DeviceInfo&
 // lanes of `blocks` blocks of `block_words` words (device values).
 struct ScryptScratchIndex {
   ScryptLayout layout;
-  Expr<std::uint32_t> block_words, blocks, lanes;
+  UInt block_words, blocks, lanes;
 
-  Expr<std::uint32_t> operator()(const Expr<std::uint32_t>& lane, const Expr<std::uint32_t>& block,
-                                 const Expr<std::uint32_t>& word) const {
+  UInt operator()(const UInt& lane, const UInt& block,
+                                 const UInt& word) const {
     if (layout == ScryptLayout::Contiguous) return (lane * blocks + block) * block_words + word;
     return (block * block_words + word) * lanes + lane;
   }

@@ -16,8 +16,8 @@
 //   words of the scratch memory, so no barrier is needed; Integerify's word (word 0, held by
 //   q = 0) reaches the others by a shuffle.
 // Cooperating pays on a GPU: a quarter of the state per invocation (fewer registers, more
-// invocations in flight) and four invocations reading one 64-byte block together. On an H100
-// it is 2x faster than one invocation per lane (ScryptOptions in scrypt_params.hpp has the figures).
+// invocations in flight) and four invocations reading one 64-byte block together
+// (docs/benchmarks.md, "scrypt", compares it with one invocation per lane).
 //
 // Two forms of the steps: the generic one below (any r; X in the scratch buffer, re-read each
 // step) and, for r <= scrypt_register_r_max, scrypt_romix_register_steps (X in registers, V
@@ -36,7 +36,7 @@ namespace sprig::hash {
 
 namespace detail {
 
-using ScryptWords = std::vector<Expr<std::uint32_t>>;
+using ScryptWords = std::vector<UInt>;
 
 // How the invocations of a lane share the Salsa state: the word offsets (within a 64-byte
 // block) this invocation holds, the Salsa20/8 core on them, and Integerify's broadcast.
@@ -44,10 +44,10 @@ struct ScryptMixer {
   std::vector<std::uint32_t> fixed_offsets;  // per-invocation: 0..15
   ScryptWords offsets;                       // device values (cooperative: depend on q)
   bool cooperative = false;
-  Expr<std::uint32_t> group_base = 0u, quarter = 0u;  // cooperative: lane ids in the subgroup
+  UInt group_base = 0u, quarter = 0u;  // cooperative: lane ids in the subgroup
 
   // The lane id of the group member `k` places after this one (mod 4).
-  Expr<std::uint32_t> partner(std::uint32_t k) const { return group_base + ((quarter + k) & 3u); }
+  UInt partner(std::uint32_t k) const { return group_base + ((quarter + k) & 3u); }
 
   ScryptWords mix(const ScryptWords& in) const {
     if (!cooperative) {
@@ -58,12 +58,12 @@ struct ScryptMixer {
     }
     // a, b, c, d: words 5q, 5q+4, 5q+8, 5q+12 — a column quarter-round's inputs. For the rows,
     // invocation q needs b from q+1's d, c from q+2's c and d from q+3's b.
-    Expr<std::uint32_t> a = in[0], b = in[1], c = in[2], d = in[3];
+    UInt a = in[0], b = in[1], c = in[2], d = in[3];
     for (int round = 0; round < 8; round += 2) {
       salsa20_quarter_round(a, b, c, d);
-      Expr<std::uint32_t> row_b = subgroup_shuffle(d, partner(1));
-      Expr<std::uint32_t> row_c = subgroup_shuffle(c, partner(2));
-      Expr<std::uint32_t> row_d = subgroup_shuffle(b, partner(3));
+      UInt row_b = subgroup_shuffle(d, partner(1));
+      UInt row_c = subgroup_shuffle(c, partner(2));
+      UInt row_d = subgroup_shuffle(b, partner(3));
       salsa20_quarter_round(a, row_b, row_c, row_d);
       d = subgroup_shuffle(row_b, partner(3));
       c = subgroup_shuffle(row_c, partner(2));
@@ -74,7 +74,7 @@ struct ScryptMixer {
 
   // Integerify's word (word 0 of the last 64-byte block), given this invocation's first
   // held word of that block.
-  Expr<std::uint32_t> word_zero(const Expr<std::uint32_t>& first_held) const {
+  UInt word_zero(const UInt& first_held) const {
     return cooperative ? subgroup_shuffle(first_held, group_base) : first_held;
   }
 };
@@ -82,17 +82,16 @@ struct ScryptMixer {
 // One BlockMix: src(i, w) is word w of input block i (0 <= i < 2r), dst(i, w, value) writes
 // word w of output block i; w runs over the mixer's offsets.
 template <class Src, class Dst>
-void scrypt_blockmix(const ScryptMixer& mixer, const Expr<std::uint32_t>& r, const Src& src, const Dst& dst) {
-  using U = Expr<std::uint32_t>;
+void scrypt_blockmix(const ScryptMixer& mixer, const UInt& r, const Src& src, const Dst& dst) {
   std::size_t held = mixer.offsets.size();
   std::vector<Var<std::uint32_t>> x;
   x.reserve(held);
   for (std::size_t k = 0; k < held; ++k) x.emplace_back(src(r * 2u - 1u, mixer.offsets[k]));
-  for_(0u, r * 2u, [&](U i) {
+  for_(0u, r * 2u, [&](UInt i) {
     ScryptWords in;
     for (std::size_t k = 0; k < held; ++k) in.push_back(src(i, mixer.offsets[k]) ^ x[k].load());
     ScryptWords out = mixer.mix(in);
-    U position = (i >> 1u) + (i & 1u) * r;
+    UInt position = (i >> 1u) + (i & 1u) * r;
     for (std::size_t k = 0; k < held; ++k) {
       x[k] = out[k];
       dst(position, mixer.offsets[k], out[k]);
@@ -102,39 +101,38 @@ void scrypt_blockmix(const ScryptMixer& mixer, const Expr<std::uint32_t>& r, con
 
 // Steps [begin, end) of ROMix for every lane below `lanes`.
 inline void scrypt_romix_steps(const ScryptMixer& mixer, ScryptLayout layout, const Buffer<std::uint32_t>& v,
-                               const Buffer<std::uint32_t>& x, const Expr<std::uint32_t>& lane,
-                               const Expr<std::uint32_t>& r, const Expr<std::uint32_t>& n,
-                               const Expr<std::uint32_t>& lanes, const Expr<std::uint32_t>& begin,
-                               const Expr<std::uint32_t>& end) {
-  using U = Expr<std::uint32_t>;
-  U block_words = r * 32u;
+                               const Buffer<std::uint32_t>& x, const UInt& lane,
+                               const UInt& r, const UInt& n,
+                               const UInt& lanes, const UInt& begin,
+                               const UInt& end) {
+  UInt block_words = r * 32u;
   ScryptScratchIndex v_at{layout, block_words, n, lanes};
-  ScryptScratchIndex x_at{layout, block_words, U(2u), lanes};
-  auto v_block = [&](const U& j) {
-    return [&, j](const U& i, const U& w) { return v[v_at(lane, j, i * 16u + w)].load(); };
+  ScryptScratchIndex x_at{layout, block_words, UInt(2u), lanes};
+  auto v_block = [&](const UInt& j) {
+    return [&, j](const UInt& i, const UInt& w) { return v[v_at(lane, j, i * 16u + w)].load(); };
   };
 
   // Phase 1: V[s+1] = BlockMix(V[s]); the last step writes X slot 0.
-  for_(begin, min(end, n - 1u), [&](U s) {
+  for_(begin, min(end, n - 1u), [&](UInt s) {
     scrypt_blockmix(mixer, r, v_block(s),
-                    [&](const U& i, const U& w, const U& value) { v[v_at(lane, s + 1u, i * 16u + w)] = value; });
+                    [&](const UInt& i, const UInt& w, const UInt& value) { v[v_at(lane, s + 1u, i * 16u + w)] = value; });
   });
   if_(begin <= n - 1u && end > n - 1u, [&] {
     scrypt_blockmix(mixer, r, v_block(n - 1u),
-                    [&](const U& i, const U& w, const U& value) { x[x_at(lane, 0u, i * 16u + w)] = value; });
+                    [&](const UInt& i, const UInt& w, const UInt& value) { x[x_at(lane, 0u, i * 16u + w)] = value; });
   });
 
   // Phase 2: X = BlockMix(X ^ V[Integerify(X) mod N]), alternating between the X slots.
-  for_(max(begin, n), end, [&](U s) {
-    U from = (s - n) & 1u, to = from ^ 1u;
-    U last_first = x[x_at(lane, from, (r * 2u - 1u) * 16u + mixer.offsets[0])].load();
-    U j = mixer.word_zero(last_first) & (n - 1u);
+  for_(max(begin, n), end, [&](UInt s) {
+    UInt from = (s - n) & 1u, to = from ^ 1u;
+    UInt last_first = x[x_at(lane, from, (r * 2u - 1u) * 16u + mixer.offsets[0])].load();
+    UInt j = mixer.word_zero(last_first) & (n - 1u);
     scrypt_blockmix(
         mixer, r,
-        [&](const U& i, const U& w) {
+        [&](const UInt& i, const UInt& w) {
           return x[x_at(lane, from, i * 16u + w)].load() ^ v[v_at(lane, j, i * 16u + w)].load();
         },
-        [&](const U& i, const U& w, const U& value) { x[x_at(lane, to, i * 16u + w)] = value; });
+        [&](const UInt& i, const UInt& w, const UInt& value) { x[x_at(lane, to, i * 16u + w)] = value; });
   });
 }
 
@@ -144,8 +142,8 @@ inline void scrypt_romix_steps(const ScryptMixer& mixer, ScryptLayout layout, co
 // mixing it, phase 2 issues all 2r block loads of V[j] before the first Salsa core (more
 // bytes in flight per lane). X goes through memory only between launches: the expansion
 // writes B to X slot 0, each launch reads X from there and leaves it there for the next
-// launch and the finish kernel. The generic form above re-read X (and V[s]) from memory
-// every step: on an H100 that traffic, not V, set the pace (2.7x slower).
+// launch and the finish kernel. The generic form above re-reads X (and V[s]) from memory
+// every step, and on a GPU that traffic, not V, sets the pace (docs/benchmarks.md, "scrypt").
 //
 // V is private to ROMix, so it is stored as uvec4s in whatever order suits the mixer: each
 // invocation's held words of a 64-byte block, four to a vector (cooperative: its whole
@@ -153,23 +151,22 @@ inline void scrypt_romix_steps(const ScryptMixer& mixer, ScryptLayout layout, co
 // holds the held words 4m..4m+3 of invocation q where v = 4i + q + m.
 constexpr std::uint32_t scrypt_register_r_max = 4;
 
-inline Expr<uvec4> scrypt_pack(const Expr<std::uint32_t>& a, const Expr<std::uint32_t>& b,
-                               const Expr<std::uint32_t>& c, const Expr<std::uint32_t>& d) {
-  return Expr<uvec4>(sprig::detail::pure(ir::Op::Construct, device_type<uvec4>(),
+inline UVec4 scrypt_pack(const UInt& a, const UInt& b,
+                               const UInt& c, const UInt& d) {
+  return UVec4(sprig::detail::pure(ir::Op::Construct, device_type<uvec4>(),
                                          {a.node(), b.node(), c.node(), d.node()}, a.node()->loc));
 }
 
 inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout layout, std::uint32_t r,
                                         const Buffer<uvec4>& v, const Buffer<std::uint32_t>& x,
-                                        const Expr<std::uint32_t>& lane, const Expr<std::uint32_t>& n,
-                                        const Expr<std::uint32_t>& lanes, const Expr<std::uint32_t>& begin,
-                                        const Expr<std::uint32_t>& end) {
-  using U = Expr<std::uint32_t>;
+                                        const UInt& lane, const UInt& n,
+                                        const UInt& lanes, const UInt& begin,
+                                        const UInt& end) {
   const std::size_t held = mixer.offsets.size(), blocks = 2 * std::size_t(r), groups = held / 4;
-  ScryptScratchIndex v_at{layout, U(r * 8u), n, lanes};
-  ScryptScratchIndex x_at{layout, U(r * 32u), U(2u), lanes};
-  auto word = [&](std::size_t i, std::size_t k) { return U(std::uint32_t(i) * 16u) + mixer.offsets[k]; };
-  U first_group = mixer.cooperative ? mixer.quarter : U(0u);
+  ScryptScratchIndex v_at{layout, UInt(r * 8u), n, lanes};
+  ScryptScratchIndex x_at{layout, UInt(r * 32u), UInt(2u), lanes};
+  auto word = [&](std::size_t i, std::size_t k) { return UInt(std::uint32_t(i) * 16u) + mixer.offsets[k]; };
+  UInt first_group = mixer.cooperative ? mixer.quarter : UInt(0u);
   auto vector = [&](std::size_t i, std::size_t m) { return first_group + std::uint32_t(4 * i + m); };
   std::vector<std::vector<Var<std::uint32_t>>> state(blocks);
   for (std::size_t i = 0; i < blocks; ++i) {
@@ -197,7 +194,7 @@ inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout l
   };
 
   // Phase 1: V[s] = X; X = BlockMix(X).
-  for_(begin, min(end, n), [&](U s) {
+  for_(begin, min(end, n), [&](UInt s) {
     std::vector<ScryptWords> words = current();
     for (std::size_t i = 0; i < blocks; ++i)
       for (std::size_t m = 0; m < groups; ++m)
@@ -206,10 +203,10 @@ inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout l
     blockmix(words);
   });
   // Phase 2: X = BlockMix(X ^ V[Integerify(X) mod N]).
-  for_(max(begin, n), end, [&](U) {
+  for_(max(begin, n), end, [&](UInt) {
     std::vector<ScryptWords> words = current();
-    U j = mixer.word_zero(words[blocks - 1][0]) & (n - 1u);
-    std::vector<Expr<uvec4>> loaded;
+    UInt j = mixer.word_zero(words[blocks - 1][0]) & (n - 1u);
+    std::vector<UVec4> loaded;
     for (std::size_t i = 0; i < blocks; ++i)
       for (std::size_t m = 0; m < groups; ++m) loaded.push_back(v[v_at(lane, j, vector(i, m))].load());
     for (std::size_t i = 0; i < blocks; ++i)
@@ -221,22 +218,21 @@ inline void scrypt_romix_register_steps(const ScryptMixer& mixer, ScryptLayout l
 }
 
 // The mixer of this invocation: one invocation per lane, or four (cooperative), and the lane.
-inline ScryptMixer scrypt_mixer(bool cooperative, Expr<std::uint32_t>& lane) {
-  using U = Expr<std::uint32_t>;
+inline ScryptMixer scrypt_mixer(bool cooperative, UInt& lane) {
   ScryptMixer mixer;
   lane = global_id().x();
   if (cooperative) {
     // Numbered by subgroup so that a lane's four invocations share one subgroup
     // whatever order the device gives local ids to subgroup lanes.
-    U sid = subgroup_invocation_id();
-    U t = workgroup_id().x() * scrypt_workgroup + subgroup_id() * subgroup_size() + sid;
+    UInt sid = subgroup_invocation_id();
+    UInt t = workgroup_id().x() * scrypt_workgroup + subgroup_id() * subgroup_size() + sid;
     lane = t >> 2u;
     mixer.cooperative = true;
     mixer.quarter = sid & 3u;
     mixer.group_base = sid - mixer.quarter;
     for (std::uint32_t k = 0; k < 4; ++k) mixer.offsets.push_back((mixer.quarter * 5u + k * 4u) & 15u);
   } else {
-    for (std::uint32_t w = 0; w < 16; ++w) mixer.offsets.push_back(U(w));
+    for (std::uint32_t w = 0; w < 16; ++w) mixer.offsets.push_back(UInt(w));
   }
   return mixer;
 }
@@ -247,9 +243,9 @@ inline const auto& scrypt_romix_register_kernel(ScryptLayout layout, bool cooper
   auto trace = [=] {
     return kernel(
         name,
-        [=](Buffer<uvec4> v, Buffer<std::uint32_t> x, Expr<std::uint32_t> n, Expr<std::uint32_t> lanes,
-            Expr<std::uint32_t> begin, Expr<std::uint32_t> end) {
-          Expr<std::uint32_t> lane = 0u;
+        [=](Buffer<uvec4> v, Buffer<std::uint32_t> x, UInt n, UInt lanes,
+            UInt begin, UInt end) {
+          UInt lane = 0u;
           ScryptMixer mixer = scrypt_mixer(cooperative, lane);
           if_(lane < lanes, [&] { scrypt_romix_register_steps(mixer, layout, r, v, x, lane, n, lanes, begin, end); });
         },
@@ -263,9 +259,9 @@ inline const auto& scrypt_romix_kernel(ScryptLayout layout, bool cooperative) {
   auto trace = [=] {
     return kernel(
         name,
-        [=](Buffer<std::uint32_t> v, Buffer<std::uint32_t> x, Expr<std::uint32_t> r, Expr<std::uint32_t> n,
-            Expr<std::uint32_t> lanes, Expr<std::uint32_t> begin, Expr<std::uint32_t> end) {
-          Expr<std::uint32_t> lane = 0u;
+        [=](Buffer<std::uint32_t> v, Buffer<std::uint32_t> x, UInt r, UInt n,
+            UInt lanes, UInt begin, UInt end) {
+          UInt lane = 0u;
           ScryptMixer mixer = scrypt_mixer(cooperative, lane);
           if_(lane < lanes, [&] { scrypt_romix_steps(mixer, layout, v, x, lane, r, n, lanes, begin, end); });
         },

@@ -49,19 +49,18 @@ inline constexpr std::uint32_t header_bytes = 80;
 
 // The header with `nonce` in bytes 76..79 as a byte source (reads past byte 80 clamp).
 template <class HeaderBuffer>
-auto header_with_nonce(const HeaderBuffer& header, const Expr<std::uint32_t>& nonce) {
-  using U = Expr<std::uint32_t>;
-  return [=](const U& q) {
-    U word = min(q >> 2u, 19u);
+auto header_with_nonce(const HeaderBuffer& header, const UInt& nonce) {
+  return [=](const UInt& q) {
+    UInt word = min(q >> 2u, 19u);
     return select(word == 19u, nonce, header[word].load());
   };
 }
 
 // hash <= target, both 8 little-endian words of a 256-bit number (word 7 most significant).
-inline Expr<bool> at_most(const Sha256State& hash, const ReadBuffer<std::uint32_t>& target) {
-  Expr<bool> below = false, equal = true;
+inline Bool at_most(const Sha256State& hash, const ReadBuffer<std::uint32_t>& target) {
+  Bool below = false, equal = true;
   for (int k = 7; k >= 0; --k) {
-    Expr<std::uint32_t> t = target[std::uint32_t(k)];
+    UInt t = target[std::uint32_t(k)];
     below = below || (equal && hash[k] < t);
     equal = equal && hash[k] == t;
   }
@@ -73,15 +72,14 @@ inline const auto& scrypt_search_expand_kernel(ScryptLayout layout) {
   auto trace = [=] {
     return kernel(
         name,
-        [=](ReadBuffer<std::uint32_t> header, WriteBuffer<std::uint32_t> v, Expr<std::uint32_t> r,
-            Expr<std::uint32_t> n, Expr<std::uint32_t> p, Expr<std::uint32_t> lanes, Expr<std::uint32_t> first_nonce) {
-          using U = Expr<std::uint32_t>;
-          U lane = global_id().x();
+        [=](ReadBuffer<std::uint32_t> header, WriteBuffer<std::uint32_t> v, UInt r,
+            UInt n, UInt p, UInt lanes, UInt first_nonce) {
+          UInt lane = global_id().x();
           if_(lane < lanes, [&] {
             auto source = header_with_nonce(header, first_nonce + lane / p);
-            HmacSha256Key key = hmac_sha256_key(source, U(header_bytes));
+            HmacSha256Key key = hmac_sha256_key(source, UInt(header_bytes));
             ScryptScratchIndex v_at{layout, r * 32u, n, lanes};
-            scrypt_expand_lane(v, v_at, lane, key, source, U(header_bytes), r, lane % p);
+            scrypt_expand_lane(v, v_at, lane, key, source, UInt(header_bytes), r, lane % p);
           });
         },
         workgroup(scrypt_workgroup));
@@ -95,17 +93,16 @@ inline const auto& scrypt_search_finish_kernel(ScryptLayout layout) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> header, ReadBuffer<std::uint32_t> x, ReadBuffer<std::uint32_t> target,
-            Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, Expr<std::uint32_t> r,
-            Expr<std::uint32_t> p, Expr<std::uint32_t> hashes, Expr<std::uint32_t> first_nonce) {
-          using U = Expr<std::uint32_t>;
-          U hash = global_id().x();
+            Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, UInt r,
+            UInt p, UInt hashes, UInt first_nonce) {
+          UInt hash = global_id().x();
           if_(hash < hashes, [&] {
-            U nonce = first_nonce + hash;
-            HmacSha256Key key = hmac_sha256_key(header_with_nonce(header, nonce), U(header_bytes));
-            ScryptScratchIndex x_at{layout, r * 32u, U(2u), hashes * p};
-            Sha256State words = scrypt_finish_block(x, x_at, key, hash, r, p, U(0u));
+            UInt nonce = first_nonce + hash;
+            HmacSha256Key key = hmac_sha256_key(header_with_nonce(header, nonce), UInt(header_bytes));
+            ScryptScratchIndex x_at{layout, r * 32u, UInt(2u), hashes * p};
+            Sha256State words = scrypt_finish_block(x, x_at, key, hash, r, p, UInt(0u));
             if_(at_most(words, target), [&] {
-              U slot = atomic_add(counter[0u], 1u);
+              UInt slot = atomic_add(counter[0u], 1u);
               if_(slot < winners.size(), [&] { winners[slot] = nonce; });
             });
           });

@@ -24,7 +24,7 @@ namespace detail {
 constexpr std::uint32_t hash_workgroup = 64;
 
 template <class Digests>
-void store_words(const Digests& out, const Expr<std::uint32_t>& first, const Sha256State& words) {
+void store_words(const Digests& out, const UInt& first, const Sha256State& words) {
   for (std::uint32_t j = 0; j < 8; ++j) out[first + j] = words[j];
 }
 
@@ -33,8 +33,8 @@ inline const auto& sha256_fixed_kernel(std::uint32_t message_bytes, bool twice) 
   auto trace = [=] {
     return kernel(
         name,
-        [=](ReadBuffer<std::uint32_t> messages, WriteBuffer<std::uint32_t> digests, Expr<std::uint32_t> count) {
-          Expr<std::uint32_t> i = global_id().x();
+        [=](ReadBuffer<std::uint32_t> messages, WriteBuffer<std::uint32_t> digests, UInt count) {
+          UInt i = global_id().x();
           if_(i < count, [&] {
             auto source = buffer_bytes(messages, i * message_bytes, message_bytes % 4 == 0);
             Sha256State state = sha256_message(source, message_bytes);
@@ -53,7 +53,7 @@ inline const auto& sha256_spans_kernel(bool twice) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<ByteSpan> spans, WriteBuffer<std::uint32_t> digests) {
-          Expr<std::uint32_t> i = global_id().x();
+          UInt i = global_id().x();
           if_(i < spans.size(), [&] {
             Expr<ByteSpan> span = spans[i];
             Sha256State state = sha256_message(buffer_bytes(data, span[&ByteSpan::offset]), span[&ByteSpan::length]);

@@ -15,8 +15,8 @@
 
 namespace sprig::hash {
 
-using Sha256State = std::array<Expr<std::uint32_t>, 8>;
-using Sha256Block = std::array<Expr<std::uint32_t>, 16>;
+using Sha256State = std::array<UInt, 8>;
+using Sha256Block = std::array<UInt, 16>;
 
 // FIPS 180-4 section 4.2.2: the first 32 bits of the fractional parts of the cube roots of
 // the first 64 primes.
@@ -37,29 +37,28 @@ inline constexpr std::array<std::uint32_t, 8> sha256_initial_words{0x6a09e667, 0
 
 inline Sha256State sha256_initial_state() {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return Sha256State{Expr<std::uint32_t>(sha256_initial_words[I])...};
+    return Sha256State{UInt(sha256_initial_words[I])...};
   }
   (std::make_index_sequence<8>{});
 }
 
 // `state` after absorbing one block.
 inline Sha256State sha256_compress(const Sha256State& state, const Sha256Block& block) {
-  using U = Expr<std::uint32_t>;
-  std::vector<U> w(block.begin(), block.end());  // the message schedule
+  std::vector<UInt> w(block.begin(), block.end());  // the message schedule
   w.reserve(64);
   for (int t = 16; t < 64; ++t) {
-    U s0 = rotate_right(w[t - 15], 7u) ^ rotate_right(w[t - 15], 18u) ^ (w[t - 15] >> 3u);
-    U s1 = rotate_right(w[t - 2], 17u) ^ rotate_right(w[t - 2], 19u) ^ (w[t - 2] >> 10u);
+    UInt s0 = rotate_right(w[t - 15], 7u) ^ rotate_right(w[t - 15], 18u) ^ (w[t - 15] >> 3u);
+    UInt s1 = rotate_right(w[t - 2], 17u) ^ rotate_right(w[t - 2], 19u) ^ (w[t - 2] >> 10u);
     w.push_back(w[t - 16] + s0 + w[t - 7] + s1);
   }
-  U a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6], h = state[7];
+  UInt a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6], h = state[7];
   for (int t = 0; t < 64; ++t) {
-    U big_s1 = rotate_right(e, 6u) ^ rotate_right(e, 11u) ^ rotate_right(e, 25u);
-    U choose = g ^ (e & (f ^ g));  // Ch(e, f, g) with one operation fewer
-    U t1 = h + big_s1 + choose + sha256_round_constants[t] + w[t];
-    U big_s0 = rotate_right(a, 2u) ^ rotate_right(a, 13u) ^ rotate_right(a, 22u);
-    U majority = (a & b) | (c & (a | b));  // Maj(a, b, c)
-    U t2 = big_s0 + majority;
+    UInt big_s1 = rotate_right(e, 6u) ^ rotate_right(e, 11u) ^ rotate_right(e, 25u);
+    UInt choose = g ^ (e & (f ^ g));  // Ch(e, f, g) with one operation fewer
+    UInt t1 = h + big_s1 + choose + sha256_round_constants[t] + w[t];
+    UInt big_s0 = rotate_right(a, 2u) ^ rotate_right(a, 13u) ^ rotate_right(a, 22u);
+    UInt majority = (a & b) | (c & (a | b));  // Maj(a, b, c)
+    UInt t2 = big_s0 + majority;
     h = g;
     g = f;
     f = e;

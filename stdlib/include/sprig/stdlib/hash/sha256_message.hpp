@@ -20,13 +20,12 @@ namespace detail {
 // Big-endian word of the padded message at byte position p (a multiple of 4), before the
 // length field: message bytes below `length`, then 0x80, then zeros.
 template <class Source>
-Expr<std::uint32_t> sha256_padded_word(const Source& source, const Expr<std::uint32_t>& length,
-                                       const Expr<std::uint32_t>& p) {
-  using U = Expr<std::uint32_t>;
-  U kept = bytes_before(length, p);
-  U message = byte_swap(keep_low_bytes(source(p), kept));
+UInt sha256_padded_word(const Source& source, const UInt& length,
+                                       const UInt& p) {
+  UInt kept = bytes_before(length, p);
+  UInt message = byte_swap(keep_low_bytes(source(p), kept));
   // The 0x80 byte is big-endian byte (length - p) of this word when p <= length < p + 4.
-  U marker = select(kept < 4u && length >= p, U(0x80000000u) >> ((length - p) * 8u), U(0u));
+  UInt marker = select(kept < 4u && length >= p, UInt(0x80000000u) >> ((length - p) * 8u), UInt(0u));
   return message | marker;
 }
 
@@ -35,19 +34,18 @@ Expr<std::uint32_t> sha256_padded_word(const Source& source, const Expr<std::uin
 // The state after hashing `length` bytes (a device value) from `source`, padding and
 // length field included; the digest is the result's words, big-endian.
 template <class Source>
-Sha256State sha256_message(const Source& source, const Expr<std::uint32_t>& length, std::uint32_t prefix_bytes = 0,
+Sha256State sha256_message(const Source& source, const UInt& length, std::uint32_t prefix_bytes = 0,
                            const Sha256State& initial = sha256_initial_state()) {
-  using U = Expr<std::uint32_t>;
   WordVars<8> state(initial);
-  U total = length + prefix_bytes;
-  U bits_hi = total >> 29u, bits_lo = total << 3u;
-  U blocks = (length + 8u) / 64u + 1u;  // the message, the 0x80 byte and the 8-byte length
+  UInt total = length + prefix_bytes;
+  UInt bits_hi = total >> 29u, bits_lo = total << 3u;
+  UInt blocks = (length + 8u) / 64u + 1u;  // the message, the 0x80 byte and the 8-byte length
   // Every block masks its words: one compression in the code instead of a full-block loop
   // and a tail (a fixed-length batch gets the unmasked layout from the overload below).
-  for_(0u, blocks, [&](U b) {
+  for_(0u, blocks, [&](UInt b) {
     Sha256Block block = zero_words<16>();
     for (std::uint32_t j = 0; j < 16; ++j) block[j] = detail::sha256_padded_word(source, length, b * 64u + j * 4u);
-    Expr<bool> last = b + 1u == blocks;
+    Bool last = b + 1u == blocks;
     block[14] = select(last, bits_hi, block[14]);
     block[15] = select(last, bits_lo, block[15]);
     state.store(sha256_compress(state.load(), block));
@@ -60,19 +58,18 @@ Sha256State sha256_message(const Source& source, const Expr<std::uint32_t>& leng
 template <class Source>
 Sha256State sha256_message(const Source& source, std::uint32_t length, std::uint32_t prefix_bytes = 0,
                            const Sha256State& initial = sha256_initial_state()) {
-  using U = Expr<std::uint32_t>;
   std::uint32_t full_blocks = length / 64;
-  auto full_block = [&](const U& base) {
+  auto full_block = [&](const UInt& base) {
     Sha256Block block = zero_words<16>();
     for (std::uint32_t j = 0; j < 16; ++j) block[j] = byte_swap(source(base + j * 4u));
     return block;
   };
   Sha256State state = initial;
   if (full_blocks <= 2) {  // short messages: no loop at all
-    for (std::uint32_t b = 0; b < full_blocks; ++b) state = sha256_compress(state, full_block(U(b * 64u)));
+    for (std::uint32_t b = 0; b < full_blocks; ++b) state = sha256_compress(state, full_block(UInt(b * 64u)));
   } else {
     WordVars<8> vars(initial);
-    for_(0u, full_blocks, [&](U b) { vars.store(sha256_compress(vars.load(), full_block(b * 64u))); });
+    for_(0u, full_blocks, [&](UInt b) { vars.store(sha256_compress(vars.load(), full_block(b * 64u))); });
     state = vars.load();
   }
   std::uint32_t rest = length % 64, base = full_blocks * 64;
@@ -83,18 +80,18 @@ Sha256State sha256_message(const Source& source, std::uint32_t length, std::uint
     for (std::uint32_t j = 0; j < 16; ++j) {
       std::uint32_t p = t * 64 + j * 4;  // relative to `base`
       if (p + 4 <= rest) {
-        block[j] = byte_swap(source(U(base + p)));
+        block[j] = byte_swap(source(UInt(base + p)));
       } else if (p < rest) {
         std::uint32_t kept = rest - p;
-        U mask = U((1u << (8 * kept)) - 1u);
-        block[j] = byte_swap(source(U(base + p)) & mask) | (0x80000000u >> (8 * kept));
+        UInt mask = UInt((1u << (8 * kept)) - 1u);
+        block[j] = byte_swap(source(UInt(base + p)) & mask) | (0x80000000u >> (8 * kept));
       } else if (p == rest) {
-        block[j] = U(0x80000000u);
+        block[j] = UInt(0x80000000u);
       }
     }
     if (t + 1 == tail_blocks) {
-      block[14] = U(std::uint32_t(bits >> 32));
-      block[15] = U(std::uint32_t(bits));
+      block[14] = UInt(std::uint32_t(bits >> 32));
+      block[15] = UInt(std::uint32_t(bits));
     }
     state = sha256_compress(state, block);
   }
@@ -108,8 +105,8 @@ inline Sha256State sha256_of_digest(const Sha256State& digest, std::uint32_t pre
                                     const Sha256State& initial = sha256_initial_state()) {
   Sha256Block block = zero_words<16>();
   for (int i = 0; i < 8; ++i) block[i] = digest[i];
-  block[8] = Expr<std::uint32_t>(0x80000000u);
-  block[15] = Expr<std::uint32_t>((prefix_bytes + 32u) * 8u);
+  block[8] = UInt(0x80000000u);
+  block[15] = UInt((prefix_bytes + 32u) * 8u);
   return sha256_compress(initial, block);
 }
 

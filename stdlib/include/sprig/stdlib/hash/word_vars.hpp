@@ -14,9 +14,9 @@ namespace sprig::hash {
 
 // N device words, all zero (std::array<Expr> has no default constructor).
 template <std::size_t N>
-std::array<Expr<std::uint32_t>, N> zero_words() {
+std::array<UInt, N> zero_words() {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<Expr<std::uint32_t>, N>{((void)I, Expr<std::uint32_t>(0u))...};
+    return std::array<UInt, N>{((void)I, UInt(0u))...};
   }
   (std::make_index_sequence<N>{});
 }
@@ -26,19 +26,19 @@ std::array<Expr<std::uint32_t>, N> zero_words() {
 template <std::size_t N>
 class WordVars {
  public:
-  explicit WordVars(const std::array<Expr<std::uint32_t>, N>& initial) {
+  explicit WordVars(const std::array<UInt, N>& initial) {
     vars_.reserve(N);
     for (const auto& w : initial) vars_.emplace_back(w);
   }
   // A copied Var is a new device variable: a copy would silently split the state.
   WordVars(const WordVars&) = delete;
   WordVars& operator=(const WordVars&) = delete;
-  std::array<Expr<std::uint32_t>, N> load() const {
+  std::array<UInt, N> load() const {
     auto words = zero_words<N>();
     for (std::size_t i = 0; i < N; ++i) words[i] = vars_[i].load();
     return words;
   }
-  void store(const std::array<Expr<std::uint32_t>, N>& words) const {
+  void store(const std::array<UInt, N>& words) const {
     for (std::size_t i = 0; i < N; ++i) vars_[i] = words[i];
   }
   const Var<std::uint32_t>& operator[](std::size_t i) const { return vars_[i]; }

@@ -35,25 +35,25 @@ auto filter_kernel(const sprig::detail::LookBackTraits& traits, const sprig::det
                                    ReadBuffer<std::uint32_t> limits, ReadBuffer<std::uint32_t> state_in,
                                    WriteBuffer<std::uint32_t> state_out) {
       CompactionTile work(shape, traits, status);
-      Expr<std::uint32_t> tile = work.acquire();
-      Expr<std::uint32_t> count = in_count[0u];
+      UInt tile = work.acquire();
+      UInt count = in_count[0u];
       // Tile 0 runs even for an empty chunk: it stores the count and carries the stages'
       // stream counters on.
-      Expr<std::uint32_t> tiles = max(tiles_covering(count, shape), Expr<std::uint32_t>(1u));
+      UInt tiles = max(tiles_covering(count, shape), UInt(1u));
       if_(tile >= tiles, [] { return_(); });
-      Expr<std::uint32_t> first = tile * shape.elements();
+      UInt first = tile * shape.elements();
 
       // All loads first (invalid lanes read element 0), then the stages, in registers.
-      std::vector<Expr<std::uint32_t>> index;
-      std::vector<Expr<bool>> valid;
+      std::vector<UInt> index;
+      std::vector<Bool> valid;
       std::vector<Expr<In>> loaded;
       for (std::uint32_t j = 0; j < shape.items; ++j) {
         index.push_back(striped_index(first, shape.items, j));
         valid.push_back(index[j] < count);
-        loaded.push_back(in[select(valid[j], index[j], Expr<std::uint32_t>(0u))]);
+        loaded.push_back(in[select(valid[j], index[j], UInt(0u))]);
       }
       std::vector<Expr<Out>> values;
-      std::vector<Expr<bool>> keep;
+      std::vector<Bool> keep;
       for (std::uint32_t j = 0; j < shape.items; ++j) {
         Fusing s{index[j], index[j], count, valid[j], &limits, &state_in, &state_out, 0};
         fuse<0>(std::tuple<S...>{}, loaded[j], s, [&](const Expr<Out>& v) {
@@ -61,7 +61,7 @@ auto filter_kernel(const sprig::detail::LookBackTraits& traits, const sprig::det
           keep.push_back(s.valid);  // the filter stage cleared it for rejected elements
         });
       }
-      std::vector<Expr<std::uint32_t>> destination = work.destinations(keep, tile, [&](const Expr<std::uint32_t>& n) {
+      std::vector<UInt> destination = work.destinations(keep, tile, [&](const UInt& n) {
         if_(tile == tiles - 1u, [&] { out_count[0u] = n; });
       });
       for (std::uint32_t j = 0; j < shape.items; ++j) if_(keep[j], [&] { out[destination[j]] = values[j]; });

@@ -26,26 +26,26 @@ struct uses_state<Enumerate<F>> : std::true_type {};
 // Trace-time context of the fused kernel: the element's rank among the survivors so far,
 // the chunk's surviving count (uniform), and the per-stage stream counters.
 struct Fusing {
-  Expr<std::uint32_t> i, rank, count;
-  Expr<bool> valid;
+  UInt i, rank, count;
+  Bool valid;
   const ReadBuffer<std::uint32_t>* limits;
   const ReadBuffer<std::uint32_t>* state_in;
   const WriteBuffer<std::uint32_t>* state_out;
   std::uint32_t slot = 0;
 
   // Elements that reached stage `slot` in earlier chunks; records this chunk's arrivals.
-  Expr<std::uint32_t> arrive() {
-    Expr<std::uint32_t> passed = (*state_in)[slot];
-    Expr<std::uint32_t> reached = passed + count;
+  UInt arrive() {
+    UInt passed = (*state_in)[slot];
+    UInt reached = passed + count;
     const WriteBuffer<std::uint32_t>& out = *state_out;
     std::uint32_t s = slot;
     if_(i == 0u, [&] { out[s] = reached; });
     return passed;
   }
   // Of `count` arriving elements, how many lie before position `limit` of the stream.
-  Expr<std::uint32_t> before_limit(const Expr<std::uint32_t>& passed) {
-    Expr<std::uint32_t> limit = (*limits)[slot];
-    return select(limit > passed, min(limit - passed, count), Expr<std::uint32_t>(0u));
+  UInt before_limit(const UInt& passed) {
+    UInt limit = (*limits)[slot];
+    return select(limit > passed, min(limit - passed, count), UInt(0u));
   }
 };
 
@@ -55,7 +55,7 @@ auto apply_stage(const Map<F>&, const Expr<T>& v, Fusing&) {
 }
 template <class T, class F>
 auto apply_stage(const Enumerate<F>&, const Expr<T>& v, Fusing& s) {
-  Expr<std::uint32_t> passed = s.arrive();
+  UInt passed = s.arrive();
   auto result = F{}(passed + s.rank, v);
   ++s.slot;
   return result;
@@ -68,7 +68,7 @@ Expr<T> apply_stage(const Filter<P>&, const Expr<T>& v, Fusing& s) {
 }
 template <class T>
 Expr<T> apply_stage(const Take&, const Expr<T>& v, Fusing& s) {
-  Expr<std::uint32_t> kept = s.before_limit(s.arrive());
+  UInt kept = s.before_limit(s.arrive());
   s.valid = s.valid && s.rank < kept;
   s.count = kept;
   ++s.slot;
@@ -76,7 +76,7 @@ Expr<T> apply_stage(const Take&, const Expr<T>& v, Fusing& s) {
 }
 template <class T>
 Expr<T> apply_stage(const Drop&, const Expr<T>& v, Fusing& s) {
-  Expr<std::uint32_t> dropped = s.before_limit(s.arrive());
+  UInt dropped = s.before_limit(s.arrive());
   s.valid = s.valid && s.rank >= dropped;
   s.rank = s.rank - dropped;
   s.count = s.count - dropped;

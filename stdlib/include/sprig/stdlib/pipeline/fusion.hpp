@@ -114,18 +114,18 @@ class Segment : public Step {
                                                WriteBuffer<Out> out, WriteBuffer<std::uint32_t> out_count,
                                                ReadBuffer<Out> pad, ReadBuffer<std::uint32_t> limits,
                                                ReadBuffer<std::uint32_t> state_in, WriteBuffer<std::uint32_t> state_out,
-                                               Expr<std::uint32_t> upper) {
-        Expr<std::uint32_t> i = sprig::detail::linear_workgroup_id() * invocations + local_index();
+                                               UInt upper) {
+        UInt i = sprig::detail::linear_workgroup_id() * invocations + local_index();
         if_(i >= upper, [] { return_(); });
-        Expr<std::uint32_t> count = in_count[0u];
-        Expr<bool> valid = i < count;
+        UInt count = in_count[0u];
+        Bool valid = i < count;
         // Every lane loads (unused slots were zeroed), so the tail stays in step.
-        Expr<In> x = in[select(valid, i, Expr<std::uint32_t>(0u))];
+        Expr<In> x = in[select(valid, i, UInt(0u))];
         Fusing s{i, i, count, valid, &limits, &state_in, &state_out, 0};
         fuse<0>(std::tuple<S...>{}, x, s, [&](const Expr<Out>& v) {
-          Expr<std::uint32_t> rank = s.rank;
-          Expr<std::uint32_t> survivors = s.count;
-          Expr<bool> keep = s.valid;
+          UInt rank = s.rank;
+          UInt survivors = s.count;
+          Bool keep = s.valid;
           if_(keep, [&] { out[rank] = v; });
           if constexpr (std::is_same_v<Term, EndPadded>) if_(i >= survivors, [&] { out[i] = Expr<Out>(pad[0u]); });
           if_(i == 0u, [&] { out_count[0u] = survivors; });

@@ -43,7 +43,7 @@ class KernelStageStep : public Step {
     auto trace = [=] {
       count_kernel_trace();
       return sprig::kernel("pipeline_kernel_stage", [](ReadBuffer<T> in, WriteBuffer<U> out, ReadBuffer<std::uint32_t> count) {
-        F{}(in, out, Expr<std::uint32_t>(count[0u]));
+        F{}(in, out, UInt(count[0u]));
       }, workgroup(workgroup_size));
     };
     return sprig::detail::cached_kernel<decltype(trace())>(

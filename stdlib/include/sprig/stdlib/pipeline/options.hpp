@@ -29,7 +29,8 @@ void count_kernel_trace();
 
 // Asks the OS to back [data, data + bytes) with huge pages where it can (Linux with
 // transparent huge pages on "madvise"): collect's fresh result memory is otherwise faulted
-// in 4 KiB at a time, which cost the H100 machine's host more than the transfers did.
+// in 4 KiB at a time, which costs the host more than the upload itself (docs/pipelines.md,
+// "Where the host's time goes").
 void advise_huge_pages(void* data, std::size_t bytes);
 
 }  // namespace detail

@@ -17,10 +17,10 @@ auto carry_kernel(const Op& op, std::uint32_t invocations) {
   auto trace = [=] {
     count_kernel_trace();
     return sprig::kernel(name, [=](ReadBuffer<T> scanned, ReadBuffer<std::uint32_t> count_in, WriteBuffer<T> out,
-                                   ReadBuffer<T> carry_in, WriteBuffer<T> carry_out, Expr<std::uint32_t> upper) {
-      Expr<std::uint32_t> i = sprig::detail::linear_workgroup_id() * invocations + local_index();
+                                   ReadBuffer<T> carry_in, WriteBuffer<T> carry_out, UInt upper) {
+      UInt i = sprig::detail::linear_workgroup_id() * invocations + local_index();
       if_(i >= upper, [] { return_(); });
-      Expr<std::uint32_t> count = count_in[0u];
+      UInt count = count_in[0u];
       Expr<T> carry = carry_in[0u];
       if_(i < count, [&] { out[i] = op(carry, Expr<T>(scanned[i])); });
       if_(i == 0u, [&] {

@@ -55,7 +55,7 @@ struct Filter {
 template <class F>
 struct Enumerate {
   template <class T>
-  using output = detail::expr_value_t<std::invoke_result_t<const F&, Expr<std::uint32_t>, Expr<T>>>;
+  using output = detail::expr_value_t<std::invoke_result_t<const F&, UInt, Expr<T>>>;
   F f;
 };
 // The first n elements / all but the first n elements that reach this stage.

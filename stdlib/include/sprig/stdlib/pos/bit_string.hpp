@@ -11,17 +11,16 @@
 
 namespace sprig::pos {
 
-using U32 = Expr<std::uint32_t>;
 // A value of up to 128 bits as four words, least significant first (metadata).
-using Wide = std::array<U32, 4>;
+using Wide = std::array<UInt, 4>;
 
-inline Wide wide(const U32& low) { return {low, U32(0u), U32(0u), U32(0u)}; }
+inline Wide wide(const UInt& low) { return {low, UInt(0u), UInt(0u), UInt(0u)}; }
 
 class BitString {
  public:
   // The low `width` (1..32) bits of `value`, most significant first.
-  void append(const U32& value, unsigned width) {
-    U32 v = width == 32 ? value : value & ((1u << width) - 1u);
+  void append(const UInt& value, unsigned width) {
+    UInt v = width == 32 ? value : value & ((1u << width) - 1u);
     const unsigned offset = bits_ % 32;
     if (offset == 0) {
       words_.push_back(v << (32 - width));
@@ -42,27 +41,27 @@ class BitString {
   }
   unsigned size() const { return bits_; }
   // The words, the last zero-padded.
-  const std::vector<U32>& words() const { return words_; }
+  const std::vector<UInt>& words() const { return words_; }
 
  private:
-  std::vector<U32> words_;
+  std::vector<UInt> words_;
   unsigned bits_ = 0;
 };
 
 // Bits [start, start + width) (width 1..32) of big-endian words, as a right-aligned value.
-inline U32 bits_at(const std::vector<U32>& words, unsigned start, unsigned width) {
+inline UInt bits_at(const std::vector<UInt>& words, unsigned start, unsigned width) {
   const unsigned q = start / 32, offset = start % 32;
   if (offset + width <= 32) {
-    U32 v = offset == 0 ? words[q] : words[q] << offset;
+    UInt v = offset == 0 ? words[q] : words[q] << offset;
     return width == 32 ? v : v >> (32 - width);
   }
-  U32 joined = (words[q] << offset) | (words[q + 1] >> (32 - offset));
+  UInt joined = (words[q] << offset) | (words[q + 1] >> (32 - offset));
   return joined >> (32 - width);
 }
 
 // Bits [start, start + width) (width 0..128) as a wide value.
-inline Wide wide_bits_at(const std::vector<U32>& words, unsigned start, unsigned width) {
-  Wide out{U32(0u), U32(0u), U32(0u), U32(0u)};
+inline Wide wide_bits_at(const std::vector<UInt>& words, unsigned start, unsigned width) {
+  Wide out{UInt(0u), UInt(0u), UInt(0u), UInt(0u)};
   for (unsigned w = 0; w * 32 < width; ++w) {
     unsigned part = w * 32 + 32 <= width ? 32 : width - w * 32;
     out[w] = bits_at(words, start + width - w * 32 - part, part);

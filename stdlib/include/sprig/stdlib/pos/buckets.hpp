@@ -37,9 +37,9 @@ inline const auto& bucket_keys_kernel(std::uint32_t invocations) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> pair_sizes, WriteBuffer<std::uint32_t> keys,
-            WriteBuffer<std::uint32_t> values, Expr<std::uint32_t> count, Expr<std::uint32_t> slots_per_pair,
-            Expr<std::uint32_t> hole) {
-          U32 p = global_id().x();
+            WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair,
+            UInt hole) {
+          UInt p = global_id().x();
           if_(p < count, [&] {
             Var<std::uint32_t> key = min(ys[p] / param_bc, hole);  // an all-ones y: no entry
             if_(slots_per_pair != 0u, [&] {
@@ -61,10 +61,10 @@ inline const auto& bucket_runs_kernel(std::uint32_t invocations) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> keys, WriteBuffer<std::uint32_t> starts, WriteBuffer<std::uint32_t> ends,
-            Expr<std::uint32_t> count, Expr<std::uint32_t> hole) {
-          U32 j = global_id().x();
+            UInt count, UInt hole) {
+          UInt j = global_id().x();
           if_(j < count, [&] {
-            U32 key = keys[j];
+            UInt key = keys[j];
             if_(key != hole, [&] {
               if_(j == 0u, [&] { starts[key] = j; }).else_([&] {
                 if_(keys[j - 1u] != key, [&] { starts[key] = j; });
@@ -88,16 +88,16 @@ inline const auto& bucket_slots_kernel(std::uint32_t invocations) {
         name,
         [=](ReadBuffer<std::uint32_t> keys, ReadBuffer<std::uint32_t> values, ReadBuffer<std::uint32_t> ys,
             ReadBuffer<std::uint32_t> starts, ReadBuffer<std::uint32_t> ends, WriteBuffer<std::uint32_t> slots,
-            WriteBuffer<std::uint32_t> sizes, Expr<std::uint32_t> count, Expr<std::uint32_t> hole,
-            Expr<std::uint32_t> capacity) {
-          U32 j = global_id().x();
+            WriteBuffer<std::uint32_t> sizes, UInt count, UInt hole,
+            UInt capacity) {
+          UInt j = global_id().x();
           if_(j < count, [&] {
-            U32 key = keys[j];
+            UInt key = keys[j];
             if_(key != hole, [&] {
-              U32 rank = j - starts[key];
+              UInt rank = j - starts[key];
               if_(rank < capacity, [&] {
-                U32 position = values[j];
-                U32 slot = (key * capacity + rank) * slot_words;
+                UInt position = values[j];
+                UInt slot = (key * capacity + rank) * slot_words;
                 slots[slot] = position;
                 slots[slot + 1u] = ys[position].load();
               });

@@ -11,11 +11,11 @@
 namespace sprig::pos {
 
 struct FnResult {
-  U32 y;
+  UInt y;
   Wide metadata;
 };
 
-inline FnResult compute_fn(int k, int table, const U32& left_y, const Wide& left_meta, const Wide& right_meta) {
+inline FnResult compute_fn(int k, int table, const UInt& left_y, const Wide& left_meta, const Wide& right_meta) {
   const auto parent_bits = unsigned(metadata_bits(k, table - 1));
   BitString input;
   input.append(left_y, unsigned(y_bits(k)));
@@ -24,11 +24,11 @@ inline FnResult compute_fn(int k, int table, const U32& left_y, const Wide& left
   hash::Blake3Block block = hash::zero_words<16>();
   for (std::size_t i = 0; i < input.words().size(); ++i) block[i] = byte_swap(input.words()[i]);
   const std::uint32_t length = (input.size() + 7) / 8;
-  hash::Blake3Words h = hash::blake3_hash_block(block, U32(length));
-  std::vector<U32> digest;
-  for (const U32& w : h) digest.push_back(byte_swap(w));
+  hash::Blake3Words h = hash::blake3_hash_block(block, UInt(length));
+  std::vector<UInt> digest;
+  for (const UInt& w : h) digest.push_back(byte_swap(w));
 
-  FnResult out{bits_at(digest, 0, unsigned(y_bits(k))), wide(U32(0u))};
+  FnResult out{bits_at(digest, 0, unsigned(y_bits(k))), wide(UInt(0u))};
   if (table == 2 || table == 3) {
     BitString joined;
     joined.append(left_meta, parent_bits);

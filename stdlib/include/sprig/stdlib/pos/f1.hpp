@@ -31,13 +31,13 @@ inline std::size_t f1_keystream_words(int k) { return ((std::size_t(k) << k) + 3
 
 // y of `x` from the keystream's little-endian words.
 template <class Words>
-U32 f1_y(const Words& keystream, const U32& x, int k) {
-  U32 start = x * std::uint32_t(k);
-  U32 q = start >> 5u, offset = start & 31u;
-  U32 high = hash::big_endian(keystream[q].load()) << offset;
+UInt f1_y(const Words& keystream, const UInt& x, int k) {
+  UInt start = x * std::uint32_t(k);
+  UInt q = start >> 5u, offset = start & 31u;
+  UInt high = hash::big_endian(keystream[q].load()) << offset;
   // A shift by 32 is not a zero here (shift counts are taken modulo the width): select.
-  U32 low = select(offset == 0u, U32(0u), hash::big_endian(keystream[q + 1u].load()) >> (32u - offset));
-  U32 partial = (high | low) >> std::uint32_t(32 - k);
+  UInt low = select(offset == 0u, UInt(0u), hash::big_endian(keystream[q + 1u].load()) >> (32u - offset));
+  UInt partial = (high | low) >> std::uint32_t(32 - k);
   return (partial << std::uint32_t(param_ext)) | (x >> std::uint32_t(k - param_ext));
 }
 
@@ -52,7 +52,7 @@ inline const auto& f1_kernel(int k, std::uint32_t invocations) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> keystream, WriteBuffer<std::uint32_t> ys) {
-          U32 x = global_id().x();
+          UInt x = global_id().x();
           if_(x < (1u << k), [&] { ys[x] = f1_y(keystream, x, k); });
         },
         workgroup(invocations));

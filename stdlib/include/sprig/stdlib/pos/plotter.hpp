@@ -274,8 +274,8 @@ class Plotter {
 };
 
 // Records in flight that plot fastest on a kind of device, as measured at K = 20
-// (docs/benchmarks.md): on lavapipe two interleaved records ran 9% faster per record than
-// one; on the H100 two gained 1%, not worth twice the memory.
+// (docs/benchmarks.md, "Proof-of-space plotting"): interleaving two records pays on a CPU
+// device; on a GPU its gain is not worth twice the memory.
 inline std::size_t default_records_in_flight(const DeviceInfo& device) { return device.kind == DeviceKind::Cpu ? 2 : 1; }
 
 // Records one plot per plotter (plotters[i] plots seeds[i]) into `sequence`, their steps

@@ -39,11 +39,11 @@ namespace detail {
 
 // x number `index` (0..63) of a proof held as big-endian words: K bits from bit K * index.
 template <class Words>
-U32 proof_x(const Words& big_endian_word, int k, const U32& index) {
-  U32 start = index * std::uint32_t(k);
-  U32 q = start >> 5u, offset = start & 31u;
-  U32 high = big_endian_word(q) << offset;
-  U32 low = select(offset == 0u, U32(0u), big_endian_word(q + 1u) >> (32u - offset));  // no shift by 32
+UInt proof_x(const Words& big_endian_word, int k, const UInt& index) {
+  UInt start = index * std::uint32_t(k);
+  UInt q = start >> 5u, offset = start & 31u;
+  UInt high = big_endian_word(q) << offset;
+  UInt low = select(offset == 0u, UInt(0u), big_endian_word(q + 1u) >> (32u - offset));  // no shift by 32
   return (high | low) >> std::uint32_t(32 - k);
 }
 
@@ -54,13 +54,13 @@ inline const auto& quality_kernel(int k) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> challenges, ReadBuffer<std::uint32_t> proofs, WriteBuffer<std::uint32_t> qualities,
-            Expr<std::uint32_t> count) {
-          U32 i = global_id().x();
+            UInt count) {
+          UInt i = global_id().x();
           if_(i < count, [&] {
             const std::uint32_t words = proof_words(k);
-            U32 last = proof_words(k) - 1u;
-            auto proof_word = [&](const U32& w) { return hash::big_endian(proofs[i * words + min(w, last)].load()); };
-            U32 pair = (challenges[i * 8u + 7u].load() >> 24u) & 31u;  // challenge byte 31's low 5 bits
+            UInt last = proof_words(k) - 1u;
+            auto proof_word = [&](const UInt& w) { return hash::big_endian(proofs[i * words + min(w, last)].load()); };
+            UInt pair = (challenges[i * 8u + 7u].load() >> 24u) & 31u;  // challenge byte 31's low 5 bits
             BitString message;
             for (std::uint32_t w = 0; w < 8; ++w) message.append(hash::big_endian(challenges[i * 8u + w].load()), 32);
             message.append(proof_x(proof_word, k, pair * 2u), unsigned(k));
@@ -69,8 +69,8 @@ inline const auto& quality_kernel(int k) {
             const std::uint32_t bytes = 32 + std::uint32_t(2 * k + 7) / 8;
             hash::Sha256Block block = hash::zero_words<16>();
             for (std::size_t w = 0; w < message.words().size(); ++w) block[w] = message.words()[w];
-            block[bytes / 4] = block[bytes / 4] | U32(0x80u << (24 - 8 * (bytes % 4)));
-            block[15] = U32(bytes * 8);
+            block[bytes / 4] = block[bytes / 4] | UInt(0x80u << (24 - 8 * (bytes % 4)));
+            block[15] = UInt(bytes * 8);
             hash::Sha256State digest = hash::sha256_compress(hash::sha256_initial_state(), block);
             for (std::uint32_t w = 0; w < 8; ++w) qualities[i * 8u + w] = hash::big_endian(digest[w]);
           });

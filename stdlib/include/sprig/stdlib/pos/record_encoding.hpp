@@ -36,11 +36,11 @@ inline const auto& encode_chunks_kernel(std::uint32_t invocations) {
         name,
         [=](ReadBuffer<std::uint32_t> chunks, ReadBuffer<std::uint32_t> s_buckets, ReadBuffer<std::uint32_t> masks,
             ReadBuffer<std::uint32_t> found, ReadBuffer<std::uint32_t> index, WriteBuffer<std::uint32_t> encoded) {
-          U32 g = global_id().x();
+          UInt g = global_id().x();
           if_(g < proofs_per_record * chunk_words, [&] {
-            U32 i = g / chunk_words, w = g % chunk_words;
-            U32 proven = index[num_s_buckets - 1] + found[num_s_buckets - 1];
-            U32 count = min(proven, U32(proofs_per_record));
+            UInt i = g / chunk_words, w = g % chunk_words;
+            UInt proven = index[num_s_buckets - 1] + found[num_s_buckets - 1];
+            UInt count = min(proven, UInt(proofs_per_record));
             if_(i < count, [&] { encoded[g] = chunks[s_buckets[i] * chunk_words + w] ^ masks[g]; }).else_([&] {
               encoded[g] = 0u;
             });

@@ -30,7 +30,7 @@ inline const auto& iota_kernel(std::uint32_t invocations) {
     return kernel(
         name,
         [=](WriteBuffer<std::uint32_t> values) {
-          U32 i = global_id().x();
+          UInt i = global_id().x();
           if_(i < values.size(), [&] { values[i] = i; });
         },
         workgroup(invocations));
@@ -45,11 +45,11 @@ inline const auto& subspace_right_keys_kernel(std::uint32_t invocations) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> pair_sizes, WriteBuffer<std::uint32_t> keys,
-            WriteBuffer<std::uint32_t> values, Expr<std::uint32_t> count, Expr<std::uint32_t> slots_per_pair) {
-          U32 p = global_id().x();
+            WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair) {
+          UInt p = global_id().x();
           if_(p < count, [&] {
-            Expr<bool> present = p % slots_per_pair < pair_sizes[p / slots_per_pair];
-            keys[p] = select(present, parents[p * 2u + 1u].load(), U32(~0u));
+            Bool present = p % slots_per_pair < pair_sizes[p / slots_per_pair];
+            keys[p] = select(present, parents[p * 2u + 1u].load(), UInt(~0u));
             values[p] = p;
           });
         },
@@ -66,13 +66,13 @@ inline const auto& subspace_y_left_keys_kernel(std::uint32_t invocations) {
         name,
         [=](ReadBuffer<std::uint32_t> right_keys, ReadBuffer<std::uint32_t> slots_by_right,
             ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> parents, WriteBuffer<std::uint64_t> keys,
-            WriteBuffer<std::uint32_t> values, Expr<std::uint32_t> count, Expr<std::uint32_t> position_bits) {
-          U32 j = global_id().x();
+            WriteBuffer<std::uint32_t> values, UInt count, UInt position_bits) {
+          UInt j = global_id().x();
           if_(j < count, [&] {
-            U32 slot = slots_by_right[j];
-            Expr<std::uint64_t> key = (cast<std::uint64_t>(ys[slot].load()) << cast<std::uint64_t>(position_bits)) |
+            UInt slot = slots_by_right[j];
+            ULong key = (cast<std::uint64_t>(ys[slot].load()) << cast<std::uint64_t>(position_bits)) |
                                       cast<std::uint64_t>(parents[slot * 2u].load());
-            keys[j] = select(right_keys[j] == ~0u, Expr<std::uint64_t>(~std::uint64_t(0)), key);
+            keys[j] = select(right_keys[j] == ~0u, ULong(~std::uint64_t(0)), key);
             values[j] = slot;
           });
         },
@@ -90,12 +90,12 @@ inline const auto& subspace_gather_kernel(int k, int table, std::uint32_t invoca
         [=](ReadBuffer<std::uint64_t> keys, ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> ys,
             ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> metadata, WriteBuffer<std::uint32_t> dense_ys,
             WriteBuffer<std::uint32_t> dense_parents, WriteBuffer<std::uint32_t> dense_metadata,
-            Expr<std::uint32_t> count) {
-          U32 j = global_id().x();
+            UInt count) {
+          UInt j = global_id().x();
           if_(j < count, [&] {
-            U32 slot = slots[j];
-            Expr<bool> present = keys[j] != ~std::uint64_t(0);
-            dense_ys[j] = select(present, ys[slot].load(), U32(~0u));
+            UInt slot = slots[j];
+            Bool present = keys[j] != ~std::uint64_t(0);
+            dense_ys[j] = select(present, ys[slot].load(), UInt(~0u));
             if_(present, [&] {
               dense_parents[j * 2u] = parents[slot * 2u].load();
               dense_parents[j * 2u + 1u] = parents[slot * 2u + 1u].load();

@@ -31,13 +31,13 @@ inline constexpr std::uint32_t verify_metadata_words = 4;  // a Wide per entry
 
 // The match rule for one pair (pos-spec §1.4): right's bucket follows left's, and right's r is
 // left's target for the one m with ((b_R - b_L) mod 119) == m, which exists iff it is < 64.
-inline Expr<bool> pair_matches(const U32& y_left, const U32& y_right) {
-  U32 bucket_left = y_left / param_bc, bucket_right = y_right / param_bc;
-  U32 r_left = y_left % param_bc, r_right = y_right % param_bc;
-  U32 b_left = r_left / param_c, c_left = r_left % param_c;
-  U32 b_right = r_right / param_c, c_right = r_right % param_c;
-  U32 m = (b_right + param_b - b_left) % param_b;
-  U32 two_m_p = 2u * m + (bucket_left & 1u);
+inline Bool pair_matches(const UInt& y_left, const UInt& y_right) {
+  UInt bucket_left = y_left / param_bc, bucket_right = y_right / param_bc;
+  UInt r_left = y_left % param_bc, r_right = y_right % param_bc;
+  UInt b_left = r_left / param_c, c_left = r_left % param_c;
+  UInt b_right = r_right / param_c, c_right = r_right % param_c;
+  UInt m = (b_right + param_b - b_left) % param_b;
+  UInt two_m_p = 2u * m + (bucket_left & 1u);
   return (bucket_right == bucket_left + 1u) && (m < param_m) && ((two_m_p * two_m_p + c_left) % param_c == c_right);
 }
 
@@ -47,17 +47,17 @@ namespace sprig::pos::detail {
 
 // Words q and q + 1 of a keystream, presented as f1_y reads them (keystream[q].load()).
 struct KeystreamPair {
-  U32 q, first, second;
+  UInt q, first, second;
   struct Word {
-    U32 value;
-    U32 load() const { return value; }
+    UInt value;
+    UInt load() const { return value; }
   };
-  Word operator[](const U32& index) const { return Word{select(index == q, first, second)}; }
+  Word operator[](const UInt& index) const { return Word{select(index == q, first, second)}; }
 };
 
 // Word `w` (dynamic) of a 16-word block.
-inline U32 block_word(const hash::ChachaWords& block, const U32& w) {
-  U32 out = block[0];
+inline UInt block_word(const hash::ChachaWords& block, const UInt& w) {
+  UInt out = block[0];
   for (std::uint32_t j = 1; j < 16; ++j) out = select(w == j, block[j], out);
   return out;
 }
@@ -70,33 +70,33 @@ inline const auto& verify_f1_kernel(int k) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> proofs, ReadBuffer<std::uint32_t> seeds, WriteBuffer<std::uint32_t> ys,
-            WriteBuffer<std::uint32_t> metadata, Expr<std::uint32_t> count) {
-          U32 g = global_id().x();
+            WriteBuffer<std::uint32_t> metadata, UInt count) {
+          UInt g = global_id().x();
           if_(g < count * 64u, [&] {
-            U32 i = g / 64u, j = g % 64u;
+            UInt i = g / 64u, j = g % 64u;
             const std::uint32_t words = proof_words(k);
-            U32 start = j * std::uint32_t(k), offset = start & 31u;
-            U32 q = i * words + (start >> 5u);
-            U32 high = hash::big_endian(proofs[q].load()) << offset;
+            UInt start = j * std::uint32_t(k), offset = start & 31u;
+            UInt q = i * words + (start >> 5u);
+            UInt high = hash::big_endian(proofs[q].load()) << offset;
             // The next word only exists within the batch; the shift by 32 is not a zero (select).
-            U32 next = min(q + 1u, count * words - 1u);
-            U32 low = select(offset == 0u, U32(0u), hash::big_endian(proofs[next].load()) >> (32u - offset));
-            U32 x = (high | low) >> std::uint32_t(32 - k);
+            UInt next = min(q + 1u, count * words - 1u);
+            UInt low = select(offset == 0u, UInt(0u), hash::big_endian(proofs[next].load()) >> (32u - offset));
+            UInt x = (high | low) >> std::uint32_t(32 - k);
 
-            const U32 seed_base = i * 8u;
+            const UInt seed_base = i * 8u;
             const hash::ChachaKey key{seeds[seed_base].load(),      seeds[seed_base + 1u].load(),
                                       seeds[seed_base + 2u].load(), seeds[seed_base + 3u].load(),
                                       seeds[seed_base + 4u].load(), seeds[seed_base + 5u].load(),
                                       seeds[seed_base + 6u].load(), seeds[seed_base + 7u].load()};
-            const std::array<U32, 3> nonce{U32(0u), U32(0u), U32(0u)};
-            U32 kq = (x * std::uint32_t(k)) >> 5u;
-            U32 block = kq >> 4u, w = kq & 15u;
+            const std::array<UInt, 3> nonce{UInt(0u), UInt(0u), UInt(0u)};
+            UInt kq = (x * std::uint32_t(k)) >> 5u;
+            UInt block = kq >> 4u, w = kq & 15u;
             hash::ChachaWords words0 =
-                hash::chacha_block(hash::chacha_input(hash::ChachaLayout::Ietf, key, block, U32(0u), nonce), 8);
+                hash::chacha_block(hash::chacha_input(hash::ChachaLayout::Ietf, key, block, UInt(0u), nonce), 8);
             Var<std::uint32_t> second = block_word(words0, (w + 1u) & 15u);
             if_(w == 15u, [&] {  // word q + 1 starts the next block
               second = hash::chacha_block(
-                  hash::chacha_input(hash::ChachaLayout::Ietf, key, block + 1u, U32(0u), nonce), 8)[0];
+                  hash::chacha_input(hash::ChachaLayout::Ietf, key, block + 1u, UInt(0u), nonce), 8)[0];
             });
             ys[g] = f1_y(KeystreamPair{kq, block_word(words0, w), second}, x, k);
             metadata[g * verify_metadata_words] = x;
@@ -115,20 +115,20 @@ inline const auto& verify_table_kernel(int k, int table) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> ys_in, ReadBuffer<std::uint32_t> metadata_in, WriteBuffer<std::uint32_t> ys_out,
-            WriteBuffer<std::uint32_t> metadata_out, Expr<std::uint32_t> count) {
+            WriteBuffer<std::uint32_t> metadata_out, UInt count) {
           const std::uint32_t pairs = 64u >> (table - 1);
-          U32 g = global_id().x();
+          UInt g = global_id().x();
           if_(g < count * pairs, [&] {
-            U32 left = 2u * g, right = left + 1u;  // entries of one proof are contiguous
-            U32 y_left = ys_in[left], y_right = ys_in[right];
-            Wide meta_left = wide(U32(0u)), meta_right = wide(U32(0u));
+            UInt left = 2u * g, right = left + 1u;  // entries of one proof are contiguous
+            UInt y_left = ys_in[left], y_right = ys_in[right];
+            Wide meta_left = wide(UInt(0u)), meta_right = wide(UInt(0u));
             for (std::uint32_t m = 0; m < verify_metadata_words; ++m) {
               meta_left[m] = metadata_in[left * verify_metadata_words + m];
               meta_right[m] = metadata_in[right * verify_metadata_words + m];
             }
-            Expr<bool> ok = (y_left != invalid_y) && (y_right != invalid_y) && pair_matches(y_left, y_right);
+            Bool ok = (y_left != invalid_y) && (y_right != invalid_y) && pair_matches(y_left, y_right);
             FnResult f = compute_fn(k, table, y_left, meta_left, meta_right);
-            ys_out[g] = select(ok, f.y, U32(invalid_y));
+            ys_out[g] = select(ok, f.y, UInt(invalid_y));
             for (std::uint32_t m = 0; m < verify_metadata_words; ++m)
               metadata_out[g * verify_metadata_words + m] = f.metadata[m];
           });
@@ -145,11 +145,11 @@ inline const auto& verify_result_kernel() {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> y7, ReadBuffer<std::uint32_t> challenges, WriteBuffer<std::uint32_t> valid,
-            Expr<std::uint32_t> count) {
-          U32 i = global_id().x();
+            UInt count) {
+          UInt i = global_id().x();
           if_(i < count, [&] {
-            U32 y = y7[i];
-            valid[i] = select(y != invalid_y && (y >> std::uint32_t(param_ext)) == challenges[i], U32(1u), U32(0u));
+            UInt y = y7[i];
+            valid[i] = select(y != invalid_y && (y >> std::uint32_t(param_ext)) == challenges[i], UInt(1u), UInt(0u));
           });
         },
         workgroup(64));

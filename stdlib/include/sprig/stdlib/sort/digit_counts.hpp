@@ -19,11 +19,11 @@ class SplitDigitCounters {
   void zero() const {
     for (std::uint32_t w = 0; w < bins_ * parts_ / invocations_; ++w) counters_[local_index() + w * invocations_] = 0u;
   }
-  void add(const Expr<std::uint32_t>& bin) const { atomic_add(counters_[bin * parts_ + local_index() % parts_], 1u); }
+  void add(const UInt& bin) const { atomic_add(counters_[bin * parts_ + local_index() % parts_], 1u); }
   // After a barrier.
-  Expr<std::uint32_t> total(const Expr<std::uint32_t>& bin) const {
+  UInt total(const UInt& bin) const {
     Var<std::uint32_t> sum = 0u;
-    for (std::uint32_t q = 0; q < parts_; ++q) sum = sum.load() + Expr<std::uint32_t>(counters_[bin * parts_ + q]);
+    for (std::uint32_t q = 0; q < parts_; ++q) sum = sum.load() + UInt(counters_[bin * parts_ + q]);
     return sum.load();
   }
 
@@ -39,33 +39,33 @@ auto digit_histogram_kernel(std::uint32_t invocations, std::uint32_t parts) {
   constexpr std::uint32_t passes = max_passes<K>(), items = 16;
   std::string name = "radix_histogram<" + type_name<K>() + ">";
   auto trace = [=] {
-    return kernel(name, [=](ReadBuffer<K> keys, Buffer<std::uint32_t> histograms, Expr<std::uint32_t> count,
-                            Expr<std::uint32_t> begin_bit, Expr<std::uint32_t> end_bit,
-                            Expr<std::uint32_t> tiles_per_workgroup) {
+    return kernel(name, [=](ReadBuffer<K> keys, Buffer<std::uint32_t> histograms, UInt count,
+                            UInt begin_bit, UInt end_bit,
+                            UInt tiles_per_workgroup) {
       SplitDigitCounters local(passes * radix, invocations, parts);
-      Expr<std::uint32_t> l = local_index();
+      UInt l = local_index();
       local.zero();
       barrier();
       TileShape shape{invocations, items};
-      Expr<std::uint32_t> first_tile = linear_workgroup_id() * tiles_per_workgroup;
-      Expr<std::uint32_t> end_tile = min(first_tile + tiles_per_workgroup, tiles_covering(count, shape));
-      for_(first_tile, end_tile, [&](Expr<std::uint32_t> tile) {
+      UInt first_tile = linear_workgroup_id() * tiles_per_workgroup;
+      UInt end_tile = min(first_tile + tiles_per_workgroup, tiles_covering(count, shape));
+      for_(first_tile, end_tile, [&](UInt tile) {
         // All of the tile's loads go out before the first atomic: they are what hides
         // the memory latency. Indices past the end read the last key and count nothing.
         std::vector<Var<K>> tile_keys;
         tile_keys.reserve(items);
         for (std::uint32_t j = 0; j < items; ++j) {
-          Expr<std::uint32_t> i = tile * shape.elements() + l + j * invocations;
+          UInt i = tile * shape.elements() + l + j * invocations;
           tile_keys.emplace_back(Expr<K>(keys[min(i, count - 1u)]));
         }
         for (std::uint32_t j = 0; j < items; ++j) {
-          Expr<std::uint32_t> i = tile * shape.elements() + l + j * invocations;
+          UInt i = tile * shape.elements() + l + j * invocations;
           if_(i < count, [&] {
             Expr<K> key = tile_keys[j].load();
             for (std::uint32_t p = 0; p < passes; ++p) {
-              Expr<std::uint32_t> shift = begin_bit + p * radix_bits;
+              UInt shift = begin_bit + p * radix_bits;
               if_(shift < end_bit, [&] {
-                Expr<std::uint32_t> mask = (1u << min(end_bit - shift, radix_bits)) - 1u;
+                UInt mask = (1u << min(end_bit - shift, radix_bits)) - 1u;
                 local.add(digit_of<K>(key, shift, mask) + p * radix);
               });
             }
@@ -75,7 +75,7 @@ auto digit_histogram_kernel(std::uint32_t invocations, std::uint32_t parts) {
       barrier();
       for (std::uint32_t p = 0; p < passes; ++p) {
         for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
-          Expr<std::uint32_t> d = l + (first_digit + p * radix);
+          UInt d = l + (first_digit + p * radix);
           Var<std::uint32_t> c = local.total(d);
           if_(c.load() != 0u, [&] { atomic_add(histograms[d], c.load()); });
         }
@@ -97,10 +97,10 @@ inline auto digit_offsets_kernel(std::uint32_t invocations) {
       SubgroupTotalsScan<std::uint32_t, decltype(op)> totals(lanes, invocations);
       Var<std::uint32_t> carry = 0u;
       for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
-        Expr<std::uint32_t> i = workgroup_id().x() * radix + first_digit + subgroup_id() * subgroup_size() +
+        UInt i = workgroup_id().x() * radix + first_digit + subgroup_id() * subgroup_size() +
                                 subgroup_invocation_id();
-        Expr<std::uint32_t> c = histograms[i];
-        Expr<std::uint32_t> s = lanes.inclusive(c);
+        UInt c = histograms[i];
+        UInt s = lanes.inclusive(c);
         totals.scan(lanes.last(s));
         histograms[i] = carry.load() + totals.exclusive_prefix() + s - c;
         if (first_digit + invocations < radix) {
@@ -121,15 +121,15 @@ auto tile_digit_counts_kernel(const TileShape& tile_shape) {
   std::string name = "radix_tile_counts<" + type_name<K>() + ">";
   const std::uint32_t invocations = tile_shape.invocations;
   auto trace = [=] {
-    return kernel(name, [=](ReadBuffer<K> keys, WriteBuffer<std::uint32_t> counts, Expr<std::uint32_t> count,
-                            Expr<std::uint32_t> shift, Expr<std::uint32_t> mask, Expr<std::uint32_t> tiles) {
+    return kernel(name, [=](ReadBuffer<K> keys, WriteBuffer<std::uint32_t> counts, UInt count,
+                            UInt shift, UInt mask, UInt tiles) {
       SplitDigitCounters local(radix, invocations);
-      Expr<std::uint32_t> l = local_index();
+      UInt l = local_index();
       local.zero();
       barrier();
-      Expr<std::uint32_t> tile = linear_workgroup_id();
+      UInt tile = linear_workgroup_id();
       if_(tile >= tiles, [] { return_(); });
-      Expr<std::uint32_t> first = tile * tile_shape.elements();
+      UInt first = tile * tile_shape.elements();
       std::vector<Var<K>> tile_keys;
       tile_keys.reserve(tile_shape.items);
       for (std::uint32_t j = 0; j < tile_shape.items; ++j)
@@ -140,7 +140,7 @@ auto tile_digit_counts_kernel(const TileShape& tile_shape) {
       }
       barrier();
       for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
-        Expr<std::uint32_t> d = l + first_digit;
+        UInt d = l + first_digit;
         counts[d * tiles + tile] = local.total(d);
       }
     }, workgroup(invocations));

@@ -14,8 +14,8 @@ constexpr std::uint32_t sort_lookback_window = 4;
 // t is status[first_word + t * 256]. Walks back a window of tiles at a time, summing
 // counts up to the nearest tile that published its inclusive count; a tile that has not
 // published yet ends the round, and the next round starts from it.
-inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const Expr<std::uint32_t>& first_word,
-                            const Expr<std::uint32_t>& tile, MemoryOrder order, Var<std::uint32_t>& earlier) {
+inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const UInt& first_word,
+                            const UInt& tile, MemoryOrder order, Var<std::uint32_t>& earlier) {
   Var<std::uint32_t> next = tile;  // tiles [next, tile) are summed
   loop_([&] {
     std::vector<Var<std::uint32_t>> words;
@@ -23,15 +23,15 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const E
     for (std::uint32_t j = 0; j < sort_lookback_window; ++j) {
       // Tiles before the first read as an inclusive count of 0, which ends the walk; the
       // index is chosen by select so that it never leaves the pass's words.
-      Expr<bool> real = next.load() > j;
-      Expr<std::uint32_t> at = first_word + select(real, next.load() - 1u - j, 0u) * radix;
-      words.emplace_back(select(real, atomic_load(status[at], order), Expr<std::uint32_t>(sort_prefix_ready)));
+      Bool real = next.load() > j;
+      UInt at = first_word + select(real, next.load() - 1u - j, 0u) * radix;
+      words.emplace_back(select(real, atomic_load(status[at], order), UInt(sort_prefix_ready)));
     }
     Var<bool> stopped = false, found = false;
     Var<std::uint32_t> taken = 0u;
     for (std::uint32_t j = 0; j < sort_lookback_window; ++j) {
-      Expr<std::uint32_t> w = words[j].load();
-      Expr<bool> take = !stopped.load() && w != 0u;
+      UInt w = words[j].load();
+      Bool take = !stopped.load() && w != 0u;
       earlier = earlier.load() + select(take, w & sort_count_mask, 0u);
       taken = taken.load() + select(take, 1u, 0u);
       found = found.load() || (take && w >= sort_prefix_ready);
@@ -41,6 +41,265 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const E
     next = next.load() - taken.load();
   });
 }
+
+// A tile's keys after ranking: key j of each invocation (striped over the tile), its digit,
+// its rank among its subgroup's keys of that digit (earlier runs, then lower lanes), and
+// whether it exists (the last tile is partial).
+template <RadixKey K>
+struct RankedKeys {
+  std::vector<Var<K>> keys;
+  std::vector<UInt> digit, rank;
+  std::vector<Bool> valid;
+};
+
+// The digits an invocation owns in the scan over digits: the invocation at place p in
+// subgroup order owns p, p + invocations, ..., one per round of the scan.
+struct OwnedDigits {
+  std::vector<UInt> digit;
+  std::vector<Bool> owns;   // digit < 256: the invocations past the digits scan zeros
+  std::vector<UInt> count;  // the tile's keys of the digit (0 where not owned)
+  // Where the tile's keys of the digit go: the keys of the digit in earlier tiles plus
+  // the digit's offset in the output.
+  std::vector<Var<std::uint32_t>> output_start;
+};
+
+// The stages of one digit pass, in the order the kernel runs them; each ends with the
+// barrier after which its results in shared memory may be read. Construct at the top level
+// of the kernel: it declares the workgroup's shared memory and reads its builtins.
+template <RadixKey K>
+class DigitPassStages {
+ public:
+  explicit DigitPassStages(const SortShape& shape)
+      : shape_(shape),
+        lanes_(plus<std::uint32_t>(), shape.tile.invocations),
+        totals_(lanes_, shape.tile.invocations),
+        scratch_(shared_array<std::uint32_t>(shape.scratch_words(), "sort_scratch")),
+        digit_count_(shared_array<std::uint32_t>(radix, "digit_count")),
+        digit_start_(shared_array<std::uint32_t>(radix, "digit_start")),
+        destination_(shared_array<std::uint32_t>(radix, "digit_destination")),
+        tile_index_(shared<std::uint32_t>("tile_index")),
+        after_lookback_([&] {
+          SpinSafeBarrier b(shape.lookback.counted_barrier);
+          b.reset();
+          return b;
+        }()),
+        local_(local_index()),
+        subgroup_(subgroup_id()) {}
+  DigitPassStages(const DigitPassStages&) = delete;  // totals_ refers to lanes_
+  DigitPassStages& operator=(const DigitPassStages&) = delete;
+
+  // The tile this workgroup sorts, and zeroed per-subgroup counts. Tiles are numbered in
+  // the order workgroups start (a look-back may only wait for tiles that already run);
+  // workgroups past the last tile end here.
+  UInt claim_tile(const CoherentBuffer<std::uint32_t>& status, const UInt& status_base, const UInt& count) {
+    if_(local_ == 0u, [&] {
+      if (shape_.prefixed) tile_index_ = linear_workgroup_id();
+      else tile_index_ = atomic_add(status[status_base], 1u);
+    });
+    for_(local_, std::uint32_t(shape_.max_subgroups * radix / 2), shape_.tile.invocations,
+         [&](UInt w) { scratch_[w] = 0u; });
+    barrier();
+    UInt tile = tile_index_.load();
+    if_(tile >= tiles_covering(count, shape_.tile), [] { return_(); });
+    return tile;
+  }
+
+  // Ranks the tile's keys per digit, stably: for each run of subgroup_size keys, lanes
+  // whose digits are equal find each other with 8 ballots; the lowest of them adds the
+  // group's size to the subgroup's count of that digit (two 16-bit counts a scratch word).
+  RankedKeys<K> rank_keys(const ReadBuffer<K>& keys_in, const TileBounds& bounds, const UInt& count,
+                          const UInt& shift, const UInt& mask) {
+    RankedKeys<K> ranked{load_items(keys_in, bounds, count, shape_.tile, Expr<K>(K(0))), {}, {}, {}};
+    for (std::uint32_t j = 0; j < shape_.tile.items; ++j) {
+      ranked.valid.push_back(striped_index(bounds.first, shape_.tile.items, j) < count);
+      ranked.digit.push_back(digit_of<K>(ranked.keys[j].load(), shift, mask));
+      const UInt& digit = ranked.digit[j];
+      UVec4 peers = subgroup_ballot(ranked.valid[j]);
+      for (std::uint32_t b = 0; b < radix_bits; ++b) {
+        Bool set = ((digit >> b) & 1u) == 1u;
+        UVec4 with_bit = subgroup_ballot(set);
+        peers = peers & select(set, with_bit, ~with_bit);
+      }
+      UInt before = ballot_exclusive_bit_count(peers);
+      UInt word = subgroup_ * (radix / 2) + (digit >> 1u), half = (digit & 1u) * 16u;
+      UInt earlier_runs = (UInt(scratch_[word]) >> half) & 0xFFFFu;
+      ranked.rank.push_back(earlier_runs + before);
+      subgroup_barrier(Orders::Shared);  // everyone has read before the counts move on
+      if_(ranked.valid[j] && before == 0u,
+          [&] { atomic_add(scratch_[word], ballot_bit_count(peers) << half, MemoryOrder::Relaxed, Scope::Workgroup); });
+      subgroup_barrier(Orders::Shared);
+    }
+    barrier();
+    return ranked;
+  }
+
+  // Per digit, the subgroups' counts become exclusive prefixes over subgroups (two digits
+  // per invocation: they share a word), and their sum the tile's count of the digit.
+  void count_digits() {
+    const std::uint32_t invocations = shape_.tile.invocations;
+    for (std::uint32_t first_word = 0; first_word < radix / 2; first_word += invocations) {
+      UInt pair = local_ + first_word;
+      if_(pair < radix / 2, [&] {
+        Var<std::uint32_t> low = 0u, high = 0u;
+        for_(0u, num_subgroups(), [&](UInt s) {
+          UInt w = scratch_[s * (radix / 2) + pair];
+          scratch_[s * (radix / 2) + pair] = low.load() | (high.load() << 16u);
+          low = low.load() + (w & 0xFFFFu);
+          high = high.load() + (w >> 16u);
+        });
+        digit_count_[2u * pair] = low.load();
+        digit_count_[2u * pair + 1u] = high.load();
+      });
+    }
+    barrier();
+  }
+
+  // Where the tile's keys of each owned digit go in the output. A look-back pass publishes
+  // the tile's counts and sums the earlier tiles' (decoupled look-back); a prefixed pass
+  // reads the position the scan over all tiles' counts gave. The status words carry the
+  // counts themselves, so relaxed atomics suffice (on the GPU an acquire fence per poll
+  // costs a round trip of its own), except where LookBackTraits says otherwise.
+  OwnedDigits find_output_starts(const CoherentBuffer<std::uint32_t>& status, const ReadBuffer<std::uint32_t>& digit_offsets,
+                                 const ReadBuffer<std::uint32_t>& tile_offsets, const UInt& tile, const UInt& pass,
+                                 const UInt& status_base, const UInt& tiles) {
+    const std::uint32_t invocations = shape_.tile.invocations;
+    UInt place = subgroup_ * subgroup_size() + subgroup_invocation_id();
+    OwnedDigits owned;
+    owned.output_start.reserve(radix / std::min(invocations, radix));  // the places stay put
+    for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
+      UInt d = place + first_digit;
+      Bool owns_digit = d < radix;
+      owned.digit.push_back(d);
+      owned.owns.push_back(owns_digit);
+      owned.count.push_back(select(owns_digit, UInt(digit_count_[min(d, radix - 1u)]), 0u));
+      owned.output_start.emplace_back(0u);
+      Var<std::uint32_t>& start = owned.output_start.back();
+      if (shape_.prefixed) {
+        if_(owns_digit, [&] { start = UInt(tile_offsets[d * tiles + tile]); });
+      } else {
+        if_(owns_digit, [&] {
+          look_back(status, status_base, tile, d, owned.count.back(), start);
+          start = start.load() + UInt(digit_offsets[pass * radix + d]);
+        });
+      }
+    }
+    return owned;
+  }
+
+  // Where each digit starts in the sorted tile (a scan over digits, in rounds of one
+  // digit per invocation) and where its keys go in the output relative to that. All
+  // look-backs end before the one spin-safe barrier.
+  void place_digits(const OwnedDigits& owned) {
+    UInt first_round = lanes_.inclusive(owned.count[0]);
+    after_lookback_.arrive_and_wait();
+    Var<std::uint32_t> carry = 0u;  // keys of the tile in earlier rounds' digits
+    for (std::size_t round = 0; round < owned.digit.size(); ++round) {
+      UInt inclusive = round == 0 ? first_round : lanes_.inclusive(owned.count[round]);
+      totals_.scan(lanes_.last(inclusive));
+      UInt start = carry.load() + totals_.exclusive_prefix() + inclusive - owned.count[round];
+      if_(owned.owns[round], [&] {
+        digit_start_[owned.digit[round]] = start;
+        destination_[owned.digit[round]] = owned.output_start[round].load() - start;
+      });
+      if (round + 1 < owned.digit.size()) {
+        carry = carry.load() + totals_.workgroup_total();
+        barrier();  // the totals are rewritten by the next round
+      }
+    }
+    barrier();
+  }
+
+  // Reorders the tile by digit in shared memory (keys, then their values, in scratch).
+  void reorder(const RankedKeys<K>& ranked, const ReadBuffer<std::uint32_t>& values_in, const TileBounds& bounds) {
+    const std::uint32_t items = shape_.tile.items, tile_elements = shape_.tile.elements();
+    std::vector<UInt> position;
+    for (std::uint32_t j = 0; j < items; ++j) {
+      const UInt& digit = ranked.digit[j];
+      UInt word = subgroup_ * (radix / 2) + (digit >> 1u), half = (digit & 1u) * 16u;
+      UInt subgroups_before = (UInt(scratch_[word]) >> half) & 0xFFFFu;
+      position.push_back(UInt(digit_start_[digit]) + subgroups_before + ranked.rank[j]);
+    }
+    std::vector<Var<std::uint32_t>> payload;
+    payload.reserve(items);
+    if (with_values()) {
+      for (std::uint32_t j = 0; j < items; ++j) payload.emplace_back(0u);
+      if_(bounds.full, [&] {
+        for (std::uint32_t j = 0; j < items; ++j) payload[j] = UInt(values_in[striped_index(bounds.first, items, j)]);
+      }).else_([&] {
+        for (std::uint32_t j = 0; j < items; ++j)
+          if_(ranked.valid[j], [&] { payload[j] = UInt(values_in[striped_index(bounds.first, items, j)]); });
+      });
+    }
+    barrier();  // the counts in scratch have been read
+    for (std::uint32_t j = 0; j < items; ++j) {
+      if_(ranked.valid[j], [&] {
+        Expr<K> key = ranked.keys[j].load();
+        if constexpr (std::same_as<K, std::uint32_t>) {
+          scratch_[position[j]] = key;
+        } else {
+          scratch_[position[j]] = cast<std::uint32_t>(key);
+          scratch_[position[j] + tile_elements] = cast<std::uint32_t>(key >> 32ull);
+        }
+        if (with_values()) scratch_[position[j] + tile_elements * shape_.key_words] = payload[j].load();
+      });
+    }
+    barrier();
+  }
+
+  // Writes the sorted tile out: consecutive invocations take consecutive sorted keys, so
+  // runs of equal digits go to consecutive addresses.
+  void write_out(const WriteBuffer<K>& keys_out, const WriteBuffer<std::uint32_t>& values_out, const TileBounds& bounds,
+                 const UInt& count, const UInt& shift, const UInt& mask) {
+    const std::uint32_t tile_elements = shape_.tile.elements();
+    UInt in_tile = min(count - bounds.first, tile_elements);
+    for (std::uint32_t j = 0; j < shape_.tile.items; ++j) {
+      UInt i = local_ + j * shape_.tile.invocations;
+      if_(i < in_tile, [&] {
+        Expr<K> key = [&] {
+          if constexpr (std::same_as<K, std::uint32_t>) return Expr<K>(scratch_[i]);
+          else return cast<K>(UInt(scratch_[i])) | (cast<K>(UInt(scratch_[i + tile_elements])) << 32ull);
+        }();
+        UInt at = UInt(destination_[digit_of<K>(key, shift, mask)]) + i;
+        keys_out[at] = key;
+        if (with_values()) values_out[at] = UInt(scratch_[i + tile_elements * shape_.key_words]);
+      });
+    }
+  }
+
+ private:
+  using Plus = decltype(plus<std::uint32_t>());
+
+  bool with_values() const { return shape_.value_words != 0; }
+
+  // Publishes the tile's count of digit d (its word is 1 + tile * 256 + d past
+  // status_base) and adds the earlier tiles' counts to `earlier`; publishes the inclusive
+  // count once known.
+  void look_back(const CoherentBuffer<std::uint32_t>& status, const UInt& status_base, const UInt& tile, const UInt& d,
+                 const UInt& count, Var<std::uint32_t>& earlier) {
+    UInt my_word = status_base + tile * radix + d + 1u;
+    bool ordered = shape_.lookback.ordered_words;
+    MemoryOrder publish = ordered ? MemoryOrder::Release : MemoryOrder::Relaxed;
+    if_(tile == 0u, [&] {
+      atomic_store(status[my_word], sort_prefix_ready | count, publish);
+    }).else_([&] {
+      atomic_store(status[my_word], sort_aggregate_ready | count, publish);
+      look_back_digit(status, status_base + d + 1u, tile, ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed,
+                      earlier);
+      atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + count), publish);
+    });
+  }
+
+  SortShape shape_;
+  SubgroupScan<std::uint32_t, Plus> lanes_;
+  SubgroupTotalsScan<std::uint32_t, Plus> totals_;
+  SharedArray<std::uint32_t> scratch_;      // per-subgroup digit counts while ranking, the sorted tile afterwards
+  SharedArray<std::uint32_t> digit_count_;  // the tile's keys of each digit
+  SharedArray<std::uint32_t> digit_start_;  // where each digit starts in the sorted tile
+  SharedArray<std::uint32_t> destination_;  // where each digit's keys go in the output, minus digit_start
+  Place<std::uint32_t, Access::ReadWrite> tile_index_;
+  SpinSafeBarrier after_lookback_;
+  UInt local_, subgroup_;
+};
 
 // One digit pass (see the top of the file). The pass's status words start at
 // status_base: the first counts tiles, 1 + tile * 256 + digit is that tile's look-back
@@ -55,184 +314,17 @@ auto onesweep_kernel(const SortShape& shape) {
     return kernel(name, [=](ReadBuffer<K> keys_in, WriteBuffer<K> keys_out, ReadBuffer<std::uint32_t> values_in,
                             WriteBuffer<std::uint32_t> values_out, ReadBuffer<std::uint32_t> digit_offsets,
                             CoherentBuffer<std::uint32_t> status, ReadBuffer<std::uint32_t> tile_offsets,
-                            Expr<std::uint32_t> count, Expr<std::uint32_t> shift, Expr<std::uint32_t> mask,
-                            Expr<std::uint32_t> pass, Expr<std::uint32_t> status_base, Expr<std::uint32_t> tiles) {
-      const TileShape& tile_shape = shape.tile;
-      const std::uint32_t items = tile_shape.items, tile_elements = tile_shape.elements();
-      auto op = plus<std::uint32_t>();
-      using Op = decltype(op);
-      const std::uint32_t invocations = tile_shape.invocations;
-      SubgroupScan<std::uint32_t, Op> lanes(op, invocations);
-      SubgroupTotalsScan<std::uint32_t, Op> totals(lanes, invocations);
-      auto scratch = shared_array<std::uint32_t>(shape.scratch_words(), "sort_scratch");
-      auto digit_count = shared_array<std::uint32_t>(radix, "digit_count");
-      auto digit_start = shared_array<std::uint32_t>(radix, "digit_start");   // in the sorted tile
-      auto destination = shared_array<std::uint32_t>(radix, "digit_destination");  // minus digit_start
-      auto tile_index = shared<std::uint32_t>("tile_index");
-      SpinSafeBarrier after_lookback(shape.lookback.counted_barrier);
-      after_lookback.reset();
-      Expr<std::uint32_t> l = local_index(), subgroup = subgroup_id();
-
-      if_(l == 0u, [&] {
-        // A look-back may only wait for tiles that already run: indices come in start order.
-        if (shape.prefixed) tile_index = linear_workgroup_id();
-        else tile_index = atomic_add(status[status_base], 1u);
-      });
-      for_(l, std::uint32_t(shape.max_subgroups * radix / 2), invocations, [&](Expr<std::uint32_t> w) { scratch[w] = 0u; });
-      barrier();
-      Expr<std::uint32_t> tile = tile_index.load();
-      if_(tile >= tiles_covering(count, tile_shape), [] { return_(); });
-      TileBounds bounds = tile_bounds(tile, count, tile_shape);
-
-      // 1. Rank: for each run of subgroup_size keys, lanes whose digits are equal find
-      // each other with 8 ballots; the lowest of them adds the group's size to the
-      // subgroup's count of that digit.
-      std::vector<Var<K>> keys = load_items(keys_in, bounds, count, tile_shape, Expr<K>(K(0)));
-      std::vector<Expr<std::uint32_t>> digit, rank;
-      std::vector<Expr<bool>> valid;
-      for (std::uint32_t j = 0; j < items; ++j) {
-        valid.push_back(striped_index(bounds.first, items, j) < count);
-        digit.push_back(digit_of<K>(keys[j].load(), shift, mask));
-        Expr<uvec4> peers = subgroup_ballot(valid[j]);
-        for (std::uint32_t b = 0; b < radix_bits; ++b) {
-          Expr<bool> set = ((digit[j] >> b) & 1u) == 1u;
-          Expr<uvec4> with_bit = subgroup_ballot(set);
-          peers = peers & select(set, with_bit, ~with_bit);
-        }
-        Expr<std::uint32_t> before = ballot_exclusive_bit_count(peers);
-        Expr<std::uint32_t> word = subgroup * (radix / 2) + (digit[j] >> 1u), half = (digit[j] & 1u) * 16u;
-        Expr<std::uint32_t> earlier_runs = (Expr<std::uint32_t>(scratch[word]) >> half) & 0xFFFFu;
-        rank.push_back(earlier_runs + before);
-        subgroup_barrier(Orders::Shared);  // everyone has read before the counts move on
-        if_(valid[j] && before == 0u,
-            [&] { atomic_add(scratch[word], ballot_bit_count(peers) << half, MemoryOrder::Relaxed, Scope::Workgroup); });
-        subgroup_barrier(Orders::Shared);
-      }
-      barrier();
-
-      // 2. Per digit, the subgroups' counts become exclusive prefixes over subgroups (two
-      // digits per invocation: they share a word) and the tile's count of each digit.
-      for (std::uint32_t first_word = 0; first_word < radix / 2; first_word += invocations) {
-        Expr<std::uint32_t> pair = l + first_word;
-        if_(pair < radix / 2, [&] {
-          Var<std::uint32_t> low = 0u, high = 0u;
-          for_(0u, num_subgroups(), [&](Expr<std::uint32_t> s) {
-            Expr<std::uint32_t> w = scratch[s * (radix / 2) + pair];
-            scratch[s * (radix / 2) + pair] = low.load() | (high.load() << 16u);
-            low = low.load() + (w & 0xFFFFu);
-            high = high.load() + (w >> 16u);
-          });
-          digit_count[2u * pair] = low.load();
-          digit_count[2u * pair + 1u] = high.load();
-        });
-      }
-      barrier();
-
-      // 3. Publish this tile's digit counts, look back for the earlier tiles' counts
-      // (the invocation at place p in subgroup order owns digits p, p + invocations, ...,
-      // as the scan over digits counts them), and place the tile's digits in sorted order.
-      // The status words carry the counts themselves, so relaxed atomics suffice (on the
-      // GPU an acquire fence per poll costs a round trip of its own), except where
-      // LookBackTraits says otherwise. A prefixed pass reads the tile's position of each
-      // digit from the scan instead. All look-backs end before the one spin-safe barrier.
-      Expr<std::uint32_t> place = subgroup * subgroup_size() + subgroup_invocation_id();
-      std::vector<Expr<std::uint32_t>> owned, mine;
-      std::vector<Expr<bool>> owns;
-      std::vector<Var<std::uint32_t>> earlier;  // keys of the digit before this tile's (offset included when prefixed)
-      earlier.reserve(radix / std::min(invocations, radix));
-      for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
-        Expr<std::uint32_t> d = place + first_digit;
-        Expr<bool> owns_digit = d < radix;  // the invocations past the digits scan zeros
-        owned.push_back(d);
-        owns.push_back(owns_digit);
-        mine.push_back(select(owns_digit, Expr<std::uint32_t>(digit_count[min(d, radix - 1u)]), 0u));
-        earlier.emplace_back(0u);
-        Var<std::uint32_t>& before = earlier.back();
-        if (shape.prefixed) {
-          if_(owns_digit, [&] { before = Expr<std::uint32_t>(tile_offsets[d * tiles + tile]); });
-        } else {
-          if_(owns_digit, [&] {
-            Expr<std::uint32_t> my_word = status_base + tile * radix + d + 1u;
-            bool ordered = shape.lookback.ordered_words;
-            MemoryOrder publish = ordered ? MemoryOrder::Release : MemoryOrder::Relaxed;
-            if_(tile == 0u, [&] {
-              atomic_store(status[my_word], sort_prefix_ready | mine.back(), publish);
-            }).else_([&] {
-              atomic_store(status[my_word], sort_aggregate_ready | mine.back(), publish);
-              look_back_digit(status, status_base + d + 1u, tile,
-                              ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed, before);
-              atomic_store(status[my_word], sort_prefix_ready | (before.load() + mine.back()), publish);
-            });
-            before = before.load() + Expr<std::uint32_t>(digit_offsets[pass * radix + d]);
-          });
-        }
-      }
-      Expr<std::uint32_t> s = lanes.inclusive(mine[0]);
-      after_lookback.arrive_and_wait();
-      Var<std::uint32_t> carry = 0u;  // keys of the tile in earlier rounds' digits
-      for (std::size_t round = 0; round < owned.size(); ++round) {
-        Expr<std::uint32_t> inclusive = round == 0 ? s : lanes.inclusive(mine[round]);
-        totals.scan(lanes.last(inclusive));
-        Expr<std::uint32_t> start = carry.load() + totals.exclusive_prefix() + inclusive - mine[round];
-        if_(owns[round], [&] {
-          digit_start[owned[round]] = start;
-          destination[owned[round]] = earlier[round].load() - start;
-        });
-        if (round + 1 < owned.size()) {
-          carry = carry.load() + totals.workgroup_total();
-          barrier();  // the totals are rewritten by the next round
-        }
-      }
-      barrier();
-
-      // 4. Reorder the tile in shared memory.
-      std::vector<Expr<std::uint32_t>> position;
-      for (std::uint32_t j = 0; j < items; ++j) {
-        Expr<std::uint32_t> word = subgroup * (radix / 2) + (digit[j] >> 1u), half = (digit[j] & 1u) * 16u;
-        Expr<std::uint32_t> subgroups_before = (Expr<std::uint32_t>(scratch[word]) >> half) & 0xFFFFu;
-        position.push_back(Expr<std::uint32_t>(digit_start[digit[j]]) + subgroups_before + rank[j]);
-      }
-      std::vector<Var<std::uint32_t>> payload;
-      payload.reserve(items);
-      if (with_values) {
-        for (std::uint32_t j = 0; j < items; ++j) payload.emplace_back(0u);
-        if_(bounds.full, [&] {
-          for (std::uint32_t j = 0; j < items; ++j)
-            payload[j] = Expr<std::uint32_t>(values_in[striped_index(bounds.first, items, j)]);
-        }).else_([&] {
-          for (std::uint32_t j = 0; j < items; ++j)
-            if_(valid[j], [&] { payload[j] = Expr<std::uint32_t>(values_in[striped_index(bounds.first, items, j)]); });
-        });
-      }
-      barrier();  // the counts in scratch have been read
-      for (std::uint32_t j = 0; j < items; ++j) {
-        if_(valid[j], [&] {
-          Expr<K> key = keys[j].load();
-          if constexpr (std::same_as<K, std::uint32_t>) {
-            scratch[position[j]] = key;
-          } else {
-            scratch[position[j]] = cast<std::uint32_t>(key);
-            scratch[position[j] + tile_elements] = cast<std::uint32_t>(key >> 32ull);
-          }
-          if (with_values) scratch[position[j] + tile_elements * shape.key_words] = payload[j].load();
-        });
-      }
-      barrier();
-
-      // 5. Write out: consecutive invocations take consecutive sorted keys.
-      Expr<std::uint32_t> in_tile = min(count - bounds.first, tile_elements);
-      for (std::uint32_t j = 0; j < items; ++j) {
-        Expr<std::uint32_t> i = l + j * invocations;
-        if_(i < in_tile, [&] {
-          Expr<K> key = [&] {
-            if constexpr (std::same_as<K, std::uint32_t>) return Expr<K>(scratch[i]);
-            else return cast<K>(Expr<std::uint32_t>(scratch[i])) | (cast<K>(Expr<std::uint32_t>(scratch[i + tile_elements])) << 32ull);
-          }();
-          Expr<std::uint32_t> at = Expr<std::uint32_t>(destination[digit_of<K>(key, shift, mask)]) + i;
-          keys_out[at] = key;
-          if (with_values) values_out[at] = Expr<std::uint32_t>(scratch[i + tile_elements * shape.key_words]);
-        });
-      }
+                            UInt count, UInt shift, UInt mask,
+                            UInt pass, UInt status_base, UInt tiles) {
+      DigitPassStages<K> stages(shape);
+      UInt tile = stages.claim_tile(status, status_base, count);
+      TileBounds bounds = tile_bounds(tile, count, shape.tile);
+      RankedKeys<K> ranked = stages.rank_keys(keys_in, bounds, count, shift, mask);
+      stages.count_digits();
+      OwnedDigits owned = stages.find_output_starts(status, digit_offsets, tile_offsets, tile, pass, status_base, tiles);
+      stages.place_digits(owned);
+      stages.reorder(ranked, values_in, bounds);
+      stages.write_out(keys_out, values_out, bounds, count, shift, mask);
     }, workgroup(shape.tile.invocations));
   };
   return cached_kernel<decltype(trace())>(name + shape.key(), trace);

@@ -90,7 +90,7 @@ std::uint32_t histogram_parts(const DeviceInfo& device) {
 }
 
 template <RadixKey K>
-Expr<std::uint32_t> digit_of(const Expr<K>& key, const Expr<std::uint32_t>& shift, const Expr<std::uint32_t>& mask) {
+UInt digit_of(const Expr<K>& key, const UInt& shift, const UInt& mask) {
   if constexpr (std::same_as<K, std::uint32_t>) return (key >> shift) & mask;
   else return cast<std::uint32_t>(key >> cast<std::uint64_t>(shift)) & mask;
 }
