@@ -87,6 +87,18 @@ std::vector<fs::path> files_under(const fs::path& directory, const std::string& 
   return files;
 }
 
+std::vector<char> read_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), {});
+}
+
+// The key in a cache file's header (after the 8-byte magic and two 32-bit words).
+std::uint64_t key_of(const std::vector<char>& file) {
+  std::uint64_t key = 0;
+  std::memcpy(&key, file.data() + 16, sizeof key);
+  return key;
+}
+
 void flip_last_byte(const fs::path& file) {
   std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
   f.seekg(-1, std::ios::end);
@@ -158,14 +170,9 @@ TEST_CASE("a well-formed cache file that holds no SPIR-V is not handed to the dr
   run_saxpy(options);
   fs::path module = files_under(cache.path, ".spv").at(0);
   // Valid framing around bytes that are not a module: only the content check can catch it.
-  std::ifstream in(module, std::ios::binary);
-  std::vector<char> file((std::istreambuf_iterator<char>(in)), {});
-  in.close();
-  std::uint64_t key = 0;
-  std::memcpy(&key, file.data() + 16, sizeof key);
-  vk::DiskCache disk(cache.path, [](const std::string&) {});
   std::vector<std::byte> junk(64, std::byte{0x42});
-  disk.store(fs::relative(module, cache.path).string(), key, junk);
+  vk::DiskCache(cache.path, [](const std::string&) {})
+      .store(fs::relative(module, cache.path).string(), key_of(read_file(module)), junk);
 
   CHECK_FALSE(run_saxpy(options).spirv_from_disk);
   CHECK_THAT(warnings.all(), Catch::Contains("not a SPIR-V module"));
@@ -177,16 +184,12 @@ TEST_CASE("a driver pipeline cache written for another device is ignored with a 
   vk::Options options = cache_options(cache.path, warnings);
   run_saxpy(options);
   fs::path pipelines = files_under(cache.path, ".bin").at(0);
-  std::ifstream in(pipelines, std::ios::binary);
-  std::vector<char> file((std::istreambuf_iterator<char>(in)), {});
-  in.close();
-  std::uint64_t key = 0;
-  std::memcpy(&key, file.data() + 16, sizeof key);
+  std::vector<char> file = read_file(pipelines);
   // The Vulkan header follows sprig's 40-byte header; byte 16 of it starts pipelineCacheUUID.
   std::vector<std::byte> foreign(file.size() - 40);
   std::memcpy(foreign.data(), file.data() + 40, foreign.size());
   foreign.at(16) ^= std::byte{0xff};
-  vk::DiskCache(cache.path, [](const std::string&) {}).store(pipelines.filename().string(), key, foreign);
+  vk::DiskCache(cache.path, [](const std::string&) {}).store(pipelines.filename().string(), key_of(file), foreign);
 
   run_saxpy(options);
   CHECK_THAT(warnings.all(), Catch::Contains("not this device's"));
