@@ -36,10 +36,11 @@
 //     y < x ? y : x): a NaN or a zero of the other sign picks the side the comparison
 //     leaves. sign(x) is 1, -1 or +0 (also for -0 and NaN); abs clears a float's sign bit
 //     and wraps for integers (abs(MIN) == MIN).
-//     In precise-float kernels every device computes these exactly. Plain kernels use
-//     GLSL.std.450's instructions, which agree for other operands; with NaN operands (min,
-//     max, clamp, step, sign), for sign(-0), and for fract of a tiny negative x (which some
-//     devices keep below 1) they give what the device gives.
+//     In precise-float kernels every device computes these exactly, but for sign(NaN),
+//     which GLSL's FSign leaves to the device (docs/language.md). Plain kernels use
+//     GLSL.std.450's instructions and declare no float controls: NaN and infinite
+//     operands, the sign of a zero result and clamp with lo > hi give what the device
+//     gives there, every other result is the table's.
 #pragma once
 
 #include <bit>
