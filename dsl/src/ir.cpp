@@ -73,46 +73,38 @@ SubgroupFeature subgroup_feature(SubgroupOp op) { return subgroup_ops[std::size_
 
 std::string operand_problem(const Node& n) {
   if (!is_known(n.op)) return "unknown op " + std::to_string(std::size_t(n.op));
-  const OpInfo& info = op_info(n.op);
-  const std::size_t got = n.operands.size();
-  std::string what(info.name);
-  std::size_t want = 0;
+  OperandCount want = op_info(n.op).operands;
+  std::string_view row_name;  // the sub-table row's, for the message
+  auto exactly = [&](std::string_view name, std::size_t count) {
+    row_name = name;
+    want = {std::uint8_t(count), std::uint8_t(count)};
+  };
   switch (n.op) {
-    case Op::Math:
-      if (const MathRow* r = row(math_functions, n.a)) {
-        what += " " + std::string(r->name);
-        want = r->operands;
-      } else {
-        return "unknown math function " + std::to_string(n.a);
-      }
+    case Op::Builtin:
+      if (!row(builtins, n.a)) return "unknown builtin " + std::to_string(n.a);
       break;
-    case Op::Atomic:
-      if (const AtomicRow* r = row(atomics, n.a)) {
-        what += " " + std::string(r->name);
-        want = 1 + r->values;  // the pointer, then the values
-      } else {
-        return "unknown atomic operation " + std::to_string(n.a);
-      }
+    case Op::Math:
+      if (const MathRow* r = row(math_functions, n.a)) exactly(r->name, r->operands);
+      else return "unknown math function " + std::to_string(n.a);
+      break;
+    case Op::Atomic:  // the pointer, then the values
+      if (const AtomicRow* r = row(atomics, n.a)) exactly(r->name, 1 + r->values);
+      else return "unknown atomic operation " + std::to_string(n.a);
       break;
     case Op::Subgroup:
-      if (const SubgroupRow* r = row(subgroup_ops, n.a)) {
-        what += " " + std::string(r->name);
-        want = r->operands;
-      } else {
-        return "unknown subgroup operation " + std::to_string(n.a);
-      }
+      if (const SubgroupRow* r = row(subgroup_ops, n.a)) exactly(r->name, r->operands);
+      else return "unknown subgroup operation " + std::to_string(n.a);
       break;
-    default:
-      if (got >= info.operands.min && got <= info.operands.max) return "";
-      if (info.operands.min == info.operands.max)
-        return what + " takes " + operands(info.operands.min) + ", not " + std::to_string(got);
-      if (info.operands.min == 0)
-        return what + " takes at most " + operands(info.operands.max) + ", not " + std::to_string(got);
-      return what + " takes " + std::to_string(info.operands.min) + " to " + operands(info.operands.max) +
-             ", not " + std::to_string(got);
+    default: break;
   }
-  if (got == want) return "";
-  return what + " takes " + operands(want) + ", not " + std::to_string(got);
+  const std::size_t got = n.operands.size();
+  if (got >= want.min && got <= want.max) return "";
+  std::string what(op_name(n.op));
+  if (!row_name.empty()) what += " " + std::string(row_name);
+  const std::string tail = ", not " + std::to_string(got);
+  if (want.min == want.max) return what + " takes " + operands(want.min) + tail;
+  if (want.min == 0) return what + " takes at most " + operands(want.max) + tail;
+  return what + " takes " + std::to_string(want.min) + " to " + operands(want.max) + tail;
 }
 
 }  // namespace sprig::ir

@@ -199,6 +199,10 @@ TEST_CASE("a node with the wrong number of operands is named with its op and the
   ret.op = ir::Op::Return;
   ret.operands = {&add, &add};
   CHECK(ir::operand_problem(ret) == "Return takes at most 1 operand, not 2");
+  ir::Node builtin;
+  builtin.op = ir::Op::Builtin;
+  builtin.a = 99;
+  CHECK(ir::operand_problem(builtin) == "unknown builtin 99");
 }
 
 TEST_CASE("loop and compound-assignment nodes carry the user's line, not sprig's") {

@@ -169,7 +169,8 @@ struct Node {
 };
 
 // Why `n` has the wrong number of operands for its op (or for its MathFn, AtomicOp or
-// SubgroupOp), or "" when the count is right. Both backends check each node with it.
+// SubgroupOp) or names no row of its table, or "" when it is well formed so far. Both
+// backends check each node with it before reading its operands.
 std::string operand_problem(const Node& n);
 
 struct Block {
