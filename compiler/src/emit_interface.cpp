@@ -113,13 +113,15 @@ Id Emitter::builtin_value(const ir::Node& n) {
     for (std::uint32_t s : kernel_.workgroup_size) sizes.push_back(u32(s));
     return m_.constant(spv::Op::OpConstantComposite, type(n.type), sizes);
   }
-  if (which >= ir::Builtin::SubgroupSize) m_.capability(spv::Capability::GroupNonUniform);
+  if (ir::needs_subgroups(which)) m_.capability(spv::Capability::GroupNonUniform);
   Id var = builtins_[which];
   if (!var) {
-    static constexpr const char* names[] = {"global_id",     "local_id",      "workgroup_id",
-                                            "num_workgroups", "workgroup_size", "local_index",
-                                            "subgroup_size",  "subgroup_invocation_id",
-                                            "subgroup_id",    "num_subgroups"};
+    // Each input variable is named after the DSL function that reads it.
+    static constexpr const char* names[] = {
+#define SPRIG_BUILTIN(Name, function, T, needs) #function,
+#include "sprig/dsl/builtins.def"
+#undef SPRIG_BUILTIN
+    };
     var = builtins_[which] = global_variable(type(n.type), spv::StorageClass::Input, names[std::size_t(which)]);
     decorate(m_, var, spv::Decoration::BuiltIn, {std::uint32_t(builtin_of(which))});
   }

@@ -1,7 +1,8 @@
 // Math functions through GLSL.std.450 (scalars and vectors), with the integer variants
 // of abs/min/max/clamp/sign chosen by signedness; dot, isnan and isinf are core SPIR-V.
-// round() is RoundEven: semantics.hpp defines halves to even, GLSL's Round leaves them
-// to the device.
+// The comments name the semantics.hpp function each instruction must match; where a
+// plain kernel's instruction leaves NaN or signed-zero operands to the device,
+// emit_precise_math.cpp builds the exact rule for precise kernels.
 #include "emitter.hpp"
 
 namespace sprig::compiler {
@@ -16,16 +17,16 @@ Variants variants(ir::MathFn fn) {
   using M = ir::MathFn;
   constexpr GLSLstd450 none = GLSLstd450Bad;
   switch (fn) {
-    case M::Abs: return {GLSLstd450FAbs, GLSLstd450SAbs, none};
-    case M::Min: return {GLSLstd450FMin, GLSLstd450SMin, GLSLstd450UMin};
-    case M::Max: return {GLSLstd450FMax, GLSLstd450SMax, GLSLstd450UMax};
-    case M::Clamp: return {GLSLstd450FClamp, GLSLstd450SClamp, GLSLstd450UClamp};
-    case M::Sign: return {GLSLstd450FSign, GLSLstd450SSign, none};
-    case M::Floor: return {GLSLstd450Floor, none, none};
-    case M::Ceil: return {GLSLstd450Ceil, none, none};
-    case M::Fract: return {GLSLstd450Fract, none, none};
-    case M::Round: return {GLSLstd450RoundEven, none, none};
-    case M::Trunc: return {GLSLstd450Trunc, none, none};
+    case M::Abs: return {GLSLstd450FAbs, GLSLstd450SAbs, none};  // semantics::abs
+    case M::Min: return {GLSLstd450FMin, GLSLstd450SMin, GLSLstd450UMin};  // semantics::min
+    case M::Max: return {GLSLstd450FMax, GLSLstd450SMax, GLSLstd450UMax};  // semantics::max
+    case M::Clamp: return {GLSLstd450FClamp, GLSLstd450SClamp, GLSLstd450UClamp};  // semantics::clamp
+    case M::Sign: return {GLSLstd450FSign, GLSLstd450SSign, none};  // semantics::sign
+    case M::Floor: return {GLSLstd450Floor, none, none};  // semantics::floor
+    case M::Ceil: return {GLSLstd450Ceil, none, none};  // semantics::ceil
+    case M::Fract: return {GLSLstd450Fract, none, none};  // semantics::fract
+    case M::Round: return {GLSLstd450RoundEven, none, none};  // semantics::round_even (GLSL's Round leaves halves open)
+    case M::Trunc: return {GLSLstd450Trunc, none, none};  // semantics::trunc
     case M::Sqrt: return {GLSLstd450Sqrt, none, none};
     case M::InverseSqrt: return {GLSLstd450InverseSqrt, none, none};
     case M::Exp: return {GLSLstd450Exp, none, none};
@@ -41,7 +42,7 @@ Variants variants(ir::MathFn fn) {
     case M::Atan: return {GLSLstd450Atan, none, none};
     case M::Atan2: return {GLSLstd450Atan2, none, none};
     case M::Mix: return {GLSLstd450FMix, none, none};
-    case M::Step: return {GLSLstd450Step, none, none};
+    case M::Step: return {GLSLstd450Step, none, none};  // semantics::step
     case M::SmoothStep: return {GLSLstd450SmoothStep, none, none};
     case M::Fma: return {GLSLstd450Fma, none, none};
     case M::Cross: return {GLSLstd450Cross, none, none};
@@ -78,7 +79,8 @@ Id Emitter::emit_math(const ir::Node& n) {
   Variants v = variants(fn);
   GLSLstd450 chosen = arg->is_float() ? v.f : arg->is_signed_int() ? v.s : v.u;
   if (fn == ir::MathFn::Abs && arg->is_int() && !arg->is_signed_int()) return args[0];  // |x| == x
-  if (chosen == GLSLstd450Bad) fail("math function " + std::to_string(n.a) + " is not defined for " + ir::to_string(arg), &n);
+  if (chosen == GLSLstd450Bad)
+    fail("math function " + std::string(ir::math_function_name(fn)) + " is not defined for " + ir::to_string(arg), &n);
   return op(spv::Op::OpExtInst, ty, {m_.glsl_std_450(), Id(chosen)}, args);
 }
 

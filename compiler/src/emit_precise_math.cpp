@@ -25,9 +25,8 @@ Id Emitter::emit_precise_math(const ir::Node& n) {
   auto less = [&](Id a, Id b) { return op(spv::Op::OpFOrdLessThan, bt, {a, b}); };
   auto pick = [&](Id cond, Id a, Id b) { return op(spv::Op::OpSelect, f32, {cond, a, b}); };
   auto constant = [&](float v) { return splat(scalar, std::bit_cast<std::uint32_t>(v)); };
-  // GLSL's min(x, y) = y < x ? y : x and max(x, y) = x < y ? y : x, as the simulator has them.
-  auto min = [&](Id a, Id b) { return pick(less(b, a), b, a); };
-  auto max = [&](Id a, Id b) { return pick(less(a, b), b, a); };
+  auto min = [&](Id a, Id b) { return pick(less(b, a), b, a); };  // semantics::min
+  auto max = [&](Id a, Id b) { return pick(less(a, b), b, a); };  // semantics::max
   auto dot = [&](std::size_t i, std::size_t j) {
     Id sum = mul(at(i, 0), at(j, 0));
     for (std::uint32_t k = 1; k < width; ++k) sum = add(sum, mul(at(i, k), at(j, k)));
@@ -42,12 +41,14 @@ Id Emitter::emit_precise_math(const ir::Node& n) {
   switch (M(n.a)) {
     case M::Sqrt: return precise_sqrt(value(n.operands[0]), arg);
     case M::InverseSqrt: return each([&](std::uint32_t k) { return div(constant(1), precise_sqrt(at(0, k), scalar)); });
-    case M::Fract:
+    case M::Fract:  // semantics::fract
       return each([&](std::uint32_t k) { return sub(at(0, k), glsl(GLSLstd450Floor, f32, {at(0, k)})); });
     case M::Min: return each([&](std::uint32_t k) { return min(at(0, k), at(1, k)); });
     case M::Max: return each([&](std::uint32_t k) { return max(at(0, k), at(1, k)); });
-    case M::Clamp: return each([&](std::uint32_t k) { return min(max(at(0, k), at(1, k)), at(2, k)); });
-    case M::Step: return each([&](std::uint32_t k) { return pick(less(at(1, k), at(0, k)), constant(0), constant(1)); });
+    case M::Clamp:  // semantics::clamp
+      return each([&](std::uint32_t k) { return min(max(at(0, k), at(1, k)), at(2, k)); });
+    case M::Step:  // semantics::step
+      return each([&](std::uint32_t k) { return pick(less(at(1, k), at(0, k)), constant(0), constant(1)); });
     case M::Mix:
       return each([&](std::uint32_t k) { return add(mul(at(0, k), sub(constant(1), at(2, k))), mul(at(1, k), at(2, k))); });
     case M::SmoothStep:

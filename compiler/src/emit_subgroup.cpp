@@ -32,62 +32,49 @@ spv::Op arithmetic(ir::SubgroupOp op, ir::TypeRef t) {
   }
 }
 
+spv::Capability capability(ir::SubgroupFeature feature) {
+  switch (feature) {
+    case ir::SubgroupFeature::Basic: break;
+    case ir::SubgroupFeature::Vote: return spv::Capability::GroupNonUniformVote;
+    case ir::SubgroupFeature::Ballot: return spv::Capability::GroupNonUniformBallot;
+    case ir::SubgroupFeature::Shuffle: return spv::Capability::GroupNonUniformShuffle;
+    case ir::SubgroupFeature::ShuffleRelative: return spv::Capability::GroupNonUniformShuffleRelative;
+    case ir::SubgroupFeature::Arithmetic: return spv::Capability::GroupNonUniformArithmetic;
+  }
+  return spv::Capability::GroupNonUniform;
+}
+
 }  // namespace
 
 Id Emitter::emit_subgroup(const ir::Node& n) {
   using S = ir::SubgroupOp;
-  using C = spv::Capability;
-  m_.capability(C::GroupNonUniform);
-  Id ty = type(n.type), sc = scope(ir::Scope::Subgroup);
-  auto operand = [&](std::size_t i) { return value(n.operands.at(i)); };
   S sop = S(n.a);
+  m_.capability(spv::Capability::GroupNonUniform);
+  Id ty = type(n.type), sc = scope(ir::Scope::Subgroup);
+  m_.capability(capability(ir::subgroup_feature(sop)));  // its row's feature class (subgroup_ops.def)
+  auto operand = [&](std::size_t i) { return value(n.operands.at(i)); };
   switch (sop) {
     case S::Elect: return op(spv::Op::OpGroupNonUniformElect, ty, {sc});
-    case S::All:
-      m_.capability(C::GroupNonUniformVote);
-      return op(spv::Op::OpGroupNonUniformAll, ty, {sc, operand(0)});
-    case S::Any:
-      m_.capability(C::GroupNonUniformVote);
-      return op(spv::Op::OpGroupNonUniformAny, ty, {sc, operand(0)});
-    case S::AllEqual:
-      m_.capability(C::GroupNonUniformVote);
-      return op(spv::Op::OpGroupNonUniformAllEqual, ty, {sc, operand(0)});
-    case S::Ballot:
-      m_.capability(C::GroupNonUniformBallot);
-      return op(spv::Op::OpGroupNonUniformBallot, ty, {sc, operand(0)});
+    case S::All: return op(spv::Op::OpGroupNonUniformAll, ty, {sc, operand(0)});
+    case S::Any: return op(spv::Op::OpGroupNonUniformAny, ty, {sc, operand(0)});
+    case S::AllEqual: return op(spv::Op::OpGroupNonUniformAllEqual, ty, {sc, operand(0)});
+    case S::Ballot: return op(spv::Op::OpGroupNonUniformBallot, ty, {sc, operand(0)});
     case S::BallotBitCount:
     case S::BallotInclusiveBitCount:
     case S::BallotExclusiveBitCount: {
-      m_.capability(C::GroupNonUniformBallot);
       spv::GroupOperation g = sop == S::BallotBitCount            ? spv::GroupOperation::Reduce
                               : sop == S::BallotInclusiveBitCount ? spv::GroupOperation::InclusiveScan
                                                                   : spv::GroupOperation::ExclusiveScan;
       return op(spv::Op::OpGroupNonUniformBallotBitCount, ty, {sc, std::uint32_t(g), operand(0)});
     }
-    case S::BallotFindLSB:
-      m_.capability(C::GroupNonUniformBallot);
-      return op(spv::Op::OpGroupNonUniformBallotFindLSB, ty, {sc, operand(0)});
-    case S::BallotFindMSB:
-      m_.capability(C::GroupNonUniformBallot);
-      return op(spv::Op::OpGroupNonUniformBallotFindMSB, ty, {sc, operand(0)});
-    case S::Broadcast:
-      m_.capability(C::GroupNonUniformBallot);
-      return op(spv::Op::OpGroupNonUniformBroadcast, ty, {sc, operand(0), operand(1)});
-    case S::BroadcastFirst:
-      m_.capability(C::GroupNonUniformBallot);
-      return op(spv::Op::OpGroupNonUniformBroadcastFirst, ty, {sc, operand(0)});
-    case S::Shuffle:
-      m_.capability(C::GroupNonUniformShuffle);
-      return op(spv::Op::OpGroupNonUniformShuffle, ty, {sc, operand(0), operand(1)});
-    case S::ShuffleXor:
-      m_.capability(C::GroupNonUniformShuffle);
-      return op(spv::Op::OpGroupNonUniformShuffleXor, ty, {sc, operand(0), operand(1)});
-    case S::ShuffleUp:
-      m_.capability(C::GroupNonUniformShuffleRelative);
-      return op(spv::Op::OpGroupNonUniformShuffleUp, ty, {sc, operand(0), operand(1)});
-    case S::ShuffleDown:
-      m_.capability(C::GroupNonUniformShuffleRelative);
-      return op(spv::Op::OpGroupNonUniformShuffleDown, ty, {sc, operand(0), operand(1)});
+    case S::BallotFindLSB: return op(spv::Op::OpGroupNonUniformBallotFindLSB, ty, {sc, operand(0)});
+    case S::BallotFindMSB: return op(spv::Op::OpGroupNonUniformBallotFindMSB, ty, {sc, operand(0)});
+    case S::Broadcast: return op(spv::Op::OpGroupNonUniformBroadcast, ty, {sc, operand(0), operand(1)});
+    case S::BroadcastFirst: return op(spv::Op::OpGroupNonUniformBroadcastFirst, ty, {sc, operand(0)});
+    case S::Shuffle: return op(spv::Op::OpGroupNonUniformShuffle, ty, {sc, operand(0), operand(1)});
+    case S::ShuffleXor: return op(spv::Op::OpGroupNonUniformShuffleXor, ty, {sc, operand(0), operand(1)});
+    case S::ShuffleUp: return op(spv::Op::OpGroupNonUniformShuffleUp, ty, {sc, operand(0), operand(1)});
+    case S::ShuffleDown: return op(spv::Op::OpGroupNonUniformShuffleDown, ty, {sc, operand(0), operand(1)});
     case S::Add:
     case S::Mul:
     case S::Min:
@@ -95,7 +82,6 @@ Id Emitter::emit_subgroup(const ir::Node& n) {
     case S::And:
     case S::Or:
     case S::Xor: {
-      m_.capability(C::GroupNonUniformArithmetic);
       spv::GroupOperation g = group_operation(ir::GroupOperation(n.b));
       return op(arithmetic(sop, n.type), ty, {sc, std::uint32_t(g), operand(0)});
     }

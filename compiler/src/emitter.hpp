@@ -116,9 +116,12 @@ class Emitter {
   Id shared_variable(std::uint32_t index);
   std::uint32_t push_member(std::uint32_t param) const;
 
-  // ---- dispatch and blocks (emit_nodes.cpp)
+  // ---- dispatch and blocks (emit_nodes.cpp). Every op's row in ops.def names the member
+  // below that emits it.
   void emit_block(const ir::Block& block);
   void emit_node(const ir::Node& n);
+  template <class Result>
+  Id emitted(Result (Emitter::*emit)(const ir::Node&), const ir::Node& n);
 
   // ---- arithmetic, comparisons, logic (emit_arithmetic.cpp)
   Id emit_arithmetic(const ir::Node& n);

@@ -27,7 +27,7 @@ ir::NodeRef atomic(ir::AtomicOp op, ir::NodeRef pointer, std::vector<ir::NodeRef
   if (pointer->type->is_64bit()) b.kernel().features.int64_atomics = true;
   std::vector<ir::NodeRef> operands{pointer};
   operands.insert(operands.end(), values.begin(), values.end());
-  ir::TypeRef result = op == ir::AtomicOp::Store ? ir::void_type() : pointer->type;
+  ir::TypeRef result = ir::atomic_reads(op) ? pointer->type : ir::void_type();  // what it read, if it reads
   return b.statement(ir::Op::Atomic, result, std::move(operands), loc, std::uint64_t(op), ir::pack(ir::AtomicInfo{s, order}));
 }
 

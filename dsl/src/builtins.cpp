@@ -4,7 +4,7 @@ namespace sprig::detail {
 
 ir::NodeRef builtin(ir::Builtin which, ir::TypeRef type, const SourceLoc& loc) {
   ir::Builder& b = ir::Builder::current(loc);
-  if (which >= ir::Builtin::SubgroupSize) b.kernel().features.subgroup_basic = true;
+  if (ir::needs_subgroups(which)) b.kernel().features.subgroup_basic = true;
   return b.pure(ir::Op::Builtin, type, {}, loc, std::uint64_t(which));
 }
 

@@ -1,96 +1,110 @@
+// The sub-tables' names and traits, and the operand check, all read off the .def rows.
 #include "sprig/dsl/ir.hpp"
 
 namespace sprig::ir {
 
-std::string_view op_name(Op op) {
-  switch (op) {
-    case Op::Constant: return "Constant";
-    case Op::Param: return "Param";
-    case Op::Builtin: return "Builtin";
-    case Op::VarRoot: return "VarRoot";
-    case Op::BufferRoot: return "BufferRoot";
-    case Op::SharedRoot: return "SharedRoot";
-    case Op::Access: return "Access";
-    case Op::Add: return "Add";
-    case Op::Sub: return "Sub";
-    case Op::Mul: return "Mul";
-    case Op::Div: return "Div";
-    case Op::Rem: return "Rem";
-    case Op::Neg: return "Neg";
-    case Op::FloorDiv: return "FloorDiv";
-    case Op::Mod: return "Mod";
-    case Op::BitAnd: return "BitAnd";
-    case Op::BitOr: return "BitOr";
-    case Op::BitXor: return "BitXor";
-    case Op::BitNot: return "BitNot";
-    case Op::Shl: return "Shl";
-    case Op::Shr: return "Shr";
-    case Op::LogicalAnd: return "LogicalAnd";
-    case Op::LogicalOr: return "LogicalOr";
-    case Op::LogicalNot: return "LogicalNot";
-    case Op::Eq: return "Eq";
-    case Op::Ne: return "Ne";
-    case Op::Lt: return "Lt";
-    case Op::Le: return "Le";
-    case Op::Gt: return "Gt";
-    case Op::Ge: return "Ge";
-    case Op::Select: return "Select";
-    case Op::RotateLeft: return "RotateLeft";
-    case Op::RotateRight: return "RotateRight";
-    case Op::MulHi: return "MulHi";
-    case Op::AddCarry: return "AddCarry";
-    case Op::PopCount: return "PopCount";
-    case Op::CountLeadingZeros: return "CountLeadingZeros";
-    case Op::CountTrailingZeros: return "CountTrailingZeros";
-    case Op::BitReverse: return "BitReverse";
-    case Op::ByteSwap: return "ByteSwap";
-    case Op::BitfieldExtract: return "BitfieldExtract";
-    case Op::BitfieldInsert: return "BitfieldInsert";
-    case Op::Convert: return "Convert";
-    case Op::Bitcast: return "Bitcast";
-    case Op::Math: return "Math";
-    case Op::Construct: return "Construct";
-    case Op::Extract: return "Extract";
-    case Op::Insert: return "Insert";
-    case Op::DynamicExtract: return "DynamicExtract";
-    case Op::Shuffle: return "Shuffle";
-    case Op::ArrayLength: return "ArrayLength";
-    case Op::DeclareVar: return "DeclareVar";
-    case Op::Load: return "Load";
-    case Op::Store: return "Store";
-    case Op::Atomic: return "Atomic";
-    case Op::Barrier: return "Barrier";
-    case Op::Subgroup: return "Subgroup";
-    case Op::Call: return "Call";
-    case Op::If: return "If";
-    case Op::Loop: return "Loop";
-    case Op::Break: return "Break";
-    case Op::Continue: return "Continue";
-    case Op::Return: return "Return";
-  }
-  return "?";
+namespace {
+
+enum class Requirement { Core, Subgroups };
+struct BuiltinRow {
+  std::string_view name;
+  Requirement needs;
+};
+constexpr BuiltinRow builtins[] = {
+#define SPRIG_BUILTIN(Name, function, T, needs) {#Name, Requirement::needs},
+#include "sprig/dsl/builtins.def"
+#undef SPRIG_BUILTIN
+};
+
+struct MathRow {
+  std::string_view name;
+  std::uint8_t operands;
+};
+constexpr MathRow math_functions[] = {
+#define SPRIG_MATH_FN(Name, Operands) {#Name, Operands},
+#include "sprig/dsl/math_functions.def"
+#undef SPRIG_MATH_FN
+};
+
+struct AtomicRow {
+  std::string_view name;
+  std::uint8_t values;
+};
+constexpr AtomicRow atomics[] = {
+#define SPRIG_ATOMIC_OP(Name, Values, access) {#Name, Values},
+#include "sprig/dsl/atomic_ops.def"
+#undef SPRIG_ATOMIC_OP
+};
+
+struct SubgroupRow {
+  std::string_view name;
+  std::uint8_t operands;
+  SubgroupFeature feature;
+};
+constexpr SubgroupRow subgroup_ops[] = {
+#define SPRIG_SUBGROUP_OP(Name, Operands, Feature) {#Name, Operands, SubgroupFeature::Feature},
+#include "sprig/dsl/subgroup_ops.def"
+#undef SPRIG_SUBGROUP_OP
+};
+
+// The row of sub-table value `a`, or null when `a` is out of range (malformed IR).
+template <class Row, std::size_t N>
+const Row* row(const Row (&table)[N], std::uint64_t a) {
+  return a < N ? &table[a] : nullptr;
 }
 
-bool is_statement(Op op) {
-  switch (op) {
-    case Op::DeclareVar:
-    case Op::Load:
-    case Op::Store:
-    case Op::Atomic:
-    case Op::Barrier:
+std::string operands(std::size_t n) { return std::to_string(n) + (n == 1 ? " operand" : " operands"); }
+
+// Names of values outside the enums (malformed IR) are "?".
+template <class Row, std::size_t N>
+std::string_view name_in(const Row (&table)[N], std::uint64_t a) {
+  const Row* r = row(table, a);
+  return r ? r->name : "?";
+}
+
+}  // namespace
+
+std::string_view builtin_name(Builtin b) { return name_in(builtins, std::size_t(b)); }
+std::string_view math_function_name(MathFn f) { return name_in(math_functions, std::size_t(f)); }
+std::string_view atomic_op_name(AtomicOp op) { return name_in(atomics, std::size_t(op)); }
+std::string_view subgroup_op_name(SubgroupOp op) { return name_in(subgroup_ops, std::size_t(op)); }
+bool needs_subgroups(Builtin b) { return builtins[std::size_t(b)].needs == Requirement::Subgroups; }
+SubgroupFeature subgroup_feature(SubgroupOp op) { return subgroup_ops[std::size_t(op)].feature; }
+
+std::string operand_problem(const Node& n) {
+  if (!is_known(n.op)) return "unknown op " + std::to_string(std::size_t(n.op));
+  OperandCount want = op_info(n.op).operands;
+  std::string_view row_name;  // the sub-table row's, for the message
+  auto exactly = [&](std::string_view name, std::size_t count) {
+    row_name = name;
+    want = {std::uint8_t(count), std::uint8_t(count)};
+  };
+  switch (n.op) {
+    case Op::Builtin:
+      if (!row(builtins, n.a)) return "unknown builtin " + std::to_string(n.a);
+      break;
+    case Op::Math:
+      if (const MathRow* r = row(math_functions, n.a)) exactly(r->name, r->operands);
+      else return "unknown math function " + std::to_string(n.a);
+      break;
+    case Op::Atomic:  // the pointer, then the values
+      if (const AtomicRow* r = row(atomics, n.a)) exactly(r->name, 1 + r->values);
+      else return "unknown atomic operation " + std::to_string(n.a);
+      break;
     case Op::Subgroup:
-    case Op::Call:
-    case Op::If:
-    case Op::Loop:
-    case Op::Break:
-    case Op::Continue:
-    case Op::Return: return true;
-    default: return false;
+      if (const SubgroupRow* r = row(subgroup_ops, n.a)) exactly(r->name, r->operands);
+      else return "unknown subgroup operation " + std::to_string(n.a);
+      break;
+    default: break;
   }
-}
-
-bool is_pointer_op(Op op) {
-  return op == Op::VarRoot || op == Op::BufferRoot || op == Op::SharedRoot || op == Op::Access;
+  const std::size_t got = n.operands.size();
+  if (got >= want.min && got <= want.max) return "";
+  std::string what(op_name(n.op));
+  if (!row_name.empty()) what += " " + std::string(row_name);
+  const std::string tail = ", not " + std::to_string(got);
+  if (want.min == want.max) return what + " takes " + operands(want.min) + tail;
+  if (want.min == 0) return what + " takes at most " + operands(want.max) + tail;
+  return what + " takes " + std::to_string(want.min) + " to " + operands(want.max) + tail;
 }
 
 }  // namespace sprig::ir

@@ -72,9 +72,11 @@ class Printer {
     out_ << "\n";
   }
 
+  // The immediates the op's row in ops.def asks for.
   static void immediates(std::ostringstream& line, const Node& n) {
-    switch (n.op) {
-      case Op::Constant:
+    switch (is_known(n.op) ? op_info(n.op).print : PrintStyle::Plain) {
+      case PrintStyle::Plain: break;
+      case PrintStyle::Data:
         line << " [";
         for (std::size_t i = 0; i < n.imm.size(); ++i) {
           if (i) line << ", ";
@@ -91,28 +93,21 @@ class Printer {
         }
         line << "]";
         break;
-      case Op::Shuffle:
+      case PrintStyle::Lanes:
         line << " <";
         for (std::uint64_t i : n.imm) line << i;
         line << ">";
         break;
-      case Op::Param:
-      case Op::VarRoot:
-      case Op::BufferRoot:
-      case Op::SharedRoot:
-      case Op::Extract:
-      case Op::Insert:
-      case Op::ArrayLength:
-      case Op::DeclareVar:
-      case Op::Call:
-      case Op::Builtin:
-      case Op::Math:
-      case Op::Atomic:
-      case Op::Barrier:
-      case Op::Subgroup: line << "(" << n.a << (n.b ? "," + std::to_string(n.b) : "") << ")"; break;
-      default: break;
+      case PrintStyle::Index: line << "(" << n.a << b_of(n) << ")"; break;
+      case PrintStyle::BuiltinName: line << "(" << builtin_name(Builtin(n.a)) << b_of(n) << ")"; break;
+      case PrintStyle::MathName: line << "(" << math_function_name(MathFn(n.a)) << b_of(n) << ")"; break;
+      case PrintStyle::AtomicName: line << "(" << atomic_op_name(AtomicOp(n.a)) << b_of(n) << ")"; break;
+      case PrintStyle::SubgroupName: line << "(" << subgroup_op_name(SubgroupOp(n.a)) << b_of(n) << ")"; break;
     }
   }
+
+  // The second immediate, where it is not 0.
+  static std::string b_of(const Node& n) { return n.b ? "," + std::to_string(n.b) : ""; }
 
   std::ostringstream& out_;
   bool locations_;

@@ -2,6 +2,8 @@
 // layouts, and each block's schedule (topo.hpp) flattened into one instruction list with
 // the structured-control markers of control_ops.hpp around nested blocks.
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 #include "control_ops.hpp"
 #include "program_builder.hpp"
@@ -94,7 +96,9 @@ std::vector<ProgramBuilder::Exit> ProgramBuilder::compile_block(const ir::Block&
                                                                 std::uint32_t depth) {
   std::vector<Exit> exits;
   Scope scope{loop_frame, depth, &exits};
-  for (ir::NodeRef n : ir::schedule(block)) compile_node(*n, scope);
+  Scope* outer = std::exchange(scope_, &scope);
+  for (ir::NodeRef n : ir::schedule(block)) compile_node(*n);
+  scope_ = outer;
   return exits;
 }
 
@@ -134,6 +138,9 @@ void ProgramBuilder::unsupported(const ir::Node& n, const std::string& what) con
                              kernel_->name, n.loc));
 }
 
+// Every op of a fixed operand count finds its operands in the instruction.
+static_assert(ir::most_fixed_operands() <= std::tuple_size_v<decltype(Instr::src)>);
+
 Instr ProgramBuilder::instr_for(const ir::Node& n) {
   Instr in;
   in.node = &n;
@@ -142,86 +149,63 @@ Instr ProgramBuilder::instr_for(const ir::Node& n) {
   return in;
 }
 
-// Values that need no instruction: constants and pointer roots are written once into the
-// registers; a callable's parameters are read where the call put them.
-void ProgramBuilder::compile_leaf(const ir::Node& n) {
-  if (n.op == ir::Op::Param) {
-    slots_[&n] = program_->functions[function_].param_slots.at(n.a);
-    return;
+void ProgramBuilder::compile_node(const ir::Node& n) {
+  if (std::string problem = ir::operand_problem(n); !problem.empty())
+    throw DeviceError(describe("simulator: malformed IR: " + problem, kernel_->name, n.loc));
+  // One case per row of ops.def: the function its `simulate` column names.
+  switch (n.op) {
+#define SPRIG_OP(Name, Kind, Operands, Print, emit, simulate) \
+  case ir::Op::Name: compile_with(simulate, n); return;
+#include "sprig/dsl/ops.def"
+#undef SPRIG_OP
   }
-  std::uint32_t first = allocate(n);
-  if (n.op == ir::Op::Constant) {
-    if (n.imm.size() != flat_count(n.type)) unsupported(n, "a constant whose data does not match its type");
-    for (std::size_t i = 0; i < n.imm.size(); ++i) program_->constants.emplace_back(first + std::uint32_t(i), n.imm[i]);
-  } else {
-    program_->constants.emplace_back(first, 0);  // a root pointer: byte offset 0 of its variable
-  }
+  unsupported(n, "an unknown op");
 }
 
-void ProgramBuilder::compile_node(const ir::Node& n, Scope& scope) {
-  using O = ir::Op;
-  switch (n.op) {
-    case O::Constant:
-    case O::VarRoot:
-    case O::SharedRoot:
-    case O::BufferRoot: compile_leaf(n); return;
-    case O::Param:
-      if (function_ != 0) {
-        compile_leaf(n);
-        return;
-      }
-      break;
-    case O::If: compile_if(n, scope); return;
-    case O::Loop: compile_loop(n, scope); return;
-    case O::Break:
-    case O::Continue:
-    case O::Return: compile_jump(n, scope); return;
-    case O::Call: compile_call(n); return;
-    default: break;
-  }
+void ProgramBuilder::compile_with(Lowering lower, const ir::Node& n) {
   Instr in = instr_for(n);
   in.dst = allocate(n);
-  switch (n.op) {
-    case O::Param:
-    case O::Builtin:
-    case O::ArrayLength: lower_invocation_value(*this, n, in); break;
-    case O::Access:
-    case O::DeclareVar:
-    case O::Load:
-    case O::Store: lower_memory(*this, n, in); break;
-    case O::Convert:
-    case O::Bitcast: lower_conversion(*this, n, in); break;
-    case O::Math: lower_math(*this, n, in); break;
-    case O::Construct:
-    case O::Extract:
-    case O::Insert:
-    case O::DynamicExtract:
-    case O::Shuffle: lower_composite(*this, n, in); break;
-    case O::Atomic: lower_atomic(*this, n, in); break;
-    case O::Subgroup: lower_subgroup(*this, n, in); break;
-    case O::Barrier: lower_barrier(*this, n, in); break;
-    default: lower_arithmetic(*this, n, in); break;
-  }
+  lower(*this, n, in);
   if (!in.run) unsupported(n, "this operation");
   emit(in);
 }
 
-void ProgramBuilder::compile_if(const ir::Node& n, Scope& scope) {
-  Instr begin = instr_for(n);
+// Values that need no instruction: constants and pointer roots are written once into the
+// registers.
+void compile_leaf(ProgramBuilder& b, const ir::Node& n) {
+  std::uint32_t first = b.allocate(n);
+  if (n.op == ir::Op::Constant) {
+    if (n.imm.size() != flat_count(n.type)) b.unsupported(n, "a constant whose data does not match its type");
+    for (std::size_t i = 0; i < n.imm.size(); ++i)
+      b.program_->constants.emplace_back(first + std::uint32_t(i), n.imm[i]);
+  } else {
+    b.program_->constants.emplace_back(first, 0);  // a root pointer: byte offset 0 of its variable
+  }
+}
+
+// A kernel's parameters are read from the launch; a callable's where the call put them.
+void compile_param(ProgramBuilder& b, const ir::Node& n) {
+  if (b.function_ == 0) b.compile_with(lower_invocation_value, n);
+  else b.slots_[&n] = b.program_->functions[b.function_].param_slots.at(n.a);
+}
+
+void compile_if(ProgramBuilder& b, const ir::Node& n) {
+  ProgramBuilder::Scope& scope = *b.scope_;
+  Instr begin = b.instr_for(n);
   begin.run = control::if_begin;
-  std::uint32_t begin_pc = emit(begin);
-  std::vector<Exit> then_exits = compile_block(*n.blocks.at(0), scope.loop_frame, scope.depth + 1);
+  std::uint32_t begin_pc = b.emit(begin);
+  auto then_exits = b.compile_block(*n.blocks.at(0), scope.loop_frame, scope.depth + 1);
   const ir::Block* else_block = n.blocks.size() > 1 ? n.blocks[1] : nullptr;
-  std::vector<Exit> to_end;
+  std::vector<ProgramBuilder::Exit> to_end;
   if (else_block && !else_block->statements.empty()) {
     Instr middle;
     middle.run = control::if_else;
     middle.node = &n;
     middle.weight = 0;
-    std::uint32_t else_pc = emit(middle);
-    patch(then_exits, else_pc);
-    program_->code[begin_pc].target = else_pc;
-    to_end = compile_block(*else_block, scope.loop_frame, scope.depth + 1);
+    std::uint32_t else_pc = b.emit(middle);
+    b.patch(then_exits, else_pc);
+    b.program_->code[begin_pc].target = else_pc;
+    to_end = b.compile_block(*else_block, scope.loop_frame, scope.depth + 1);
     to_end.push_back({else_pc, false});
   } else {
     to_end = std::move(then_exits);
@@ -231,12 +215,13 @@ void ProgramBuilder::compile_if(const ir::Node& n, Scope& scope) {
   end.run = control::if_end;
   end.node = &n;
   end.weight = 0;
-  std::uint32_t end_pc = emit(end);
-  patch(to_end, end_pc);
+  std::uint32_t end_pc = b.emit(end);
+  b.patch(to_end, end_pc);
   scope.exits->push_back({end_pc, true});
 }
 
-void ProgramBuilder::compile_loop(const ir::Node& n, Scope& scope) {
+void compile_loop(ProgramBuilder& b, const ir::Node& n) {
+  ProgramBuilder::Scope& scope = *b.scope_;
   const int frame = int(scope.depth);  // the loop's frame, pushed by LoopBegin
   const std::uint32_t inner = scope.depth + 1;
   const bool has_condition = !n.operands.empty();
@@ -245,78 +230,79 @@ void ProgramBuilder::compile_loop(const ir::Node& n, Scope& scope) {
   begin.node = &n;
   begin.weight = 0;
   begin.aux = has_condition;
-  emit(begin);
-  std::vector<Exit> to_end;  // jumps to LoopEnd
-  std::uint32_t header_pc = std::uint32_t(program_->code.size());
-  std::vector<Exit> header_exits = compile_block(*n.blocks.at(0), frame, inner);
+  b.emit(begin);
+  std::vector<ProgramBuilder::Exit> to_end;  // jumps to LoopEnd
+  std::uint32_t header_pc = std::uint32_t(b.program_->code.size());
+  auto header_exits = b.compile_block(*n.blocks.at(0), frame, inner);
   if (has_condition) {
     Instr test;
     test.run = control::loop_test;
     test.node = &n;
-    test.src[0] = slot(n.operands[0]);
-    std::uint32_t test_pc = emit(test);
-    patch(header_exits, test_pc);
+    test.src[0] = b.slot(n.operands[0]);
+    std::uint32_t test_pc = b.emit(test);
+    b.patch(header_exits, test_pc);
     to_end.push_back({test_pc, false});
   } else {
-    patch(header_exits, std::uint32_t(program_->code.size()));
+    b.patch(header_exits, std::uint32_t(b.program_->code.size()));
   }
-  std::vector<Exit> body_exits = compile_block(*n.blocks.at(1), frame, inner);
+  auto body_exits = b.compile_block(*n.blocks.at(1), frame, inner);
   Instr cont;
   cont.run = control::loop_continue;
   cont.node = &n;
   cont.weight = 0;
-  std::uint32_t continue_pc = emit(cont);
-  patch(body_exits, continue_pc);
+  std::uint32_t continue_pc = b.emit(cont);
+  b.patch(body_exits, continue_pc);
   to_end.push_back({continue_pc, false});
-  std::vector<Exit> continuing_exits = compile_block(*n.blocks.at(2), frame, inner);
+  auto continuing_exits = b.compile_block(*n.blocks.at(2), frame, inner);
   Instr back;
   back.run = control::loop_back;
   back.node = &n;
   back.target = header_pc;
   back.aux = has_condition;
-  patch(continuing_exits, emit(back));
+  b.patch(continuing_exits, b.emit(back));
   Instr end;
   end.run = control::loop_end;
   end.node = &n;
   end.weight = 0;
-  std::uint32_t end_pc = emit(end);
-  patch(to_end, end_pc);
+  std::uint32_t end_pc = b.emit(end);
+  b.patch(to_end, end_pc);
   scope.exits->push_back({end_pc, true});
 }
 
-void ProgramBuilder::compile_jump(const ir::Node& n, Scope& scope) {
-  Instr in = instr_for(n);
+void compile_jump(ProgramBuilder& b, const ir::Node& n) {
+  ProgramBuilder::Scope& scope = *b.scope_;
+  Instr in = b.instr_for(n);
   if (n.op == ir::Op::Return) {
-    if (function_ == 0) {
+    if (b.function_ == 0) {
       in.run = control::return_kernel;
     } else {
       in.run = control::return_callable;
       in.count = n.operands.empty() ? 0 : flat_count(n.operands[0]->type);
-      in.aux = program_->functions[function_].result_slot;
+      in.aux = b.program_->functions[b.function_].result_slot;
     }
   } else {
-    if (scope.loop_frame < 0) unsupported(n, "break/continue outside a loop");
+    if (scope.loop_frame < 0) b.unsupported(n, "break/continue outside a loop");
     in.run = n.op == ir::Op::Break ? control::break_loop : control::continue_loop;
     in.aux = std::uint32_t(scope.loop_frame);
   }
-  scope.exits->push_back({emit(in), false});
+  scope.exits->push_back({b.emit(in), false});
 }
 
-void ProgramBuilder::compile_call(const ir::Node& n) {
+void compile_call(ProgramBuilder& b, const ir::Node& n) {
   std::uint32_t callee = std::uint32_t(n.a) + 1;
-  if (callee >= function_count(*kernel_)) unsupported(n, "a call of an unknown function");
-  const FunctionLayout& fl = program_->functions[callee];
-  if (n.operands.size() != fl.param_slots.size()) unsupported(n, "a call with the wrong number of arguments");
+  if (callee >= function_count(*b.kernel_)) b.unsupported(n, "a call of an unknown function");
+  const FunctionLayout& fl = b.program_->functions[callee];
+  if (n.operands.size() != fl.param_slots.size()) b.unsupported(n, "a call with the wrong number of arguments");
   control::CallArguments args;
   for (std::size_t i = 0; i < n.operands.size(); ++i)
-    args.copies.push_back({slot(n.operands[i]), fl.param_slots[i], fl.param_counts[i]});
+    args.copies.push_back({b.slot(n.operands[i]), fl.param_slots[i], fl.param_counts[i]});
   Instr in;
   in.node = &n;
   in.run = control::call;
-  in.dst = allocate(n);
+  in.dst = b.allocate(n);
   in.aux = callee;  // replaced by the callee's entry pc once every function is compiled
-  in.data = program_->keep(std::move(args));
-  calls_.push_back(emit(in));
+  in.data = b.program_->keep(std::move(args));
+  b.calls_.push_back(b.emit(in));
 }
 
 std::shared_ptr<const Program> compile_program(std::shared_ptr<const ir::Kernel> kernel) {

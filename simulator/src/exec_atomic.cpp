@@ -2,7 +2,6 @@
 // a subgroup perform theirs one after another in lane order, and subgroups run one at a
 // time, so every atomic is trivially sequentially consistent; memory orders and scopes
 // need no further work here (the race analysis reads them from the node).
-#include <algorithm>
 #include <cstring>
 
 #include "analysis/launch_analysis.hpp"
@@ -24,8 +23,8 @@ T combine(ir::AtomicOp op, T old, T value, T comparator) {
     case A::CompareExchange: return old == comparator ? value : old;
     case A::Add: return semantics::add(old, value);
     case A::Sub: return semantics::sub(old, value);
-    case A::Min: return std::min(old, value);
-    case A::Max: return std::max(old, value);
+    case A::Min: return semantics::min(old, value);
+    case A::Max: return semantics::max(old, value);
     case A::And: return T(old & value);
     case A::Or: return T(old | value);
     case A::Xor: return T(old ^ value);
@@ -43,7 +42,7 @@ void atomic(Context& c, const Instr& in) {
   const Word* ptr = c.reg(in.src[0]);
   const Word* value = c.reg(in.src[1]);
   const Word* comparator = c.reg(in.src[2]);
-  const bool has_result = kind != ir::AtomicOp::Store;
+  const bool has_result = ir::atomic_reads(kind);
   bool changed = false;
   Mask done = 0;
   for_each_lane(c.active, [&](std::uint32_t l) {

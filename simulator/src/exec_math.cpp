@@ -1,6 +1,6 @@
-// GLSL.std.450 math (ir::MathFn) with GLSL's definitions; float functions use the C++
-// library, whose results are within the Vulkan spec's precision of a GPU's. Integer abs,
-// min, max, clamp and sign are exact.
+// GLSL.std.450 math (ir::MathFn). Rounding, min/max/clamp/step, fract, abs and sign are
+// the semantics table's functions (semantics.hpp); the other float functions use the C++
+// library, whose results are within the Vulkan spec's precision of a GPU's.
 #include <cmath>
 #include <type_traits>
 
@@ -26,11 +26,6 @@ struct FloatUnary {
   template <class T> static T apply(T x) { return fn(x); }
 };
 
-float floor_f(float x) { return std::floor(x); }
-float ceil_f(float x) { return std::ceil(x); }
-float fract_f(float x) { return x - std::floor(x); }
-float round_even_f(float x) { return std::nearbyint(x); }  // the default rounding mode: halves to even
-float trunc_f(float x) { return std::trunc(x); }
 float sqrt_f(float x) { return std::sqrt(x); }
 float inverse_sqrt_f(float x) { return 1.0f / std::sqrt(x); }
 float exp_f(float x) { return std::exp(x); }
@@ -46,18 +41,11 @@ float atan_f(float x) { return std::atan(x); }
 
 struct Abs {
   template <class T> static constexpr bool accepts = is_number<T>;
-  template <class T> static T apply(T x) {
-    if constexpr (is_float<T>) return std::fabs(x);
-    else if constexpr (std::is_signed_v<T>) return x < 0 ? semantics::neg(x) : x;
-    else return x;
-  }
+  template <class T> static T apply(T x) { return semantics::abs(x); }
 };
 struct Sign {
   template <class T> static constexpr bool accepts = is_number<T>;
-  template <class T> static T apply(T x) {
-    if constexpr (std::is_unsigned_v<T>) return x > T(0) ? T(1) : T(0);
-    else return x > T(0) ? T(1) : x < T(0) ? T(-1) : T(0);
-  }
+  template <class T> static T apply(T x) { return semantics::sign(x); }
 };
 struct IsNan {
   template <class T> static constexpr bool accepts = is_float<T>;
@@ -67,18 +55,17 @@ struct IsInf {
   template <class T> static constexpr bool accepts = is_float<T>;
   template <class T> static bool apply(T x) { return std::isinf(x); }
 };
-// GLSL: min(x, y) = y < x ? y : x; max(x, y) = x < y ? y : x; clamp = min(max(x, lo), hi).
 struct Min {
   template <class T> static constexpr bool accepts = is_number<T>;
-  template <class T> static T apply(T x, T y) { return y < x ? y : x; }
+  template <class T> static T apply(T x, T y) { return semantics::min(x, y); }
 };
 struct Max {
   template <class T> static constexpr bool accepts = is_number<T>;
-  template <class T> static T apply(T x, T y) { return x < y ? y : x; }
+  template <class T> static T apply(T x, T y) { return semantics::max(x, y); }
 };
 struct Clamp {
   template <class T> static constexpr bool accepts = is_number<T>;
-  template <class T> static T apply(T x, T lo, T hi) { return Min::apply(Max::apply(x, lo), hi); }
+  template <class T> static T apply(T x, T lo, T hi) { return semantics::clamp(x, lo, hi); }
 };
 struct Pow {
   template <class T> static constexpr bool accepts = is_float<T>;
@@ -90,7 +77,7 @@ struct Atan2 {  // operands (y, x)
 };
 struct Step {
   template <class T> static constexpr bool accepts = is_float<T>;
-  template <class T> static T apply(T edge, T x) { return x < edge ? 0.0f : 1.0f; }
+  template <class T> static T apply(T edge, T x) { return semantics::step(edge, x); }
 };
 struct Mix {
   template <class T> static constexpr bool accepts = is_float<T>;
@@ -99,7 +86,7 @@ struct Mix {
 struct SmoothStep {
   template <class T> static constexpr bool accepts = is_float<T>;
   template <class T> static T apply(T e0, T e1, T x) {
-    T t = Clamp::apply((x - e0) / (e1 - e0), 0.0f, 1.0f);
+    T t = semantics::clamp((x - e0) / (e1 - e0), 0.0f, 1.0f);
     return t * t * (3.0f - 2.0f * t);
   }
 };
@@ -217,6 +204,14 @@ struct Refract {  // operands I, N, eta
   }
 };
 
+// aux = the operands' component count.
+template <class F>
+Handler geometric_for(ProgramBuilder& b, const ir::Node& n, Instr& in) {
+  if (!n.operands[0]->type->is_float()) b.unsupported(n, "geometric functions of non-float values");
+  in.aux = n.operands[0]->type->components();
+  return geometric<F>;
+}
+
 }  // namespace
 
 void lower_math(ProgramBuilder& b, const ir::Node& n, Instr& in) {
@@ -230,11 +225,11 @@ void lower_math(ProgramBuilder& b, const ir::Node& n, Instr& in) {
     case M::Sign: in.run = componentwise_for<Sign, 1>(k); break;
     case M::IsNan: in.run = componentwise_for<IsNan, 1>(k); break;
     case M::IsInf: in.run = componentwise_for<IsInf, 1>(k); break;
-    case M::Floor: in.run = componentwise_for<FloatUnary<floor_f>, 1>(k); break;
-    case M::Ceil: in.run = componentwise_for<FloatUnary<ceil_f>, 1>(k); break;
-    case M::Fract: in.run = componentwise_for<FloatUnary<fract_f>, 1>(k); break;
-    case M::Round: in.run = componentwise_for<FloatUnary<round_even_f>, 1>(k); break;
-    case M::Trunc: in.run = componentwise_for<FloatUnary<trunc_f>, 1>(k); break;
+    case M::Floor: in.run = componentwise_for<FloatUnary<semantics::floor>, 1>(k); break;
+    case M::Ceil: in.run = componentwise_for<FloatUnary<semantics::ceil>, 1>(k); break;
+    case M::Fract: in.run = componentwise_for<FloatUnary<semantics::fract>, 1>(k); break;
+    case M::Round: in.run = componentwise_for<FloatUnary<semantics::round_even>, 1>(k); break;
+    case M::Trunc: in.run = componentwise_for<FloatUnary<semantics::trunc>, 1>(k); break;
     case M::Sqrt: in.run = componentwise_for<FloatUnary<sqrt_f>, 1>(k); break;
     case M::InverseSqrt: in.run = componentwise_for<FloatUnary<inverse_sqrt_f>, 1>(k); break;
     case M::Exp: in.run = componentwise_for<FloatUnary<exp_f>, 1>(k); break;
@@ -256,22 +251,16 @@ void lower_math(ProgramBuilder& b, const ir::Node& n, Instr& in) {
     case M::Mix: in.run = componentwise_for<Mix, 3>(k); break;
     case M::SmoothStep: in.run = componentwise_for<SmoothStep, 3>(k); break;
     case M::Fma: in.run = componentwise_for<Fma, 3>(k); break;
-    default: {
-      if (!n.operands[0]->type->is_float()) b.unsupported(n, "geometric functions of non-float values");
-      in.aux = n.operands[0]->type->components();
-      switch (M(n.a)) {
-        case M::Dot: in.run = geometric<Dot>; break;
-        case M::Length: in.run = geometric<Length>; break;
-        case M::Distance: in.run = geometric<Distance>; break;
-        case M::Normalize: in.run = geometric<Normalize>; break;
-        case M::Cross: in.run = geometric<Cross>; break;
-        case M::Reflect: in.run = geometric<Reflect>; break;
-        case M::Refract: in.run = geometric<Refract>; break;
-        default: b.unsupported(n, "math function " + std::to_string(n.a));
-      }
-    }
+    case M::Dot: in.run = geometric_for<Dot>(b, n, in); break;
+    case M::Length: in.run = geometric_for<Length>(b, n, in); break;
+    case M::Distance: in.run = geometric_for<Distance>(b, n, in); break;
+    case M::Normalize: in.run = geometric_for<Normalize>(b, n, in); break;
+    case M::Cross: in.run = geometric_for<Cross>(b, n, in); break;
+    case M::Reflect: in.run = geometric_for<Reflect>(b, n, in); break;
+    case M::Refract: in.run = geometric_for<Refract>(b, n, in); break;
   }
-  if (!in.run) b.unsupported(n, "this math function on " + ir::to_string(n.operands[0]->type));
+  if (!in.run)
+    b.unsupported(n, std::string(ir::math_function_name(M(n.a))) + " on " + ir::to_string(n.operands[0]->type));
 }
 
 }  // namespace sprig::sim

@@ -131,8 +131,8 @@ T fold(S op, T a, T b) {
       if constexpr (integer) return semantics::add(a, b); else return a + b;
     case S::Mul:
       if constexpr (integer) return semantics::mul(a, b); else return a * b;
-    case S::Min: return b < a ? b : a;
-    case S::Max: return a < b ? b : a;
+    case S::Min: return semantics::min(a, b);
+    case S::Max: return semantics::max(a, b);
     case S::And:
       if constexpr (integer) return T(a & b); else return a;
     case S::Or:
@@ -209,7 +209,13 @@ void lower_subgroup(ProgramBuilder& b, const ir::Node& n, Instr& in) {
     case S::ShuffleXor: in.run = gather<S::ShuffleXor>; break;
     case S::ShuffleUp: in.run = gather<S::ShuffleUp>; break;
     case S::ShuffleDown: in.run = gather<S::ShuffleDown>; break;
-    default: b.unsupported(n, "this subgroup operation without a group operation");
+    case S::Add:
+    case S::Mul:
+    case S::Min:
+    case S::Max:
+    case S::And:
+    case S::Or:
+    case S::Xor: b.unsupported(n, "subgroup " + std::string(ir::subgroup_op_name(op)) + " without a group operation");
   }
 }
 

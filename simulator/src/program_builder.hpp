@@ -48,15 +48,23 @@ class ProgramBuilder {
   // Compiles `block`; returns the jumps to its end, for the caller to patch.
   std::vector<Exit> compile_block(const ir::Block& block, int loop_frame, std::uint32_t depth);
   void patch(const std::vector<Exit>& exits, std::uint32_t pc);
-  void compile_node(const ir::Node& n, Scope& scope);
-  void compile_if(const ir::Node& n, Scope& scope);
-  void compile_loop(const ir::Node& n, Scope& scope);
-  void compile_jump(const ir::Node& n, Scope& scope);
-  void compile_call(const ir::Node& n);
-  void compile_leaf(const ir::Node& n);
+  // Compiles one node with the function its row in ops.def names (`simulate`): a lowering
+  // fills in the node's one instruction, a structural step does everything itself.
+  void compile_node(const ir::Node& n);
+  using Lowering = void (*)(ProgramBuilder&, const ir::Node&, Instr&);
+  using Structure = void (*)(ProgramBuilder&, const ir::Node&);
+  void compile_with(Lowering lower, const ir::Node& n);
+  void compile_with(Structure compile, const ir::Node& n) { compile(*this, n); }
   std::uint32_t allocate(const ir::Node& n);
   std::uint32_t emit(const Instr& in);
   Instr instr_for(const ir::Node& n);
+
+  friend void compile_leaf(ProgramBuilder& b, const ir::Node& n);
+  friend void compile_param(ProgramBuilder& b, const ir::Node& n);
+  friend void compile_call(ProgramBuilder& b, const ir::Node& n);
+  friend void compile_if(ProgramBuilder& b, const ir::Node& n);
+  friend void compile_loop(ProgramBuilder& b, const ir::Node& n);
+  friend void compile_jump(ProgramBuilder& b, const ir::Node& n);
 
   std::shared_ptr<const ir::Kernel> kernel_;
   std::shared_ptr<Program> program_;
@@ -64,11 +72,14 @@ class ProgramBuilder {
   std::unordered_map<const ir::Node*, std::uint32_t> slots_;
   std::map<std::pair<ir::TypeRef, ir::LayoutRule>, const MemoryShape*> shapes_;
   std::vector<std::uint32_t> calls_;  // pcs of Call instructions (targets patched at the end)
+  Scope* scope_ = nullptr;            // the block being compiled
 };
 
-// The op families. Each fills in `in` (handler, operands, tables) for node `n`; `in.dst`,
-// `in.src` (the first four operands' slots), `in.count` (the result's component count)
-// and `in.node` are already set.
+// The simulator's column of ops.def names one of these for every op.
+//
+// Lowerings, by op family (exec_*.cpp). Each fills in `in` (handler, operands, tables) for
+// node `n`; `in.dst`, `in.src` (the first four operands' slots), `in.count` (the result's
+// component count) and `in.node` are already set.
 void lower_arithmetic(ProgramBuilder& b, const ir::Node& n, Instr& in);
 void lower_conversion(ProgramBuilder& b, const ir::Node& n, Instr& in);
 void lower_math(ProgramBuilder& b, const ir::Node& n, Instr& in);
@@ -78,5 +89,13 @@ void lower_memory(ProgramBuilder& b, const ir::Node& n, Instr& in);            /
 void lower_atomic(ProgramBuilder& b, const ir::Node& n, Instr& in);
 void lower_subgroup(ProgramBuilder& b, const ir::Node& n, Instr& in);
 void lower_barrier(ProgramBuilder& b, const ir::Node& n, Instr& in);
+
+// Structural steps (compile_program.cpp): nodes that are not one instruction.
+void compile_leaf(ProgramBuilder& b, const ir::Node& n);   // constants, pointer roots: registers set once
+void compile_param(ProgramBuilder& b, const ir::Node& n);  // a callable's: where the call put it
+void compile_call(ProgramBuilder& b, const ir::Node& n);
+void compile_if(ProgramBuilder& b, const ir::Node& n);     // the SIMT markers around its blocks
+void compile_loop(ProgramBuilder& b, const ir::Node& n);
+void compile_jump(ProgramBuilder& b, const ir::Node& n);   // break, continue, return
 
 }  // namespace sprig::sim

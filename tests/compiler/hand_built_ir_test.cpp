@@ -156,3 +156,13 @@ TEST_CASE("compile() throws a CompileError naming the kernel when the validator 
   CHECK_FALSE(compiler::validation_errors(compiler::emit(h.k)).empty());
   CHECK_THROWS_WITH(compiler::compile(h.k), Catch::Contains("atomic_on_local") && Catch::Contains("Atomic"));
 }
+
+TEST_CASE("a node with the wrong number of operands for its op is a CompileError naming the op") {
+  HandBuilt h("short_add");
+  ir::Block* body = h.k.entry.body;
+  std::uint32_t out = h.param(ir::ParamKind::StorageBuffer, u32, 0);
+  ir::NodeRef sum = h.add(body, ir::Op::Add, u32, {h.constant(body, u32, 1)});
+  h.add(body, ir::Op::Store, ir::void_type(), {h.element(body, out, u32, 0), sum});
+  CHECK_THROWS_WITH(compiler::compile(h.k),
+                    Catch::Contains("short_add") && Catch::Contains("Add takes 2 operands, not 1"));
+}

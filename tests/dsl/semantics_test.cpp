@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "float_rule_cases.hpp"
 #include "sprig/dsl/semantics.hpp"
 
 namespace sem = sprig::semantics;
@@ -117,4 +118,40 @@ TEST_CASE("float to integer truncates, saturates and maps NaN to zero") {
   CHECK(sem::float_to_int<u32>(5e9f) == 0xFFFFFFFFu);
   CHECK(sem::float_to_int<i32>(std::nanf("")) == 0);
   CHECK(sem::float_to_int<u64>(1e20f) == ~u64(0));
+}
+
+TEST_CASE("rounding, fract, abs and sign of halves, signed zeros, NaN and infinities") {
+  for (const sprig::test::RoundingCase& c : sprig::test::rounding_cases()) {
+    INFO("x = " << c.x << (std::signbit(c.x) ? " (negative)" : ""));
+    CHECK(sprig::test::same_float(sem::floor(c.x), c.floor));
+    CHECK(sprig::test::same_float(sem::ceil(c.x), c.ceil));
+    CHECK(sprig::test::same_float(sem::trunc(c.x), c.trunc));
+    CHECK(sprig::test::same_float(sem::round_even(c.x), c.round));
+    CHECK(sprig::test::same_float(sem::fract(c.x), c.fract));
+    CHECK(sprig::test::same_float(sem::abs(c.x), c.abs));
+    CHECK(sprig::test::same_float(sem::sign(c.x), c.sign));
+  }
+}
+
+TEST_CASE("min, max, clamp and step compare and select as GLSL writes them, also for NaN and signed zeros") {
+  for (const sprig::test::ChoiceCase& c : sprig::test::choice_cases()) {
+    INFO("x = " << c.x << ", y = " << c.y << ", z = " << c.z);
+    CHECK(sprig::test::same_float(sem::min(c.x, c.y), c.min));
+    CHECK(sprig::test::same_float(sem::max(c.x, c.y), c.max));
+    CHECK(sprig::test::same_float(sem::step(c.x, c.y), c.step));
+    CHECK(sprig::test::same_float(sem::clamp(c.x, c.y, c.z), c.clamp));
+  }
+}
+
+TEST_CASE("integer abs, sign, min, max and clamp wrap and respect signedness") {
+  CHECK(sem::abs<i32>(std::numeric_limits<i32>::min()) == std::numeric_limits<i32>::min());
+  CHECK(sem::abs<i64>(-5) == 5);
+  CHECK(sem::abs<u32>(0xFFFFFFFFu) == 0xFFFFFFFFu);
+  CHECK(sem::sign<i32>(-7) == -1);
+  CHECK(sem::sign<i32>(0) == 0);
+  CHECK(sem::sign<u64>(7) == 1);
+  CHECK(sem::min<i32>(-1, 1) == -1);
+  CHECK(sem::min<u32>(0xFFFFFFFFu, 1u) == 1u);
+  CHECK(sem::max<i64>(-1, 1) == 1);
+  CHECK(sem::clamp<i32>(5, 7, 3) == 3);  // lo > hi: hi
 }

@@ -150,7 +150,59 @@ TEST_CASE("the printed IR lists parameters, nodes and source lines") {
   CHECK_THAT(text, Catch::Contains("param1: storage buffer float binding 0 read"));
   CHECK_THAT(text, Catch::Contains("param2: storage buffer float binding 1 read-write"));
   CHECK_THAT(text, Catch::Contains("If %"));
+  CHECK_THAT(text, Catch::Contains("Builtin(GlobalInvocationId)"));
   CHECK_THAT(text, Catch::Contains("tracing_test.cpp:"));
+}
+
+TEST_CASE("every traced node has the operand count its row in the op tables gives") {
+  auto twice = callable("twice", [](UInt x) -> UInt { return x * 2u; });
+  auto k = kernel("many_ops", [&](ReadBuffer<vec4> in, Buffer<std::uint32_t> out) {
+    UInt i = global_id().x();
+    auto local = shared_array<std::uint32_t>(64, "local");
+    Vec4 v = in[i];
+    Float f = clamp(v.x(), 0.0f, 1.0f) + mix(v.y(), v.z(), 0.5f) + dot(v, v) + floor(v.w()) + step(0.5f, v.x());
+    Vec4 r = refract(v, v.swizzle<3, 2, 1, 0>(), 1.5f);
+    Var<UInt> acc = bitfield_insert(cast<std::uint32_t>(f), i, 4u, 4u) + bitfield_extract(i, 2u, 3u);
+    if_(subgroup_elect(), [&] { acc += ballot_bit_count(subgroup_ballot(i > 3u)); });
+    for_(0u, 4u, [&](UInt j) {
+      if_(j == 2u, [&] { break_(); });
+      acc += subgroup_inclusive_add(j) + subgroup_broadcast(j, 0u) + twice(j);
+    });
+    UInt total = acc;
+    atomic_store(local[i % 64u], total);
+    barrier();
+    acc += atomic_compare_exchange(out[0], 0u, 1u) + atomic_increment(out[1]) + atomic_load(local[0u]);
+    out[i + 2u] = acc + select(r.x() > 0.0f, 1u, 2u) + in.size();
+  });
+  std::size_t nodes = 0;
+  auto check = [&](const ir::Function& f) {
+    for (const auto& n : f.nodes) {
+      INFO(ir::op_name(n->op) << " at " << n->loc.str());
+      CHECK(ir::operand_problem(*n) == "");
+      ++nodes;
+    }
+  };
+  check(k.ir()->entry);
+  for (const auto& f : k.ir()->functions) check(*f);
+  CHECK(nodes > 50);
+}
+
+TEST_CASE("a node with the wrong number of operands is named with its op and the counts") {
+  ir::Node add;
+  add.op = ir::Op::Add;
+  CHECK(ir::operand_problem(add) == "Add takes 2 operands, not 0");
+  ir::Node math;
+  math.op = ir::Op::Math;
+  math.a = std::uint64_t(ir::MathFn::Clamp);
+  CHECK(ir::operand_problem(math) == "Math Clamp takes 3 operands, not 0");
+  ir::Node ret;
+  ret.op = ir::Op::Return;
+  ret.operands = {&add, &add};
+  CHECK(ir::operand_problem(ret) == "Return takes at most 1 operand, not 2");
+  ir::Node builtin;
+  builtin.op = ir::Op::Builtin;
+  builtin.a = 99;
+  CHECK(ir::operand_problem(builtin) == "unknown builtin 99");
 }
 
 TEST_CASE("loop and compound-assignment nodes carry the user's line, not sprig's") {

@@ -6,8 +6,6 @@ namespace sprig::sim::analysis {
 
 namespace {
 
-bool reads(ir::AtomicOp op) { return op != ir::AtomicOp::Store; }
-bool writes(ir::AtomicOp op) { return op != ir::AtomicOp::Load; }
 bool has_acquire(ir::MemoryOrder o) { return o == ir::MemoryOrder::Acquire || o == ir::MemoryOrder::AcqRel; }
 bool has_release(ir::MemoryOrder o) { return o == ir::MemoryOrder::Release || o == ir::MemoryOrder::AcqRel; }
 
@@ -188,8 +186,8 @@ void RaceDetector::access(Context& c, const Instr& in, const MemoryOp& op, Acces
     atomic_op = ir::AtomicOp(in.node->a);
     order = ir::atomic_info(in.node->b).order;
   }
-  const bool is_write = atomic ? writes(atomic_op) : kind == AccessKind::Write;
-  const bool is_read = atomic ? reads(atomic_op) : kind == AccessKind::Read;
+  const bool is_write = atomic ? ir::atomic_writes(atomic_op) : kind == AccessKind::Write;
+  const bool is_read = atomic ? ir::atomic_reads(atomic_op) : kind == AccessKind::Read;
   const bool release_now = atomic && is_write && (has_release(order) || c.tracking.release_fence);
   for_each_lane(lanes, [&](std::uint32_t lane) {
     const std::uint64_t offset = offsets[lane];

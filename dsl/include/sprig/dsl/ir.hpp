@@ -11,8 +11,10 @@
 
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sprig/dsl/source_loc.hpp"
@@ -20,103 +22,109 @@
 
 namespace sprig::ir {
 
+// ---- the op set and its traits: one row per op in ops.def, with each op's specification
 enum class Op : std::uint16_t {
-  // ---- leaves (pure)
-  Constant,   // imm: one 64-bit word per scalar component, in declaration order (bool: 0/1,
-              // f32: the bit pattern in the low 32 bits, signed: sign-extended)
-  Param,      // a kernel or callable parameter's value; a = parameter index. Kernel scalar and
-              // uniform parameters are values; buffer parameters are reached via BufferRoot.
-  Builtin,    // a = Builtin
-  // ---- pointers (pure). `type` is the pointee type, `space` the storage class.
-  VarRoot,     // a = index into Function::vars
-  BufferRoot,  // a = kernel parameter index; pointee: the runtime array of the element type
-               // (type = element type; address with Access(root, index))
-  SharedRoot,  // a = index into Kernel::shared
-  Access,      // operands: base pointer, index (u32 or i32 value). For structs the index is a
-               // Constant and selects a field; for vectors and arrays it may be dynamic.
-  // ---- element-wise arithmetic on scalars and vectors (pure); see semantics.hpp
-  Add, Sub, Mul, Div, Rem, Neg,
-  FloorDiv, Mod,  // quotient rounded toward minus infinity, remainder with the divisor's sign
-  BitAnd, BitOr, BitXor, BitNot, Shl, Shr,
-  LogicalAnd, LogicalOr, LogicalNot,  // bool only; both operands are always evaluated
-  Eq, Ne, Lt, Le, Gt, Ge,             // result: bool of the operands' shape
-  Select,                             // operands: cond (bool, scalar or same shape), a, b
-  RotateLeft, RotateRight,
-  MulHi,         // high half of the full product (32x32->hi32, 64x64->hi64); signedness by type
-  AddCarry,      // result: the carry-out (0 or 1) of a + b, same type as a
-  PopCount, CountLeadingZeros, CountTrailingZeros, BitReverse, ByteSwap,
-  BitfieldExtract,  // operands: value, offset (u32), count (u32); sign-extends for signed types
-  BitfieldInsert,   // operands: base, insert, offset (u32), count (u32)
-  Convert,          // value conversion to `type` (cast<T>); see semantics.hpp for float->int
-  Bitcast,          // same total size, reinterpret bits
-  Math,             // a = MathFn; operands as GLSL.std.450 defines them
-  // ---- composites (pure)
-  Construct,         // operands: the components/fields/elements of `type`, in order
-  Extract,           // operands: composite; a = constant index (field, component, element)
-  Insert,            // operands: composite, value; a = constant index
-  DynamicExtract,    // operands: vector, index (dynamic component selection)
-  Shuffle,           // operands: vector a, vector b; imm: component indices into a ++ b
-  ArrayLength,       // a = kernel buffer parameter index; result u32 element count
-  // ---- statements (ordered; listed in Block::statements)
-  DeclareVar,   // a = index into Function::vars; operands: optional initial value
-  Load,         // operands: pointer. Value = what it points at, at this point of the program.
-  Store,        // operands: pointer, value
-  Atomic,       // a = AtomicOp, b = packed MemoryOrder/Scope (see atomic_info); operands:
-                // pointer, then values (compare-exchange: value, comparator). Returns the
-                // previous value except for AtomicOp::Store.
-  Barrier,      // a = BarrierKind, b = packed Scope/MemorySemantics (see barrier_info)
-  Subgroup,     // a = SubgroupOp, b = GroupOperation; operands as the op needs
-  Call,         // a = index into Kernel::functions; operands: arguments; value: the result
-  If,           // operands: cond; blocks: then, else (else may be empty)
-  Loop,         // blocks: header (computes the condition, may be empty), body, continuing;
-                // operands: optional condition node (lives in the header block); absent
-                // means an infinite loop left only by break/return
-  Break,        // leaves the innermost loop
-  Continue,     // jumps to the innermost loop's continuing block
-  Return,       // operands: optional value (callables); in a kernel it ends the invocation
+#define SPRIG_OP(Name, Kind, Operands, Print, emit, simulate) Name,
+#include "sprig/dsl/ops.def"
+#undef SPRIG_OP
 };
 
-std::string_view op_name(Op op);
-bool is_statement(Op op);
-bool is_pointer_op(Op op);
+// Pure: a value, hash-consed; Pointer: pure, its type is the pointee's; Statement: ordered
+// in its block (see the placement rule above).
+enum class OpKind : std::uint8_t { Pure, Pointer, Statement };
+// What ir::print shows after the op's name: nothing, Constant data, Shuffle's component
+// indices, the immediates a (and b where non-zero) as numbers, or a named by its sub-table.
+enum class PrintStyle : std::uint8_t { Plain, Data, Lanes, Index, BuiltinName, MathName, AtomicName, SubgroupName };
+// How many operands a node has, at least and at most.
+struct OperandCount {
+  std::uint8_t min = 0, max = 0;
+};
+struct OpInfo {
+  std::string_view name;
+  OpKind kind;
+  OperandCount operands;  // for Variadic ops the sub-table row, type or callee says
+  PrintStyle print;
+};
+
+namespace op_table {
+inline constexpr OperandCount Optional{0, 1}, Variadic{0, 255};
+constexpr OperandCount operand_count(OperandCount c) { return c; }
+constexpr OperandCount operand_count(int n) { return {std::uint8_t(n), std::uint8_t(n)}; }
+inline constexpr OpInfo ops[] = {
+#define SPRIG_OP(Name, Kind, Operands, Print, emit, simulate) \
+  {#Name, OpKind::Kind, operand_count(Operands), PrintStyle::Print},
+#include "sprig/dsl/ops.def"
+#undef SPRIG_OP
+};
+}  // namespace op_table
+
+inline constexpr std::size_t op_count = std::size(op_table::ops);
+constexpr bool is_known(Op op) { return std::size_t(op) < op_count; }  // false only in malformed IR
+constexpr const OpInfo& op_info(Op op) { return op_table::ops[std::size_t(op)]; }  // a known op
+constexpr std::string_view op_name(Op op) { return is_known(op) ? op_info(op).name : "?"; }
+constexpr bool is_statement(Op op) { return is_known(op) && op_info(op).kind == OpKind::Statement; }
+constexpr bool is_pointer_op(Op op) { return is_known(op) && op_info(op).kind == OpKind::Pointer; }
+// The most operands an op of fixed count takes (backends size their operand slots by it).
+constexpr std::size_t most_fixed_operands() {
+  std::size_t most = 0;
+  for (const OpInfo& i : op_table::ops)
+    if (i.operands.min == i.operands.max && i.operands.max > most) most = i.operands.max;
+  return most;
+}
 
 enum class Space : std::uint8_t { None, Function, StorageBuffer, Uniform, PushConstant, Workgroup };
+enum class Access : std::uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
 
+// ---- the sub-tables: built-in inputs, math functions, atomics and subgroup operations
 enum class Builtin : std::uint8_t {
-  GlobalInvocationId,    // uvec3
-  LocalInvocationId,     // uvec3
-  WorkgroupId,           // uvec3
-  NumWorkgroups,         // uvec3
-  WorkgroupSize,         // uvec3 (a constant of the kernel)
-  LocalInvocationIndex,  // u32
-  SubgroupSize,          // u32
-  SubgroupInvocationId,  // u32
-  SubgroupId,            // u32
-  NumSubgroups,          // u32
+#define SPRIG_BUILTIN(Name, function, T, Needs) Name,
+#include "sprig/dsl/builtins.def"
+#undef SPRIG_BUILTIN
 };
-
 enum class MathFn : std::uint8_t {
-  Abs, Min, Max, Clamp, Floor, Ceil, Fract, Round, Trunc, Sqrt, InverseSqrt,
-  Exp, Exp2, Log, Log2, Pow, Sin, Cos, Tan, Asin, Acos, Atan, Atan2,
-  Mix, Step, SmoothStep, Fma, Dot, Cross, Length, Distance, Normalize, Reflect, Refract,
-  Sign, IsNan, IsInf,
+#define SPRIG_MATH_FN(Name, Operands) Name,
+#include "sprig/dsl/math_functions.def"
+#undef SPRIG_MATH_FN
 };
+enum class AtomicOp : std::uint8_t {
+#define SPRIG_ATOMIC_OP(Name, Values, Access) Name,
+#include "sprig/dsl/atomic_ops.def"
+#undef SPRIG_ATOMIC_OP
+};
+enum class SubgroupOp : std::uint8_t {
+#define SPRIG_SUBGROUP_OP(Name, Operands, Feature) Name,
+#include "sprig/dsl/subgroup_ops.def"
+#undef SPRIG_SUBGROUP_OP
+};
+// The Vulkan subgroup feature classes (VkSubgroupFeatureFlagBits), as subgroup_ops.def uses them.
+enum class SubgroupFeature : std::uint8_t { Basic, Vote, Ballot, Shuffle, ShuffleRelative, Arithmetic };
+
+std::string_view builtin_name(Builtin b);
+std::string_view math_function_name(MathFn f);
+std::string_view atomic_op_name(AtomicOp op);
+std::string_view subgroup_op_name(SubgroupOp op);
+// Whether reading the builtin needs the basic subgroup feature.
+bool needs_subgroups(Builtin b);
+// Whether the atomic reads (then it returns the previous value) and whether it writes.
+constexpr Access atomic_access(AtomicOp op) {
+  constexpr Access access[] = {
+#define SPRIG_ATOMIC_OP(Name, Values, access) Access::access,
+#include "sprig/dsl/atomic_ops.def"
+#undef SPRIG_ATOMIC_OP
+  };
+  return access[std::size_t(op)];
+}
+constexpr bool atomic_reads(AtomicOp op) { return std::uint8_t(atomic_access(op)) & std::uint8_t(Access::Read); }
+constexpr bool atomic_writes(AtomicOp op) { return std::uint8_t(atomic_access(op)) & std::uint8_t(Access::Write); }
+SubgroupFeature subgroup_feature(SubgroupOp op);
 
 // ---- workgroup-level operations; the IR shape is fixed here so that both
 // backends are written against it from the start.
 enum class Scope : std::uint8_t { Invocation, Subgroup, Workgroup, Device };
 enum class MemoryOrder : std::uint8_t { Relaxed, Acquire, Release, AcqRel };
-enum class AtomicOp : std::uint8_t {
-  Load, Store, Exchange, CompareExchange, Add, Sub, Min, Max, And, Or, Xor, Increment, Decrement,
-};
 // Which storage classes a barrier orders (bit set).
 enum MemoryClass : std::uint8_t { OrdersShared = 1, OrdersBuffers = 2 };
 enum class BarrierKind : std::uint8_t { Control, Memory };
-enum class SubgroupOp : std::uint8_t {
-  Elect, All, Any, AllEqual, Ballot, BallotBitCount, BallotInclusiveBitCount,
-  BallotExclusiveBitCount, BallotFindLSB, BallotFindMSB, Broadcast, BroadcastFirst, Shuffle,
-  ShuffleXor, ShuffleUp, ShuffleDown, Add, Mul, Min, Max, And, Or, Xor,
-};
 enum class GroupOperation : std::uint8_t { None, Reduce, InclusiveScan, ExclusiveScan };
 
 struct AtomicInfo {
@@ -160,6 +168,11 @@ struct Node {
   std::string name;                 // optional debug name (OpName); not part of semantics
 };
 
+// Why `n` has the wrong number of operands for its op (or for its MathFn, AtomicOp or
+// SubgroupOp) or names no row of its table, or "" when it is well formed so far. Both
+// backends check each node with it before reading its operands.
+std::string operand_problem(const Node& n);
+
 struct Block {
   Block* parent = nullptr;
   Node* owner = nullptr;  // the If/Loop node this block belongs to (null for a function body)
@@ -181,7 +194,6 @@ struct SharedVariable {
 };
 
 enum class ParamKind : std::uint8_t { Scalar, StorageBuffer, Uniform };
-enum class Access : std::uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
 
 struct Param {
   ParamKind kind;

@@ -1,7 +1,8 @@
 // The one semantics table: what every operation means, bit for bit, on one scalar lane.
 // The simulator evaluates exactly these functions; the SPIR-V emitter emits instruction
 // sequences that compute the same results (compiler/src/emit_*.cpp cite the rule they
-// follow). Differential tests prove the two agree on integers.
+// follow). Differential tests prove the two agree on integers, and kernel tests on the
+// float rules' edges (tests/kernels/float_rules_test.cpp).
 //
 // Rules where SPIR-V leaves a result undefined, and how sprig defines it:
 //   * Shifts: the count is taken modulo the bit width (x << 33 == x << 1 for 32-bit x).
@@ -29,6 +30,17 @@
 //     written). A count of 0 extracts 0 and inserts nothing.
 //   * count_leading_zeros(0) == count_trailing_zeros(0) == bit width.
 //   * Bools in memory are 32-bit 0 or 1.
+//   * round() rounds halves to even; floor, ceil and trunc are exact and a zero result keeps
+//     the operand's sign (ceil(-0.5) == -0); fract(x) == x - floor(x).
+//   * min, max, clamp and step compare and select as GLSL writes them (min(x, y) ==
+//     y < x ? y : x): a NaN or a zero of the other sign picks the side the comparison
+//     leaves. sign(x) is 1, -1 or +0 (also for -0 and NaN); abs clears a float's sign bit
+//     and wraps for integers (abs(MIN) == MIN).
+//     In precise-float kernels every device computes these exactly, but for sign(NaN),
+//     which GLSL's FSign leaves to the device (docs/language.md). Plain kernels use
+//     GLSL.std.450's instructions and declare no float controls: NaN and infinite
+//     operands, the sign of a zero result and clamp with lo > hi give what the device
+//     gives there, every other result is the table's.
 #pragma once
 
 #include <bit>
@@ -97,8 +109,7 @@ constexpr T mod(T a, T b) {
   return floor_steps_down(r, b) ? add(r, b) : r;  // b == 0: r == a, and adding 0 keeps it
 }
 
-inline float floor_div(float a, float b) { return std::floor(a / b); }
-inline float mod(float a, float b) { return a - b * std::floor(a / b); }
+
 
 template <Integer T>
 constexpr unsigned shift_count(std::uint64_t count) { return unsigned(count & (bit_width_of<T> - 1)); }
@@ -188,5 +199,63 @@ constexpr T float_to_int(float f) {
   if (f < lower) return std::numeric_limits<T>::min();
   return T(f);
 }
+
+// ---- rounding and the float rules of GLSL.std.450's functions (floats; the functions that
+// integers share take them too)
+template <class T>
+concept Number = Integer<T> || std::same_as<T, float>;
+
+// Exact (IEEE-754 roundToIntegral toward -inf, +inf, zero): a zero result keeps the
+// operand's sign (floor(-0) == -0, ceil(-0.5) == -0, trunc(-0.5) == -0); NaN and infinities
+// stay.
+inline float floor(float x) { return std::floor(x); }
+inline float ceil(float x) { return std::ceil(x); }
+inline float trunc(float x) { return std::trunc(x); }
+
+// To the nearest integer, halves to the even neighbour (GLSL RoundEven, IEEE-754
+// roundToIntegralTiesToEven): 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> -0.
+inline float round_even(float x) {
+  float away = std::round(x);  // halves away from zero
+  if (std::fabs(away - x) != 0.5f) return away;
+  return 2.0f * std::round(x * 0.5f);  // a half: x / 2 lies a quarter from an integer
+}
+
+// x - floor(x), rounded once: in [0, 1] (fract(-0x1p-30) == 1: the difference rounds up),
+// +0 for -0 and integers, NaN for infinities.
+inline float fract(float x) { return x - std::floor(x); }
+
+// GLSL's min(x, y) = y < x ? y : x and max(x, y) = x < y ? y : x: when the comparison is
+// false (equal operands such as +0 and -0, or a NaN) the result is x. So a NaN x
+// propagates and a NaN y is dropped: min(NaN, 1) is NaN, min(1, NaN) is 1.
+template <Number T>
+constexpr T min(T x, T y) { return y < x ? y : x; }
+template <Number T>
+constexpr T max(T x, T y) { return x < y ? y : x; }
+// min(max(x, lo), hi), also where lo > hi (the result is then hi).
+template <Number T>
+constexpr T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }
+
+// 0 where x < edge, else 1: a NaN x or edge gives 1.
+inline float step(float edge, float x) { return x < edge ? 0.0f : 1.0f; }
+
+// |x|: floats clear the sign bit (abs(-0) == +0; a NaN stays a NaN); signed integers wrap
+// (abs(MIN) == MIN); unsigned integers are their own magnitude.
+template <Number T>
+constexpr T abs(T x) {
+  if constexpr (std::is_same_v<T, float>) return std::fabs(x);
+  else if constexpr (std::is_signed_v<T>) return x < 0 ? neg(x) : x;
+  else return x;
+}
+
+// 1 where x > 0, -1 where x < 0, else 0: sign(-0) and sign(NaN) are +0.
+template <Number T>
+constexpr T sign(T x) {
+  if constexpr (std::is_unsigned_v<T>) return x > T(0) ? T(1) : T(0);
+  else return x > T(0) ? T(1) : x < T(0) ? T(-1) : T(0);
+}
+
+// Float floor_div and mod, as GLSL's mod: each operation rounded on its own.
+inline float floor_div(float a, float b) { return floor(a / b); }
+inline float mod(float a, float b) { return a - b * floor(a / b); }
 
 }  // namespace sprig::semantics
