@@ -18,8 +18,11 @@
 #   REQUIRE(device.download(y)[0] == 2.0f);
 #   -->
 #
-#   <!-- doc-test: compile ... -->  the default, with hidden sections as above
+#   <!-- doc-test: compile          the default mode, written out to give hidden lines
 #   <!-- doc-test: skip (reason) --> not compiled; the reason is required
+#
+# Each section appears at most once; a block that runs should launch what it defines and
+# check the results, on both backends where it takes its device from sprig::test::device.
 #
 # A test case is named "docs: <page>: <heading above the block>" and tagged [docs], and also
 # [vulkan] when its code names vk:: (the suite's rule for tests that need a Vulkan device).
