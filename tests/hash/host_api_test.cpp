@@ -205,3 +205,29 @@ TEST_CASE("the host hashing example of docs/hashing.md") {
         "6d8360cbdfa2cc0640");
   CHECK(elements_digest == rescue_ref::hash_elements({1, 2, 3}));
 }
+
+// docs/hashing.md, "Device functions": the kernel as written there, against the host-level
+// permutation.
+TEST_CASE("the device example of docs/hashing.md") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  // --- the example
+  auto permute = kernel("permute", [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
+    UInt i = global_id().x();
+    if_(i * 24u < in.size(), [&] {
+      auto state = hash::rescue_load_state<hash::Goldilocks64>(in, i * 24u);  // 12 elements, reduced
+      hash::store_rescue_state<hash::Goldilocks64>(out, i * 24u, hash::rescue_permute<hash::Goldilocks64>(state));
+    });
+  }, workgroup(64));
+  // --- end of the example
+  std::vector<hash::RescueHostState> states(3);
+  for (std::size_t i = 0; i < states.size(); ++i)
+    for (std::size_t k = 0; k < 12; ++k) states[i][k] = ~std::uint64_t(0) - 1000 * i - k;  // non-canonical too
+  std::vector<std::uint64_t> flat;
+  for (const auto& s : states) flat.insert(flat.end(), s.begin(), s.end());
+  auto out = device.alloc<std::uint32_t>(flat.size() * 2);
+  device.run(permute, grid(states.size()), device.upload(hash::pack_u64(flat)), out);
+  auto expected = hash::rescue_permute_batch(device, states, hash::GoldilocksPath::Int64);
+  std::vector<std::uint64_t> expected_flat;
+  for (const auto& s : expected) expected_flat.insert(expected_flat.end(), s.begin(), s.end());
+  CHECK(hash::unpack_u64(device.download(out)) == expected_flat);
+}

@@ -121,16 +121,18 @@ inline RescueHostDigest rescue_hash(Device& device, std::initializer_list<std::u
 
 namespace detail {
 
+// One invocation per state (the example of docs/hashing.md, "Device functions").
 template <class F>
 const auto& rescue_permute_kernel() {
   std::string name = std::string("rescue_permute_states_") + F::name;
   auto trace = [=] {
     return kernel(
         name,
-        [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out, UInt base) {
-          UInt i = base + global_id().x();
+        [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
+          UInt i = global_id().x();
           if_(i * 24u < in.size(), [&] {
-            store_rescue_state<F>(out, i * 24u, rescue_permute<F>(rescue_load_state<F>(in, i * 24u)));
+            auto state = rescue_load_state<F>(in, i * 24u);
+            store_rescue_state<F>(out, i * 24u, rescue_permute<F>(state));
           });
         },
         workgroup(rescue_workgroup));
@@ -141,29 +143,25 @@ const auto& rescue_permute_kernel() {
 }  // namespace detail
 
 // The Rescue-XLIX permutation of each state (elements reduced mod p first), in order, on the
-// given Goldilocks path (both give the same bits).
+// given Goldilocks path (both give the same bits). Many states run in pieces of one launch.
 inline std::vector<RescueHostState> rescue_permute_batch(Device& device, std::span<const RescueHostState> states,
                                                          GoldilocksPath path) {
   std::vector<RescueHostState> result(states.size());
-  if (states.empty()) return result;
-  std::vector<std::uint64_t> flat;
-  for (const auto& s : states) flat.insert(flat.end(), s.begin(), s.end());
-  const std::size_t n = states.size();
-  if (n * 24 * 4 > detail::piece_bytes(device.info()) || n * 24 >= (std::size_t(1) << 32))
-    throw std::invalid_argument("rescue_permute_batch: " + std::to_string(n) + " states do not fit one buffer of " +
-                                device.name());
-  auto in = device.upload(pack_u64(flat));
-  auto out = device.alloc<std::uint32_t>(24 * n);
-  auto sequence = device.sequence();
-  detail::with_goldilocks(path, [&]<class F>() {
-    for (std::size_t base = 0; base < n; base += detail::rescue_launch_chunk)
-      sequence.run(detail::rescue_permute_kernel<F>(),
-                   grid(std::min<std::uint64_t>(n - base, detail::rescue_launch_chunk)), in, out,
-                   std::uint32_t(base));
-  });
-  sequence.run_and_wait();
-  std::vector<std::uint64_t> values = unpack_u64(device.download(out));
-  for (std::size_t i = 0; i < n; ++i) std::copy_n(values.begin() + 12 * i, 12, result[i].begin());
+  const std::size_t per_piece = std::size_t(std::min<std::uint64_t>(
+      {detail::rescue_launch_chunk, detail::launch_invocations(device.info(), detail::rescue_workgroup),
+       detail::piece_bytes(device.info()) / (8 * rescue::state_width)}));
+  for (std::size_t first = 0; first < states.size(); first += per_piece) {
+    const std::size_t n = std::min(per_piece, states.size() - first);
+    std::vector<std::uint64_t> flat;
+    flat.reserve(n * rescue::state_width);
+    for (const auto& s : states.subspan(first, n)) flat.insert(flat.end(), s.begin(), s.end());
+    auto in = device.upload(pack_u64(flat));
+    auto out = device.alloc<std::uint32_t>(2 * flat.size());
+    detail::with_goldilocks(path, [&]<class F>() { device.run(detail::rescue_permute_kernel<F>(), grid(n), in, out); });
+    std::vector<std::uint64_t> values = unpack_u64(device.download(out));
+    for (std::size_t i = 0; i < n; ++i)
+      std::copy_n(values.begin() + rescue::state_width * i, rescue::state_width, result[first + i].begin());
+  }
   return result;
 }
 
