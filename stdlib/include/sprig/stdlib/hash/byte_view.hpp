@@ -30,10 +30,11 @@ class ByteView {
   // A C string or string literal, up to its terminating zero.
   ByteView(const char* text) : ByteView(std::string_view(text)) {}
   // Any byte range. Character arrays are left to the C-string constructor, so that "abc" is
-  // three bytes, not four.
+  // three bytes, not four (u8"abc" has no constructor rather than four bytes).
   template <ByteRange R>
     requires(!std::is_array_v<std::remove_cvref_t<R>> ||
-             !std::same_as<std::remove_cv_t<std::ranges::range_value_t<R>>, char>)
+             (!std::same_as<std::remove_cv_t<std::ranges::range_value_t<R>>, char> &&
+              !std::same_as<std::remove_cv_t<std::ranges::range_value_t<R>>, char8_t>))
   ByteView(const R& range)
       : bytes_(reinterpret_cast<const std::byte*>(std::ranges::data(range)), std::ranges::size(range)) {}
 
