@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
           double rate = double(n) / (ms / 1e3);
           std::printf("| 2^%d | %s | %s | %s%s | %.2f | %.4g | %.3f |\n", log_n,
                       mib ? (std::to_string(mib) + " MiB").c_str() : "one buffer",
-                      hash::detail::scrypt_layout_name(layout),
+                      hash::scrypt_layout_name(layout),
                       cooperative ? "cooperative (4 per lane)" : "one per lane", agree, ms, rate / 1e6, rate / bound);
           std::fflush(stdout);
         }

@@ -42,10 +42,10 @@ TEST_CASE("BLAKE3 official vectors: hash, keyed_hash and derive_key with 131 out
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const auto& c = vectors["cases"][i];
     INFO("input_len " << inputs[i].size());
-    CHECK(hex(hashes[i]) == c["hash"].get<std::string>());
-    CHECK(hex(keyed[i]) == c["keyed_hash"].get<std::string>());
-    CHECK(hex(derived[i]) == c["derive_key"].get<std::string>());
-    CHECK(hex(short_hashes[i]) == c["hash"].get<std::string>().substr(0, 64));
+    CHECK(to_hex(hashes[i]) == c["hash"].get<std::string>());
+    CHECK(to_hex(keyed[i]) == c["keyed_hash"].get<std::string>());
+    CHECK(to_hex(derived[i]) == c["derive_key"].get<std::string>());
+    CHECK(to_hex(short_hashes[i]) == c["hash"].get<std::string>().substr(0, 64));
   }
 }
 
@@ -72,9 +72,9 @@ TEST_CASE("BLAKE3 of random messages in all three modes equals b3sum") {
     auto expected_derived = b3sum(messages, out_bytes, Mode::DeriveKey, {}, context);
     for (std::size_t i = 0; i < messages.size(); ++i) {
       INFO("length " << messages[i].size() << ", " << out_bytes << " output bytes");
-      CHECK(hex(hashes[i]) == expected_hashes[i]);
-      CHECK(hex(keyed[i]) == expected_keyed[i]);
-      CHECK(hex(derived[i]) == expected_derived[i]);
+      CHECK(to_hex(hashes[i]) == expected_hashes[i]);
+      CHECK(to_hex(keyed[i]) == expected_keyed[i]);
+      CHECK(to_hex(derived[i]) == expected_derived[i]);
     }
   }
 }
@@ -110,8 +110,8 @@ TEST_CASE("the BLAKE3 single-block device function for inputs of 0..64 bytes") {
     std::size_t n = c["input_len"].get<std::size_t>();
     if (n > 64) continue;
     INFO("input_len " << n);
-    CHECK(hex(output_bytes(words, n, 16, 32)) == c["hash"].get<std::string>().substr(0, 64));
-    CHECK(hex(hash::unpack_bytes(std::span<const std::uint32_t>(words).subspan(n * 16 + 8), 32)) ==
+    CHECK(to_hex(output_bytes(words, n, 16, 32)) == c["hash"].get<std::string>().substr(0, 64));
+    CHECK(to_hex(hash::unpack_bytes(std::span<const std::uint32_t>(words).subspan(n * 16 + 8), 32)) ==
           c["keyed_hash"].get<std::string>().substr(0, 64));
     ++checked;
   }
@@ -120,6 +120,6 @@ TEST_CASE("the BLAKE3 single-block device function for inputs of 0..64 bytes") {
     std::vector<Bytes> prefixes;
     for (std::size_t n = 0; n <= 64; ++n) prefixes.push_back(pattern(n));
     auto expected = b3sum(prefixes, 32, Mode::Hash);
-    for (std::size_t n = 0; n <= 64; ++n) CHECK(hex(output_bytes(words, n, 16, 32)) == expected[n]);
+    for (std::size_t n = 0; n <= 64; ++n) CHECK(to_hex(output_bytes(words, n, 16, 32)) == expected[n]);
   }
 }

@@ -93,7 +93,7 @@ TEST_CASE("ChaCha8 with a zero key and IV gives the Strombergson TC1 keystream")
   hash::ChachaStream s;
   s.layout = hash::ChachaLayout::Original;
   s.rounds = 8;
-  CHECK(hex(device_keystream(dev, s, 0, 64)) ==
+  CHECK(to_hex(device_keystream(dev, s, 0, 64)) ==
         "3e00ef2f895f40d67f5bb8e81f09a5a12c840ec3ce9a7f3b181be188ef711a1e984ce172b9216f419f445367456d5619314a42a3da86b0"
         "01387bfdb80e0cfe42");
 }
@@ -108,7 +108,7 @@ TEST_CASE("ChaCha20 IETF block of RFC 8439 section 2.3.2") {
   std::copy(key_words.begin(), key_words.end(), s.key.begin());
   auto nonce_words = hash::pack_bytes(from_hex("000000090000004a00000000"));
   std::copy(nonce_words.begin(), nonce_words.end(), s.nonce.begin());
-  CHECK(hex(device_keystream(dev, s, 64, 64)) ==
+  CHECK(to_hex(device_keystream(dev, s, 64, 64)) ==
         "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4ed2826446079faa0914c2d705d98b02a2b5129cd1de164e"
         "b9cbd083e8a2503c4e");
 }
@@ -179,4 +179,21 @@ TEST_CASE("the ChaCha block device function called from a user kernel") {
     CHECK(std::vector<std::uint32_t>(words.begin() + i * 16, words.begin() + i * 16 + 16) ==
           std::vector<std::uint32_t>(expected.begin(), expected.end()));
   }
+}
+
+// RFC 8439 section 2.1.1: one quarter-round, through the public device function.
+TEST_CASE("the ChaCha quarter-round of RFC 8439 section 2.1.1") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  auto k = kernel(
+      "chacha_quarter_round_test",
+      [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
+        hash::ChachaWords x = hash::zero_words<16>();
+        for (std::uint32_t j = 0; j < 4; ++j) x[j] = in[j];
+        hash::chacha_quarter_round(x, 0, 1, 2, 3);
+        for (std::uint32_t j = 0; j < 4; ++j) out[j] = x[j];
+      },
+      workgroup(1));
+  auto words = test::outputs<std::uint32_t>(
+      dev, k, 4, grid(1), dev.upload(std::vector<std::uint32_t>{0x11111111, 0x01020304, 0x9b8d6f43, 0x01234567}));
+  CHECK(words == std::vector<std::uint32_t>{0xea2a92f4, 0xcb1cf8ce, 0x4581472e, 0x5881c4bb});
 }

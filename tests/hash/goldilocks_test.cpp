@@ -6,6 +6,7 @@
 #include "rescue_reference.hpp"
 #include "sprig/stdlib/hash/goldilocks.hpp"
 #include "sprig/stdlib/hash/goldilocks_u32.hpp"
+#include "sprig/stdlib/hash/u64_words.hpp"
 
 using namespace sprig;
 using rescue_ref::u64;
@@ -54,27 +55,12 @@ u64 reference(FieldOp op, u64 a, u64 b) {
   return 0;
 }
 
-std::vector<std::uint32_t> words_of(const std::vector<u64>& v) {
-  std::vector<std::uint32_t> w;
-  for (u64 x : v) {
-    w.push_back(std::uint32_t(x));
-    w.push_back(std::uint32_t(x >> 32));
-  }
-  return w;
-}
-
-std::vector<u64> elements_of(const std::vector<std::uint32_t>& w) {
-  std::vector<u64> v;
-  for (std::size_t i = 0; i + 1 < w.size(); i += 2) v.push_back(u64(w[i]) | (u64(w[i + 1]) << 32));
-  return v;
-}
-
 template <class F>
 std::vector<u64> run_op(sprig::Device& dev, FieldOp op, const std::vector<u64>& a, const std::vector<u64>& b) {
   auto k = field_kernel<F>(op);
   auto out = dev.alloc<std::uint32_t>(a.size() * 2);
-  dev.run(k, grid(a.size()), dev.upload(words_of(a)), dev.upload(words_of(b)), out);
-  return elements_of(dev.download(out));
+  dev.run(k, grid(a.size()), dev.upload(hash::pack_u64(a)), dev.upload(hash::pack_u64(b)), out);
+  return hash::unpack_u64(dev.download(out));
 }
 
 constexpr u64 p = rescue_ref::p;

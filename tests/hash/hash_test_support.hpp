@@ -1,4 +1,4 @@
-// Shared helpers of the hash tests: hex, random bytes, batches of messages packed into one
+// Shared helpers of the hash tests: random bytes, batches of messages packed into one
 // uint32 buffer at deliberately unaligned byte offsets, and digests read back as bytes.
 #pragma once
 
@@ -15,22 +15,9 @@ namespace hash_test {
 
 using Bytes = std::vector<std::uint8_t>;
 
-inline std::string hex(const Bytes& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto b : bytes) {
-    s += digits[b >> 4];
-    s += digits[b & 15];
-  }
-  return s;
-}
-
-inline Bytes from_hex(std::string_view text) {
-  Bytes out(text.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = std::uint8_t(std::stoul(std::string(text.substr(2 * i, 2)), nullptr, 16));
-  return out;
-}
+// Hex text and back: the library's own helpers (hex.hpp).
+using sprig::hash::from_hex;
+using sprig::hash::to_hex;
 
 inline Bytes bytes_of(std::string_view text) { return Bytes(text.begin(), text.end()); }
 

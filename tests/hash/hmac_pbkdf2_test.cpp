@@ -76,10 +76,10 @@ TEST_CASE("HMAC-SHA-256 of the RFC 4231 test cases") {
       bytes_of("This is a test using a larger than block-size key and a larger than block-size data. The key needs "
                "to be hashed before being used by the HMAC algorithm.")};
   auto got = device_hmacs(dev, keys, messages);
-  CHECK(hex(got[0]) == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
-  CHECK(hex(got[1]) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
-  CHECK(hex(got[2]) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
-  CHECK(hex(got[3]) == "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2");
+  CHECK(to_hex(got[0]) == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  CHECK(to_hex(got[1]) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  CHECK(to_hex(got[2]) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+  CHECK(to_hex(got[3]) == "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2");
 }
 
 TEST_CASE("HMAC-SHA-256 of random keys and messages equals OpenSSL") {
@@ -96,7 +96,7 @@ TEST_CASE("HMAC-SHA-256 of random keys and messages equals OpenSSL") {
   auto got = device_hmacs(dev, keys, messages);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     INFO("key " << keys[i].size() << " bytes, message " << messages[i].size() << " bytes");
-    CHECK(hex(got[i]) == hex(openssl_hmac(keys[i], messages[i])));
+    CHECK(to_hex(got[i]) == to_hex(openssl_hmac(keys[i], messages[i])));
   }
 }
 
@@ -105,7 +105,7 @@ TEST_CASE("PBKDF2-HMAC-SHA-256 of the RFC 7914 vector with one iteration") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto got = device_pbkdf2(dev, {bytes_of("passwd")}, {bytes_of("salt")}, 1, 64);
   CHECK(
-      hex(got[0]) ==
+      to_hex(got[0]) ==
       "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd5"
       "09112041d3a19783");
 }
@@ -114,7 +114,7 @@ TEST_CASE("PBKDF2-HMAC-SHA-256 of the RFC 7914 vector with one iteration") {
 // the batch as three launches (lavapipe stops loops after 65535 back-edges per invocation).
 TEST_CASE("PBKDF2-HMAC-SHA-256 of the RFC 7914 vector with 80000 iterations (Vulkan)", "[vulkan]") {
   auto got = device_pbkdf2(test::vulkan(), {bytes_of("Password")}, {bytes_of("NaCl")}, 80000, 64);
-  CHECK(hex(got[0]) ==
+  CHECK(to_hex(got[0]) ==
         "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56a1d425a1225833549adb841b51c9b3176a272bdebba1d0"
         "78478f62b397f33c8d");
 }
@@ -133,7 +133,7 @@ TEST_CASE("PBKDF2-HMAC-SHA-256 of random passwords and salts equals OpenSSL") {
     for (std::size_t i = 0; i < passwords.size(); ++i) {
       INFO("dk " << dk << ", password " << passwords[i].size() << ", salt " << salts[i].size() << ", iterations "
                  << iterations);
-      CHECK(hex(got[i]) == hex(openssl_pbkdf2(passwords[i], salts[i], iterations, dk)));
+      CHECK(to_hex(got[i]) == to_hex(openssl_pbkdf2(passwords[i], salts[i], iterations, dk)));
     }
   }
 }
@@ -160,6 +160,6 @@ TEST_CASE("HMAC device functions called from a user kernel") {
   auto words = test::outputs<std::uint32_t>(dev, k, 80, grid(10), dev.upload(hash::pack_bytes(key)));
   for (std::uint32_t i = 0; i < 10; ++i) {
     Bytes message{std::uint8_t(i), 0, 0, 0};
-    CHECK(hex(output_bytes(words, i, 8, 32)) == hex(openssl_hmac(key, message)));
+    CHECK(to_hex(output_bytes(words, i, 8, 32)) == to_hex(openssl_hmac(key, message)));
   }
 }

@@ -1,12 +1,14 @@
 // Rescue Prime Rp64_256 on the device (both Goldilocks paths, both backends): the published
-// permutation vector, hash_elements and merge against the plain C++ reference
-// (rescue_reference.hpp), and winterfell's properties.
+// permutation vector (through the host-level call), hash_elements and merge against the plain
+// C++ reference (rescue_reference.hpp), and winterfell's properties.
 #include <random>
 #include <set>
 
 #include "backends.hpp"
 #include "rescue_reference.hpp"
 #include "sprig/stdlib/hash/rescue_batch.hpp"
+#include "sprig/stdlib/hash/rescue_host.hpp"
+#include "sprig/stdlib/hash/u64_words.hpp"
 
 using namespace sprig;
 using rescue_ref::u64;
@@ -14,38 +16,16 @@ using hash::GoldilocksPath;
 
 namespace {
 
-std::vector<std::uint32_t> words_of(const std::vector<u64>& v) {
-  std::vector<std::uint32_t> w;
-  for (u64 x : v) {
-    w.push_back(std::uint32_t(x));
-    w.push_back(std::uint32_t(x >> 32));
-  }
-  if (w.empty()) w.assign(2, 0);  // a buffer cannot be empty
-  return w;
-}
+using hash::pack_u64;
 
-template <class F>
-auto permutation_kernel() {
-  return kernel("rescue_permute_test", [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
-    hash::RescueState<F> s = hash::detail::rescue_zero_state<F>();
-    for (std::uint32_t i = 0; i < 12; ++i) s[i] = F::from_words(in[2 * i], in[2 * i + 1]);
-    s = hash::rescue_permute<F>(s);
-    for (std::uint32_t i = 0; i < 12; ++i) {
-      auto w = F::to_words(s[i]);
-      out[2 * i] = w[0];
-      out[2 * i + 1] = w[1];
-    }
-  }, workgroup(1));
-}
-
+// The permutation through the host-level call on the path of F.
 template <class F>
 std::vector<u64> device_permute(sprig::Device& dev, const std::vector<u64>& state) {
-  auto out = dev.alloc<std::uint32_t>(24);
-  dev.run(permutation_kernel<F>(), grid(1), dev.upload(words_of(state)), out);
-  auto w = dev.download(out);
-  std::vector<u64> result;
-  for (int i = 0; i < 12; ++i) result.push_back(u64(w[2 * i]) | (u64(w[2 * i + 1]) << 32));
-  return result;
+  hash::RescueHostState s{};
+  std::copy(state.begin(), state.end(), s.begin());
+  auto path = std::is_same_v<F, hash::Goldilocks64> ? GoldilocksPath::Int64 : GoldilocksPath::Limbs32;
+  auto permuted = hash::rescue_permute_batch(dev, std::span(&s, 1), path);
+  return std::vector<u64>(permuted[0].begin(), permuted[0].end());
 }
 
 // hash_elements of each sequence through one batch.
@@ -59,7 +39,7 @@ std::vector<rescue_ref::Digest> device_hash(sprig::Device& dev, const std::vecto
   }
   auto digests = dev.alloc<std::uint32_t>(8 * inputs.size());
   auto sequence = dev.sequence();
-  auto elements = dev.upload(words_of(all));
+  auto elements = dev.upload(pack_u64(all));
   auto span_buffer = dev.upload(spans);
   hash::rescue_hash_elements(sequence, elements, span_buffer, digests, path);
   sequence.run_and_wait();
@@ -75,7 +55,7 @@ std::vector<rescue_ref::Digest> device_merge(sprig::Device& dev, const std::vect
   for (const auto& d : digests) flat.insert(flat.end(), d.begin(), d.end());
   std::size_t pairs = digests.size() / 2;
   auto merged = dev.alloc<std::uint32_t>(8 * pairs);
-  auto input = dev.upload(words_of(flat));
+  auto input = dev.upload(pack_u64(flat));
   auto sequence = dev.sequence();
   hash::rescue_merge(sequence, input, pairs, merged, path);
   sequence.run_and_wait();

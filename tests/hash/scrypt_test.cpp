@@ -55,16 +55,38 @@ TEST_CASE("Salsa20/8 core of the RFC 7914 vector") {
       "7e879a214f3ec9867ca940e641718f26baee555b8c61c1b50df846116dcd3b1dee24f319df9b3d8514121e4b5ac5aa3276021d2909c74829"
       "edebc68db8b8c25e");
   auto words = test::outputs<std::uint32_t>(dev, k, 16, grid(1), dev.upload(hash::pack_bytes(input)));
-  CHECK(hex(output_bytes(words, 0, 16, 64)) ==
+  CHECK(to_hex(output_bytes(words, 0, 16, 64)) ==
         "a41f859c6608cc993b81cacb020cef05044b2181a2fd337dfd7b1c6396682f29b4393168e3c9e6bcfe6bc5b7a06d96bae424cc102c91"
         "745c24ad673dc7618f81");
+}
+
+// RFC 7914 section 9: scryptBlockMix with r = 1, through the public device function.
+TEST_CASE("scrypt BlockMix of the RFC 7914 vector") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  auto k = kernel(
+      "scrypt_blockmix_test",
+      [](ReadBuffer<std::uint32_t> in, UInt r, WriteBuffer<std::uint32_t> out) {
+        hash::scrypt_blockmix(
+            r, [&](const UInt& i, const UInt& w) { return in[i * 16u + w].load(); },
+            [&](const UInt& i, const UInt& w, const UInt& value) { out[i * 16u + w] = value; });
+      },
+      workgroup(1));
+  Bytes input = from_hex(
+      "f7ce0b653d2d72a4108cf5abe912ffdd777616dbbb27a70e8204f3ae2d0f6fad89f68f4811d1e87bcc3bd7400a9ffd29094f0184639574f3"
+      "9ae5a1315217bcd7894991447213bb226c25b54da86370fbcd984380374666bb8ffcb5bf40c254b067d27c51ce4ad5fed829c90b505a571b"
+      "7f4d1cad6a523cda770e67bceaaf7e89");
+  auto words = test::outputs<std::uint32_t>(dev, k, 32, grid(1), dev.upload(hash::pack_bytes(input)), 1u);
+  CHECK(to_hex(output_bytes(words, 0, 32, 128)) ==
+        "a41f859c6608cc993b81cacb020cef05044b2181a2fd337dfd7b1c6396682f29b4393168e3c9e6bcfe6bc5b7a06d96bae424cc102c91"
+        "745c24ad673dc7618f8120edc975323881a80540f64c162dcd3c21077cfe5f8d5fe2b1a4168f953678b77d3b3d803b60e4ab920996e5"
+        "9b4d53b65d2a225877d5edf5842cb9f14eefe425");
 }
 
 // RFC 7914 section 12, first vector.
 TEST_CASE("scrypt of the RFC 7914 vector N=16 r=1 p=1") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto got = device_scrypt(dev, {Bytes{}}, {Bytes{}}, {16, 1, 1}, 64);
-  CHECK(hex(got[0]) ==
+  CHECK(to_hex(got[0]) ==
         "77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d36"
         "28cf35e20c38d18906");
 }
@@ -91,7 +113,7 @@ TEST_CASE("scrypt of random passwords and salts equals OpenSSL") {
     for (std::size_t i = 0; i < passwords.size(); ++i) {
       INFO("N " << c.params.N << " r " << c.params.r << " p " << c.params.p << " dk " << c.dk << ", password "
                 << passwords[i].size() << ", salt " << salts[i].size());
-      CHECK(hex(got[i]) == hex(openssl_scrypt(passwords[i], salts[i], c.params, c.dk)));
+      CHECK(to_hex(got[i]) == to_hex(openssl_scrypt(passwords[i], salts[i], c.params, c.dk)));
     }
   }
 }
@@ -112,7 +134,7 @@ TEST_CASE("scrypt in both layouts, per invocation and cooperative, equals OpenSS
       for (std::size_t i = 0; i < passwords.size(); ++i) {
         INFO((layout == hash::ScryptLayout::Contiguous ? "contiguous" : "interleaved")
              << (cooperative ? ", cooperative" : ", per invocation") << ", pair " << i);
-        CHECK(hex(got[i]) == hex(openssl_scrypt(passwords[i], salts[i], params, 40)));
+        CHECK(to_hex(got[i]) == to_hex(openssl_scrypt(passwords[i], salts[i], params, 40)));
       }
     }
   }
@@ -131,7 +153,7 @@ TEST_CASE("cooperative scrypt gives the same bits at subgroup sizes 8, 16, 32 an
   hash::ScryptParams params{4, 1, 2};
   auto got = device_scrypt(dev, passwords, salts, params, 32, {hash::ScryptLayout::Interleaved, true});
   for (std::size_t i = 0; i < passwords.size(); ++i)
-    CHECK(hex(got[i]) == hex(openssl_scrypt(passwords[i], salts[i], params, 32)));
+    CHECK(to_hex(got[i]) == to_hex(openssl_scrypt(passwords[i], salts[i], params, 32)));
 }
 
 TEST_CASE("scrypt rejects bad parameters with a clear error") {
@@ -160,7 +182,7 @@ TEST_CASE("scrypt rejects bad parameters with a clear error") {
 TEST_CASE("scrypt of the RFC 7914 vector N=1024 r=8 p=16") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto got = device_scrypt(dev, {bytes_of("password")}, {bytes_of("NaCl")}, {1024, 8, 16}, 64);
-  CHECK(hex(got[0]) ==
+  CHECK(to_hex(got[0]) ==
         "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee"
         "6d8360cbdfa2cc0640");
 }
@@ -170,7 +192,7 @@ TEST_CASE("scrypt of the RFC 7914 vector N=1024 r=8 p=16") {
 TEST_CASE("scrypt of the RFC 7914 vector N=16384 r=8 p=1") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto got = device_scrypt(dev, {bytes_of("pleaseletmein")}, {bytes_of("SodiumChloride")}, {16384, 8, 1}, 64);
-  CHECK(hex(got[0]) ==
+  CHECK(to_hex(got[0]) ==
         "7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e"
         "40dfcf017b45575887");
 }
@@ -182,22 +204,27 @@ TEST_CASE("scrypt plans a batch over several scratch sets in even waves") {
   info.max_buffer_bytes = 3 * 128 * 16;  // three hashes of N = 16, r = 1, p = 1
   hash::ScryptParams params{16, 1, 1};
   std::uint64_t set_bytes = 3 * (128 * 16 + 256);
-  auto one = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 0);
+  auto plan = [&](std::size_t count, std::uint64_t scratch_bytes) {
+    hash::ScryptOptions options;  // cooperative: four invocations per lane
+    options.scratch_bytes = scratch_bytes;
+    return hash::scrypt_plan(info, params, count, options);
+  };
+  auto one = plan(10, 0);
   CHECK(one.per_set == 3);  // ceil(10 / 4 rounds) = 3: four rounds of 3, 3, 3, 1
   CHECK(one.sets == 1);
-  auto two = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 2 * set_bytes);
+  auto two = plan(10, 2 * set_bytes);
   CHECK(two.per_set == 3);  // two waves of 5: rounds of 3 and 2, then 3 and 2
   CHECK(two.sets == 2);
-  auto many = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 100 * set_bytes);
+  auto many = plan(10, 100 * set_bytes);
   CHECK(many.per_set == 3);  // one wave: four sets, of 3, 3, 3, 1
   CHECK(many.sets == 4);
-  auto small = hash::detail::scrypt_rounds("scrypt", info, params, 2, 4, 100 * set_bytes);
+  auto small = plan(2, 100 * set_bytes);
   CHECK(small.per_set == 2);
   CHECK(small.sets == 1);
-  auto four = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 4 * set_bytes / 3);
+  auto four = plan(10, 4 * set_bytes / 3);
   CHECK(four.per_set == 2);  // four hashes in flight: two sets of 2, three waves of 4, 4, 2
   CHECK(four.sets == 2);
-  auto two_only = hash::detail::scrypt_rounds("scrypt", info, params, 10, 4, 2 * set_bytes / 3);
+  auto two_only = plan(10, 2 * set_bytes / 3);
   CHECK(two_only.per_set == 2);  // rounds of 2 in one set, five waves
   CHECK(two_only.sets == 1);
 }
@@ -219,8 +246,8 @@ TEST_CASE("scrypt over several scratch sets side by side equals OpenSSL") {
     for (bool cooperative : {false, true}) {
       auto got = device_scrypt(dev, passwords, salts, params, 32, {layout, cooperative, 2 * 3 * (128 * 16 + 256)});
       for (std::size_t i = 0; i < passwords.size(); ++i) {
-        INFO(hash::detail::scrypt_layout_name(layout) << (cooperative ? ", cooperative" : ", per invocation") << ", pair " << i);
-        CHECK(hex(got[i]) == hex(openssl_scrypt(passwords[i], salts[i], params, 32)));
+        INFO(hash::scrypt_layout_name(layout) << (cooperative ? ", cooperative" : ", per invocation") << ", pair " << i);
+        CHECK(to_hex(got[i]) == to_hex(openssl_scrypt(passwords[i], salts[i], params, 32)));
       }
     }
   }

@@ -66,15 +66,15 @@ TEST_CASE("SHA-256 of the FIPS 180-2 examples, fixed-length and span kernels") {
   auto spans = spans_digests(dev, messages);
   for (std::size_t i = 0; i < vectors.size(); ++i) {
     INFO("message " << i);
-    CHECK(hex(spans[i]) == vectors[i].second);
-    CHECK(hex(fixed_digests(dev, {messages[i]})[0]) == vectors[i].second);
+    CHECK(to_hex(spans[i]) == vectors[i].second);
+    CHECK(to_hex(fixed_digests(dev, {messages[i]})[0]) == vectors[i].second);
   }
 }
 
 TEST_CASE("SHA-256 of one million 'a' (FIPS 180-2)") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   Bytes a(1000000, 'a');
-  CHECK(hex(fixed_digests(dev, {a})[0]) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  CHECK(to_hex(fixed_digests(dev, {a})[0]) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST_CASE("SHA-256 of random messages of every padding case equals OpenSSL") {
@@ -88,7 +88,7 @@ TEST_CASE("SHA-256 of random messages of every padding case equals OpenSSL") {
   auto got = spans_digests(dev, messages);
   for (std::size_t i = 0; i < messages.size(); ++i) {
     INFO("length " << messages[i].size());
-    CHECK(hex(got[i]) == hex(openssl_sha256(messages[i])));
+    CHECK(to_hex(got[i]) == to_hex(openssl_sha256(messages[i])));
   }
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("fixed-length SHA-256 batches equal OpenSSL at every tail length") {
     std::vector<Bytes> messages;
     for (int i = 0; i < 37; ++i) messages.push_back(random_bytes(n, rng));
     auto got = fixed_digests(dev, messages);
-    for (std::size_t i = 0; i < messages.size(); ++i) CHECK(hex(got[i]) == hex(openssl_sha256(messages[i])));
+    for (std::size_t i = 0; i < messages.size(); ++i) CHECK(to_hex(got[i]) == to_hex(openssl_sha256(messages[i])));
   }
 }
 
@@ -116,8 +116,8 @@ TEST_CASE("double SHA-256 of the Litecoin genesis header gives the genesis hash"
   Bytes spans = spans_digests(dev, {header}, true)[0];
   std::reverse(fixed.begin(), fixed.end());
   std::reverse(spans.begin(), spans.end());
-  CHECK(hex(fixed) == "12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2");
-  CHECK(hex(spans) == "12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2");
+  CHECK(to_hex(fixed) == "12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2");
+  CHECK(to_hex(spans) == "12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2");
 }
 
 TEST_CASE("double SHA-256 of random messages equals OpenSSL applied twice") {
@@ -127,5 +127,5 @@ TEST_CASE("double SHA-256 of random messages equals OpenSSL applied twice") {
   for (int i = 0; i < 30; ++i) messages.push_back(random_bytes(rng() % 200, rng));
   auto got = spans_digests(dev, messages, true);
   for (std::size_t i = 0; i < messages.size(); ++i)
-    CHECK(hex(got[i]) == hex(openssl_sha256(openssl_sha256(messages[i]))));
+    CHECK(to_hex(got[i]) == to_hex(openssl_sha256(openssl_sha256(messages[i]))));
 }

@@ -8,6 +8,9 @@
 // Output i is `out_bytes` bytes in words i*W .. i*W+W-1 of `out`, W = ceil(out_bytes / 4)
 // (bytes past out_bytes in the last word are the next output bytes). derive_key hashes the
 // context string on the device first (one more launch), so no BLAKE3 runs on the host.
+// One invocation walks a whole message, 20 loop back-edges per chunk: on devices that cap an
+// invocation's back-edges (lavapipe: 65,535 in all) messages of 3276 chunks or more come out
+// wrong there; blake3_fixed.hpp hashes them chunk-parallel (blake3_host.hpp routes them).
 #pragma once
 
 #include <stdexcept>

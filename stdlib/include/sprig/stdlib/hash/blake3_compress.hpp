@@ -41,6 +41,10 @@ namespace detail {
 // The message word permutation applied between rounds (specification, table 2).
 inline constexpr std::array<int, 16> blake3_permutation{2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8};
 
+}  // namespace detail
+
+// BLAKE3's quarter-round G (specification, section 2.2) on words a, b, c, d of the state
+// `s`, in place, mixing in message words mx and my.
 inline void blake3_g(std::array<UInt, 16>& s, int a, int b, int c, int d, const UInt& mx,
                      const UInt& my) {
   s[a] = s[a] + s[b] + mx;
@@ -53,8 +57,6 @@ inline void blake3_g(std::array<UInt, 16>& s, int a, int b, int c, int d, const 
   s[b] = rotate_right(s[b] ^ s[c], 7u);
 }
 
-}  // namespace detail
-
 // The 16 output words of compressing `block` under chaining value `cv` at 64-bit counter
 // (counter_low, counter_high) with `block_len` bytes and `flags`. The first 8 words are the
 // next chaining value; all 16 are root output (extended output bytes).
@@ -66,14 +68,14 @@ inline Blake3Output blake3_compress(const Blake3Words& cv, const Blake3Block& bl
                                         iv[0], iv[1], iv[2], iv[3], counter_low, counter_high, block_len, flags};
   Blake3Block m = block;
   for (int round = 0; round < 7; ++round) {
-    detail::blake3_g(s, 0, 4, 8, 12, m[0], m[1]);  // columns
-    detail::blake3_g(s, 1, 5, 9, 13, m[2], m[3]);
-    detail::blake3_g(s, 2, 6, 10, 14, m[4], m[5]);
-    detail::blake3_g(s, 3, 7, 11, 15, m[6], m[7]);
-    detail::blake3_g(s, 0, 5, 10, 15, m[8], m[9]);  // diagonals
-    detail::blake3_g(s, 1, 6, 11, 12, m[10], m[11]);
-    detail::blake3_g(s, 2, 7, 8, 13, m[12], m[13]);
-    detail::blake3_g(s, 3, 4, 9, 14, m[14], m[15]);
+    blake3_g(s, 0, 4, 8, 12, m[0], m[1]);  // columns
+    blake3_g(s, 1, 5, 9, 13, m[2], m[3]);
+    blake3_g(s, 2, 6, 10, 14, m[4], m[5]);
+    blake3_g(s, 3, 7, 11, 15, m[6], m[7]);
+    blake3_g(s, 0, 5, 10, 15, m[8], m[9]);  // diagonals
+    blake3_g(s, 1, 6, 11, 12, m[10], m[11]);
+    blake3_g(s, 2, 7, 8, 13, m[12], m[13]);
+    blake3_g(s, 3, 4, 9, 14, m[14], m[15]);
     if (round < 6) {
       Blake3Block permuted = m;
       for (int i = 0; i < 16; ++i) permuted[i] = m[detail::blake3_permutation[i]];

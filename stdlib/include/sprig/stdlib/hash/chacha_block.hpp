@@ -25,8 +25,7 @@ enum class ChachaLayout {
 // "expand 32-byte k" as little-endian words.
 inline constexpr std::array<std::uint32_t, 4> chacha_constants{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
 
-namespace detail {
-
+// ChaCha's quarter-round on words a, b, c, d of `x`, in place (RFC 8439 section 2.1).
 inline void chacha_quarter_round(ChachaWords& x, int a, int b, int c, int d) {
   x[a] = x[a] + x[b];
   x[d] = rotate_left(x[d] ^ x[a], 16u);
@@ -37,8 +36,6 @@ inline void chacha_quarter_round(ChachaWords& x, int a, int b, int c, int d) {
   x[c] = x[c] + x[d];
   x[b] = rotate_left(x[b] ^ x[c], 7u);
 }
-
-}  // namespace detail
 
 // The input block: constants, key, and the counter/nonce words of `layout`. `counter_high`
 // is the counter's high word in the original layout (unused in the IETF layout); `nonce`
@@ -75,14 +72,14 @@ inline ChachaWords chacha_input(ChachaLayout layout, const ChachaKey& key, const
 inline ChachaWords chacha_block(const ChachaWords& input, unsigned rounds) {
   ChachaWords x = input;
   for (unsigned r = 0; r < rounds; r += 2) {
-    detail::chacha_quarter_round(x, 0, 4, 8, 12);  // columns
-    detail::chacha_quarter_round(x, 1, 5, 9, 13);
-    detail::chacha_quarter_round(x, 2, 6, 10, 14);
-    detail::chacha_quarter_round(x, 3, 7, 11, 15);
-    detail::chacha_quarter_round(x, 0, 5, 10, 15);  // diagonals
-    detail::chacha_quarter_round(x, 1, 6, 11, 12);
-    detail::chacha_quarter_round(x, 2, 7, 8, 13);
-    detail::chacha_quarter_round(x, 3, 4, 9, 14);
+    chacha_quarter_round(x, 0, 4, 8, 12);  // columns
+    chacha_quarter_round(x, 1, 5, 9, 13);
+    chacha_quarter_round(x, 2, 6, 10, 14);
+    chacha_quarter_round(x, 3, 7, 11, 15);
+    chacha_quarter_round(x, 0, 5, 10, 15);  // diagonals
+    chacha_quarter_round(x, 1, 6, 11, 12);
+    chacha_quarter_round(x, 2, 7, 8, 13);
+    chacha_quarter_round(x, 3, 4, 9, 14);
   }
   for (int i = 0; i < 16; ++i) x[i] = x[i] + input[i];
   return x;

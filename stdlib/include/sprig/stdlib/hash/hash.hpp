@@ -1,5 +1,6 @@
 // The hashing library, written in the DSL: SHA-256 (batched, double, HMAC, PBKDF2), the
 // ChaCha keystream and BLAKE3. Bytes live in little-endian uint32 words (byte_words.hpp).
+// Host-level calls on host bytes: host_api.hpp; the whole library: docs/hashing.md.
 #pragma once
 
 #include "sprig/stdlib/hash/blake3_batch.hpp"
@@ -25,3 +26,5 @@
 #include "sprig/stdlib/hash/rescue_constants.hpp"
 #include "sprig/stdlib/hash/rescue_hash.hpp"
 #include "sprig/stdlib/hash/rescue_permutation.hpp"
+#include "sprig/stdlib/hash/rescue_state.hpp"
+#include "sprig/stdlib/hash/host_api.hpp"

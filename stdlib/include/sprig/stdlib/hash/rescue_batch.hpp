@@ -91,8 +91,9 @@ const auto& rescue_merge_kernel() {
 }  // namespace detail
 
 // Records digest i (words 8i..8i+7 of `digests`) = hash_elements(elements[spans[i]]).
-// Each span must lie inside `elements` and hold fewer than 8 * 65535 elements (devices
-// bound loop trip counts); spans live on the device, so this is the caller's contract.
+// Each span must lie inside `elements` and hold at most rescue_max_elements(device.info())
+// elements (rescue_host.hpp: devices that cap loop back-edges stop a longer hash short);
+// spans live on the device, so this is the caller's contract.
 inline void rescue_hash_elements(Sequence& sequence, const DeviceBuffer<std::uint32_t>& elements,
                                  const DeviceBuffer<ElementSpan>& spans, const DeviceBuffer<std::uint32_t>& digests,
                                  GoldilocksPath path) {

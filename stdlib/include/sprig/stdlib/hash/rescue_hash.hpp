@@ -11,26 +11,11 @@
 #include <vector>
 
 #include "sprig/stdlib/hash/rescue_permutation.hpp"
+#include "sprig/stdlib/hash/rescue_state.hpp"
 
 namespace sprig::hash {
 
-template <class F>
-using RescueDigest = std::array<typename F::Element, rescue::digest_width>;
-
 namespace detail {
-
-template <class F>
-RescueState<F> rescue_zero_state() {
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return RescueState<F>{((void)I, F::constant(0))...};
-  }
-  (std::make_index_sequence<rescue::state_width>{});
-}
-
-template <class F>
-RescueDigest<F> rescue_digest_of(const RescueState<F>& s) {
-  return {s[4], s[5], s[6], s[7]};
-}
 
 // Element `index` of a buffer of (low, high) uint32 word pairs, reduced.
 template <class F, class Words>
@@ -43,18 +28,19 @@ typename F::Element load_element(const Words& words, const UInt& index) {
 // merge(a, b) = the digest of permuting [8, 0, 0, 0, a, b]: equal to hash_elements(a ++ b).
 template <class F>
 RescueDigest<F> rescue_merge(const RescueDigest<F>& a, const RescueDigest<F>& b) {
-  RescueState<F> s = detail::rescue_zero_state<F>();
+  RescueState<F> s = rescue_zero_state<F>();
   s[0] = F::constant(rescue::rate_width);
   for (std::size_t i = 0; i < 4; ++i) {
     s[4 + i] = a[i];
     s[8 + i] = b[i];
   }
-  return detail::rescue_digest_of<F>(rescue_permute<F>(s));
+  return rescue_digest_of<F>(rescue_permute<F>(s));
 }
 
 // hash_elements of the `count` elements starting at element `first` of `words` (a buffer of
-// uint32 word pairs). A device loop runs ceil(count / 8) permutations: on devices that
-// bound loop trip counts (lavapipe: 65535) keep count below 8 * 65535.
+// uint32 word pairs). A device loop runs ceil(count / 8) permutations, and each permutation
+// takes about 450 loop back-edges of its own: on devices that cap an invocation's back-edges
+// (lavapipe: 65,535 in all) count must stay within rescue_max_elements (rescue_host.hpp).
 template <class F, class Words>
 RescueDigest<F> rescue_hash_elements(const Words& words, const UInt& first,
                                      const UInt& count) {
@@ -64,7 +50,7 @@ RescueDigest<F> rescue_hash_elements(const Words& words, const UInt& first,
   state.emplace_back(F::from_u32(count));
   for (std::size_t i = 1; i < rescue::state_width; ++i) state.emplace_back(F::constant(0));
   auto permute_state = [&] {
-    RescueState<F> s = detail::rescue_zero_state<F>();
+    RescueState<F> s = rescue_zero_state<F>();
     for (std::size_t i = 0; i < rescue::state_width; ++i) s[i] = state[i].load();
     s = rescue_permute<F>(s);
     for (std::size_t i = 0; i < rescue::state_width; ++i) state[i] = s[i];

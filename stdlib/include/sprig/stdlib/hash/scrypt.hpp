@@ -4,7 +4,10 @@
 #pragma once
 
 #include "sprig/stdlib/hash/salsa20_8.hpp"
+#include "sprig/stdlib/hash/scrypt_blockmix.hpp"
 #include "sprig/stdlib/hash/scrypt_batch.hpp"
+#include "sprig/stdlib/hash/scrypt_host.hpp"
 #include "sprig/stdlib/hash/scrypt_params.hpp"
+#include "sprig/stdlib/hash/scrypt_plan.hpp"
 #include "sprig/stdlib/hash/scrypt_romix.hpp"
 #include "sprig/stdlib/hash/scrypt_search.hpp"

@@ -30,6 +30,11 @@ enum class ScryptLayout {
   Interleaved,  // word-interleaved across the lanes of a launch (coalesced)
 };
 
+// "contiguous" or "interleaved": the layout's name in kernel names and reports.
+inline const char* scrypt_layout_name(ScryptLayout layout) {
+  return layout == ScryptLayout::Contiguous ? "contiguous" : "interleaved";
+}
+
 // The defaults are the layout and split that measured fastest (docs/benchmarks.md, "scrypt",
 // has every combination). The interleaved layout coalesces every access but ROMix's data-dependent V reads, where
 // each lane's 16-byte vector then costs a sector of its own; contiguous lanes read those
@@ -147,10 +152,6 @@ struct ScryptScratchIndex {
     return (block * block_words + word) * lanes + lane;
   }
 };
-
-inline const char* scrypt_layout_name(ScryptLayout layout) {
-  return layout == ScryptLayout::Contiguous ? "contiguous" : "interleaved";
-}
 
 }  // namespace detail
 

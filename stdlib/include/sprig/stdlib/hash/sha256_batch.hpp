@@ -8,6 +8,9 @@
 // is words 8i..8i+7. The fixed-length kernel is traced per length, so its padding is
 // constant. Each invocation reads its own message: for short messages a word-interleaved
 // layout (word j of message i at j * count + i) would coalesce better on a GPU.
+// One invocation loops over its message's 64-byte blocks: on devices that cap an
+// invocation's loop back-edges (lavapipe: 65,535) keep messages within
+// sha256_max_message_bytes (sha256_host.hpp).
 #pragma once
 
 #include <stdexcept>
