@@ -1,5 +1,6 @@
 #include "devices.hpp"
 
+#include <cstdio>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -23,8 +24,16 @@ std::string disk_cache_summary(sprig::Device& device) {
   // open_device made it, so a Vulkan device is a vk::Device.
   std::vector<sprig::vk::KernelTimes> times = static_cast<sprig::vk::Device&>(device).kernel_times();
   std::size_t from_disk = 0;
-  for (const auto& t : times) from_disk += t.spirv_from_disk;
-  return std::to_string(from_disk) + " of " + std::to_string(times.size()) + " kernels' SPIR-V from the disk cache";
+  double spirv_ms = 0, pipeline_ms = 0;
+  for (const auto& t : times) {
+    from_disk += t.spirv_from_disk;
+    spirv_ms += t.emit_ms;
+    pipeline_ms += t.pipeline_ms;
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, "%zu of %zu kernels' SPIR-V from the disk cache (SPIR-V %.3f s, pipelines %.3f s)",
+                from_disk, times.size(), spirv_ms / 1e3, pipeline_ms / 1e3);
+  return text;
 }
 
 std::unique_ptr<sprig::pos::Plotter> make_plotter(sprig::Device& device, int k, sprig::pos::Mode mode) {

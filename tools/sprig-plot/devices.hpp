@@ -19,8 +19,8 @@ std::unique_ptr<sprig::Device> open_device(DeviceKind kind);
 // allocation later is reported the same way.
 std::unique_ptr<sprig::pos::Plotter> make_plotter(sprig::Device& device, int k, sprig::pos::Mode mode);
 
-// On Vulkan, how many of the kernels built so far took their SPIR-V from the disk cache
-// ("12 of 12 kernels' SPIR-V from the disk cache"); empty on the simulator.
+// On Vulkan, how many of the kernels built so far took their SPIR-V from the disk cache, and
+// the time spent on SPIR-V and on pipelines; empty on the simulator.
 std::string disk_cache_summary(sprig::Device& device);
 
 }  // namespace sprig_plot
