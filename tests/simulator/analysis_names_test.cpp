@@ -60,7 +60,8 @@ TEST_CASE("an out-of-bounds access names the buffer parameter", "[analysis][name
   }, workgroup(4).names("histogram"));
   auto out = dev.alloc<std::uint32_t>(4);
   dev.run(k, grid(4), out);
-  const sim::Diagnostic* d = dev.report().find(sim::Problem::OutOfBounds);
+  sim::Report report = dev.report();  // a copy: the diagnostic below points into it
+  const sim::Diagnostic* d = report.find(sim::Problem::OutOfBounds);
   REQUIRE(d);
   CHECK_THAT(d->message, Contains("buffer 'histogram' (parameter 0, binding 0, uint elements)"));
 }
