@@ -51,6 +51,14 @@ TEST_CASE("a literal that does not fit its operand's type is an error") {
                     Contains("literal -1 does not fit"));
 }
 
+TEST_CASE("a literal that does not fit the device value it initialises is an error at its line") {
+  const int line = __LINE__ + 1;
+  auto trace = [] { return kernel("init", [](WriteBuffer<std::uint32_t> out) { UInt x = -1; out[0] = x; }); };
+  CHECK_THROWS_WITH(trace(), Contains("literal -1 does not fit") && Contains(":" + std::to_string(line)));
+  CHECK_THROWS_WITH(kernel("init64", [](WriteBuffer<std::int32_t> out) { Int x = 3000000000u; out[0] = x; }),
+                    Contains("literal 3000000000 does not fit"));
+}
+
 TEST_CASE("else_ must follow its if_ directly") {
   auto trace = [] {
     return kernel("late_else", [](WriteBuffer<std::uint32_t> out) {

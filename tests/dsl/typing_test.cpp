@@ -72,6 +72,21 @@ TEST_CASE("buffers are indexed by integers, never by floats") {
   STATIC_REQUIRE(!Indexable<ReadBuffer<float>, float>);
 }
 
+TEST_CASE("a host literal initialises a device value only where it keeps its kind") {
+  STATIC_REQUIRE(std::is_convertible_v<int, UInt>);  // range-checked when traced (errors_test)
+  STATIC_REQUIRE(std::is_convertible_v<unsigned, Int>);
+  STATIC_REQUIRE(std::is_convertible_v<int, Float>);
+  STATIC_REQUIRE(std::is_convertible_v<double, Float>);
+  STATIC_REQUIRE(std::is_convertible_v<bool, Bool>);
+  STATIC_REQUIRE(!std::is_convertible_v<float, UInt>);  // UInt bad = 1.5f;
+  STATIC_REQUIRE(!std::is_constructible_v<UInt, float>);
+  STATIC_REQUIRE(!std::is_constructible_v<Int, double>);
+  STATIC_REQUIRE(!std::is_constructible_v<ULong, float>);
+  STATIC_REQUIRE(!std::is_convertible_v<int, Bool>);
+  STATIC_REQUIRE(!std::is_convertible_v<bool, UInt>);
+  STATIC_REQUIRE(!std::is_constructible_v<Var<UInt>, float>);
+}
+
 TEST_CASE("conversions between device types are explicit") {
   STATIC_REQUIRE(!std::is_convertible_v<Int, Float>);
   STATIC_REQUIRE(!std::is_convertible_v<UInt, ULong>);

@@ -168,6 +168,16 @@ class Expr : public DeviceOps<T> {
     requires(readable(A))
   Expr(const Place<T, A>& p, std::source_location l = std::source_location::current())  // NOLINT
       : node_(detail::load(p.pointer(), l)) {}
+  // A host literal of another type, checked as operands are: UInt(5) fits, UInt(-1) is a
+  // TraceError naming the line. One of another kind does not compile (UInt x = 1.5f,
+  // Bool b = 1): it would silently change the value.
+  template <class L>
+    requires(ScalarValue<T> && LiteralFor<L, T> && !std::same_as<L, T>)
+  Expr(L literal, std::source_location l = std::source_location::current())  // NOLINT
+      : node_(detail::splat_constant<T>(literal, l)) {}
+  template <class L>
+    requires(ScalarValue<T> && std::is_arithmetic_v<L> && !LiteralFor<L, T>)
+  Expr(L literal, std::source_location l = std::source_location::current()) = delete;
   explicit Expr(ir::NodeRef node) : node_(node) {}
 
   // ---- vectors from scalars and shorter vectors, as GLSL constructs them: Vec4(x, y, z, w),
