@@ -225,6 +225,9 @@ TEST_CASE("the disk cache can be turned off, and an unwritable one only warns") 
   fs::path not_a_directory = cache.path / "plain-file";
   std::ofstream(not_a_directory) << "x";
   vk::Options unwritable = cache_options(not_a_directory / "cache", warnings);
+  std::size_t before = warnings.messages.size();
   CHECK_FALSE(run_saxpy(unwritable).spirv_from_disk);
   CHECK_THAT(warnings.all(), Catch::Contains("could not write cache file"));
+  // Its SPIR-V and its driver pipelines both failed to save: one warning for the device.
+  CHECK(warnings.messages.size() == before + 1);
 }

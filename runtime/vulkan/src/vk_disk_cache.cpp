@@ -113,15 +113,20 @@ void DiskCache::store(const std::string& name, std::uint64_t key, std::span<cons
     out.close();
     if (!out) {
       std::filesystem::remove(temporary, error);
-      warn_("could not write cache file " + file.string() + " (the cache only saves time; continuing without it)");
+      warn_write_failure("could not write cache file " + file.string());
       return;
     }
   }
   std::filesystem::rename(temporary, file, error);
   if (error) {
     std::filesystem::remove(temporary, error);
-    warn_("could not write cache file " + file.string() + ": " + error.message());
+    warn_write_failure("could not write cache file " + file.string() + ": " + error.message());
   }
+}
+
+void DiskCache::warn_write_failure(const std::string& message) const {
+  if (write_failure_reported_->exchange(true)) return;
+  warn_(message + " (the cache only saves time; continuing without it, and not reporting further write failures)");
 }
 
 }  // namespace sprig::vk

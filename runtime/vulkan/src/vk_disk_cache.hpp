@@ -10,10 +10,12 @@
 // sharing the directory read a whole file or none.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -35,15 +37,19 @@ class DiskCache {
   // The payload stored under `name` for `key`, or nullopt when there is none or the file
   // fails a check (warned about).
   std::optional<std::vector<std::byte>> load(const std::string& name, std::uint64_t key) const;
-  // Writes the entry; a failure (read-only directory, full disk) is warned about, not thrown:
-  // the cache only ever saves time.
+  // Writes the entry; a failure (read-only directory, full disk) is warned about once per
+  // cache, not thrown: the cache only ever saves time.
   void store(const std::string& name, std::uint64_t key, std::span<const std::byte> payload) const;
 
   const std::filesystem::path& path() const { return directory_; }
 
  private:
+  void warn_write_failure(const std::string& message) const;
+
   std::filesystem::path directory_;
   WarningSink warn_;
+  // Set once a write failure was reported (shared by copies of this cache).
+  std::shared_ptr<std::atomic<bool>> write_failure_reported_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 // FNV-1a over bytes, chained through `seed`: keys and checksums of cache entries.
