@@ -19,6 +19,30 @@ void set_loop_condition(ir::NodeRef loop, ir::NodeRef cond) { loop->operands = {
 
 void jump(ir::Op op, const SourceLoc& loc) { ir::Builder::current(loc).statement(op, ir::void_type(), {}, loc); }
 
+void trace_body(ir::Builder& b, ir::Block* block, FunctionRef<void()> body, const char* what, const SourceLoc& loc) {
+  if (b.trace_into(block, body) == 0)
+    throw TraceError(std::string("the body of this ") + what +
+                         " records nothing (a native `return` in a body lambda ends tracing early; use "
+                         "return_() for a device return)",
+                     loc, b.kernel().name);
+}
+
+IfChain trace_if(const Operand<bool>& cond, FunctionRef<void()> then, const SourceLoc& loc) {
+  ir::Builder& b = ir::Builder::current(loc);
+  ir::NodeRef node = begin_if(cond, loc);
+  trace_body(b, b.new_block(node), then, "if_", loc);
+  b.new_block(node);  // else: filled by else_ / else_if_, empty otherwise
+  return IfChain(node);
+}
+
+void trace_loop(FunctionRef<void()> body, const SourceLoc& loc) {
+  ir::Builder& b = ir::Builder::current(loc);
+  ir::NodeRef loop = begin_loop(loc);
+  b.new_block(loop);  // no header
+  trace_body(b, b.new_block(loop), body, "loop_", loc);
+  b.new_block(loop);  // nothing to continue with
+}
+
 }  // namespace detail
 
 namespace {
@@ -37,6 +61,22 @@ std::unordered_set<ir::NodeRef> trailing_dependencies(ir::NodeRef root, const ir
 }
 
 }  // namespace
+
+IfChain IfChain::trace_else_if(const Operand<bool>& cond, FunctionRef<void()> body, const SourceLoc& loc) {
+  ir::Builder& b = ir::Builder::current(loc);
+  ir::NodeRef inner = nullptr;
+  b.trace_into(else_block(loc, cond.node), [&] {
+    inner = detail::begin_if(cond, loc);
+    detail::trace_body(b, b.new_block(inner), body, "else_if_", loc);
+    b.new_block(inner);  // its (so far empty) else
+  });
+  return IfChain(inner, root_);
+}
+
+void IfChain::trace_else(FunctionRef<void()> body, const SourceLoc& loc) {
+  ir::Builder& b = ir::Builder::current(loc);
+  detail::trace_body(b, else_block(loc, nullptr), body, "else_", loc);
+}
 
 ir::Block* IfChain::else_block(const SourceLoc& loc, ir::NodeRef condition) {
   ir::Block* block = node_->blocks.at(1);

@@ -5,7 +5,7 @@
 
 namespace sprig::detail {
 
-std::shared_ptr<void> cached_object(const std::string& key, const std::function<std::shared_ptr<void>()>& make) {
+std::shared_ptr<void> cached_object(const std::string& key, FunctionRef<std::shared_ptr<void>()> make) {
   // Objects are never evicted: the library has a bounded number of kernel variants.
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<void>> objects;

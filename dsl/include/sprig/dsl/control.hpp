@@ -16,6 +16,7 @@
 #include <source_location>
 #include <type_traits>
 
+#include "sprig/dsl/function_ref.hpp"
 #include "sprig/dsl/operand_type.hpp"
 
 namespace sprig {
@@ -25,15 +26,10 @@ namespace detail {
 template <class F>
 concept Body = std::invocable<F> && std::is_void_v<std::invoke_result_t<F>>;
 
-// Traces `body` into `block`; throws if it recorded nothing.
-template <class F>
-void trace_body(ir::Builder& b, ir::Block* block, F&& body, const char* what, const SourceLoc& loc) {
-  if (b.trace_into(block, std::forward<F>(body)) == 0)
-    throw TraceError(std::string("the body of this ") + what +
-                         " records nothing (a native `return` in a body lambda ends tracing early; use "
-                         "return_() for a device return)",
-                     loc, b.kernel().name);
-}
+// Traces `body` into `block`; throws if it recorded nothing. Control flow traces its bodies
+// through FunctionRef and these out-of-line functions, so that a kernel's many body
+// lambdas each cost the compiler only a small thunk.
+void trace_body(ir::Builder& b, ir::Block* block, FunctionRef<void()> body, const char* what, const SourceLoc& loc);
 
 ir::NodeRef begin_if(const Operand<bool>& cond, const SourceLoc& loc);
 void jump(ir::Op op, const SourceLoc& loc);
@@ -47,23 +43,17 @@ class IfChain {
 
   template <detail::Body F>
   IfChain else_if_(const Operand<bool>& cond, F&& body, std::source_location l = std::source_location::current()) {
-    ir::Builder& b = ir::Builder::current(l);
-    ir::NodeRef inner = nullptr;
-    b.trace_into(else_block(l, cond.node), [&] {
-      inner = detail::begin_if(cond, l);
-      detail::trace_body(b, b.new_block(inner), std::forward<F>(body), "else_if_", l);
-      b.new_block(inner);  // its (so far empty) else
-    });
-    return IfChain(inner, root_);
+    return trace_else_if(cond, body, l);
   }
 
   template <detail::Body F>
   void else_(F&& body, std::source_location l = std::source_location::current()) {
-    ir::Builder& b = ir::Builder::current(l);
-    detail::trace_body(b, else_block(l, nullptr), std::forward<F>(body), "else_", l);
+    trace_else(body, l);
   }
 
  private:
+  IfChain trace_else_if(const Operand<bool>& cond, FunctionRef<void()> body, const SourceLoc& loc);
+  void trace_else(FunctionRef<void()> body, const SourceLoc& loc);
   // The else block of this link, checked to directly follow the chain. For else_if_, the
   // statements that evaluating its condition appended after the chain (loads of its
   // operands) move into that block, so the condition is evaluated only where it applies.
@@ -72,13 +62,13 @@ class IfChain {
   ir::NodeRef root_;  // the first if_ of the chain
 };
 
+namespace detail {
+IfChain trace_if(const Operand<bool>& cond, FunctionRef<void()> then, const SourceLoc& loc);
+}  // namespace detail
+
 template <detail::Body F>
 IfChain if_(const Operand<bool>& cond, F&& then, std::source_location l = std::source_location::current()) {
-  ir::Builder& b = ir::Builder::current(l);
-  ir::NodeRef node = detail::begin_if(cond, l);
-  detail::trace_body(b, b.new_block(node), std::forward<F>(then), "if_", l);
-  b.new_block(node);  // else: filled by else_ / else_if_, empty otherwise
-  return IfChain(node);
+  return detail::trace_if(cond, then, l);
 }
 
 namespace detail {
@@ -86,17 +76,14 @@ namespace detail {
 // Loop with condition, body and continuing blocks; each function may be null.
 ir::NodeRef begin_loop(const SourceLoc& loc);
 void set_loop_condition(ir::NodeRef loop, ir::NodeRef cond);
+void trace_loop(FunctionRef<void()> body, const SourceLoc& loc);
 
 }  // namespace detail
 
 // An infinite loop, left with break_() or return_().
 template <detail::Body F>
 void loop_(F&& body, std::source_location l = std::source_location::current()) {
-  ir::Builder& b = ir::Builder::current(l);
-  ir::NodeRef loop = detail::begin_loop(l);
-  b.new_block(loop);  // no header
-  detail::trace_body(b, b.new_block(loop), std::forward<F>(body), "loop_", l);
-  b.new_block(loop);  // nothing to continue with
+  detail::trace_loop(body, l);
 }
 
 // while (cond()) body(); `cond` is evaluated at the top of every iteration.
@@ -108,7 +95,7 @@ void while_(C&& cond, F&& body, std::source_location l = std::source_location::c
   ir::NodeRef c = nullptr;
   b.trace_into(b.new_block(loop), [&] { c = Operand<bool>(cond(), l).node; });
   detail::set_loop_condition(loop, c);
-  detail::trace_body(b, b.new_block(loop), std::forward<F>(body), "while_", l);
+  detail::trace_body(b, b.new_block(loop), body, "while_", l);
   b.new_block(loop);
 }
 

@@ -130,13 +130,31 @@ Uniform<S> kernel_param<Uniform<S>>::declare(ir::Kernel& k, const ParamSlot& slo
   return Uniform<S>(param_value(slot.index, device_type<S>(), loc));
 }
 
-template <class F, class... P, std::size_t... I>
+// A kernel being traced: its IR and parameter names, and when tracing started. The steps
+// that do not depend on the lambda are compiled once, in the library's sources; only the
+// parameters' declarations and the body are instantiated per kernel.
+struct KernelTrace {
+  std::shared_ptr<ir::Kernel> kernel;
+  std::vector<std::string> names;
+  std::chrono::steady_clock::time_point start;
+};
+KernelTrace begin_kernel(std::string name, const KernelOptions& options, std::size_t params,
+                         const std::source_location& loc);
+// finish_kernel, plus the trace time.
+std::shared_ptr<const ir::Kernel> end_kernel(KernelTrace& trace);
+
+template <class... P, std::size_t... I>
+std::tuple<P...> declare_params(ir::Kernel& k, const std::vector<std::string>& names, const SourceLoc& loc,
+                                std::index_sequence<I...>) {
+  // Parameters are declared in order (braced initialisation sequences them).
+  return std::tuple<P...>{kernel_param<P>::declare(k, ParamSlot{std::uint32_t(I), names[I]}, loc)...};
+}
+
+template <class F, class... P>
 void trace_with_params(ir::Kernel& k, F& fn, const std::vector<std::string>& names, const SourceLoc& loc,
-                       std::tuple<P...>*, std::index_sequence<I...>) {
+                       std::tuple<P...>*) {
   ir::Builder builder(k);
-  // Parameters are declared in order (the comma fold sequences them), then the body runs.
-  std::tuple<P...> params{kernel_param<P>::declare(k, ParamSlot{std::uint32_t(I), names[I]}, loc)...};
-  std::apply(fn, params);
+  std::apply(fn, declare_params<P...>(k, names, loc, std::index_sequence_for<P...>{}));
 }
 
 }  // namespace detail
@@ -187,20 +205,9 @@ auto kernel(std::string name, F&& fn, KernelOptions options = {},
   static_assert([]<class... P>(std::tuple<P...>*) { return (detail::KernelParam<P> && ...); }(static_cast<Args*>(nullptr)),
                 "kernel parameters must be ReadBuffer<T>, WriteBuffer<T>, Buffer<T>, Uniform<S> or Expr<T> "
                 "(Float, UInt, ...)");
-  auto start = std::chrono::steady_clock::now();
-  auto k = std::make_shared<ir::Kernel>();
-  k->name = std::move(name);
-  k->workgroup_size = options.workgroup_size;
-  k->features.required_subgroup_size = options.subgroup_size;
-  k->precise_floats = detail::resolve_precise_floats(options.precise_floats);
-  k->loc = l;
-  const std::vector<std::string> names =
-      detail::param_names(k->name, options.param_names, std::tuple_size_v<Args>, k->loc);
-  detail::trace_with_params(*k, fn, names, k->loc, static_cast<Args*>(nullptr),
-                            std::make_index_sequence<std::tuple_size_v<Args>>{});
-  detail::finish_kernel(*k);
-  k->trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return typename detail::kernel_of<Args>::type(std::move(k));
+  detail::KernelTrace trace = detail::begin_kernel(std::move(name), options, std::tuple_size_v<Args>, l);
+  detail::trace_with_params(*trace.kernel, fn, trace.names, trace.kernel->loc, static_cast<Args*>(nullptr));
+  return typename detail::kernel_of<Args>::type(detail::end_kernel(trace));
 }
 
 }  // namespace sprig

@@ -34,6 +34,13 @@ namespace detail {
 // Throws a DeviceError about launch argument `param` of `l` (launch_message's wording).
 [[noreturn]] void launch_error(const Launch& l, std::size_t param, const std::string& what);
 
+// Binds `buffer` to buffer parameter `p` (argument `index`), checking its element type.
+void bind_buffer(Launch& l, const ir::Param& p, std::size_t index, const RawBuffer& buffer);
+
+// A launch of `kernel` over `g` with room for its arguments (the part of make_launch that
+// does not depend on the argument types, compiled once).
+Launch begin_launch(std::shared_ptr<const ir::Kernel> kernel, const Grid& g, const DeviceInfo& device);
+
 template <class P, class Arg>
 struct binder {
   static constexpr bool accepts = false;
@@ -57,12 +64,7 @@ template <DeviceValue T, Access A, bool C, class Arg>
 struct binder<BufferParam<T, A, C>, Arg> {
   static constexpr bool accepts = std::is_same_v<Arg, RawBuffer> || std::is_same_v<Arg, DeviceBuffer<T>>;
   static void bind(Launch& l, const ir::Param& p, std::size_t index, const RawBuffer& buffer) {
-    if (!buffer) launch_error(l, index, "the buffer is empty (default-constructed or moved from)");
-    if (buffer.element_type() != p.type)
-      launch_error(l, index,
-                   "expects a buffer of " + ir::to_string(p.type) + " but got one of " +
-                       (buffer.element_type() ? ir::to_string(buffer.element_type()) : std::string("bytes")));
-    l.bindings[p.binding] = buffer;
+    bind_buffer(l, p, index, buffer);
   }
 };
 
@@ -91,6 +93,17 @@ struct binder<Uniform<S>, Arg> {
   }
 };
 
+// Binds launch argument `index` to parameter `p` of type P.
+template <class P, class Arg>
+void bind_arg(Launch& l, const ir::Param& p, std::size_t index, const Arg& arg) {
+  using B = binder<P, std::remove_cvref_t<Arg>>;
+  static_assert(B::accepts,
+                "a launch argument does not match the kernel parameter at this position (values take "
+                "their exact host type, buffers a DeviceBuffer<T> of the element type, uniforms the "
+                "host struct)");
+  if constexpr (B::accepts) B::bind(l, p, index, arg);
+}
+
 }  // namespace detail
 
 template <KernelType K, class... Args>
@@ -98,31 +111,13 @@ Launch make_launch(const K& kernel, const Grid& g, const DeviceInfo& device, Arg
   using Params = typename K::params;
   static_assert(std::tuple_size_v<Params> == sizeof...(Args),
                 "the launch passes a different number of arguments than the kernel has parameters");
-  Launch l;
-  l.kernel = kernel.ir();
-  l.loc = g.loc;
+  Launch l = detail::begin_launch(kernel.ir(), g, device);
   const ir::Kernel& k = *l.kernel;
-  l.workgroups = workgroups_for(g, k.workgroup_size, device.max_workgroup_count);
-  l.invocations = g.invocations;
-  l.push_constants.resize(k.push_constant_size);
-  std::size_t bindings = 0;
-  for (const ir::Param& p : k.params)
-    if (p.kind != ir::ParamKind::Scalar) ++bindings;
-  l.bindings.resize(bindings);
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          using P = std::tuple_element_t<I, Params>;
-          using Arg = std::remove_cvref_t<std::tuple_element_t<I, std::tuple<Args...>>>;
-          using B = detail::binder<P, Arg>;
-          static_assert(B::accepts,
-                        "a launch argument does not match the kernel parameter at this position (values take "
-                        "their exact host type, buffers a DeviceBuffer<T> of the element type, uniforms the "
-                        "host struct)");
-          if constexpr (B::accepts) B::bind(l, k.params[I], I, std::get<I>(std::forward_as_tuple(args...)));
-        }(),
-        ...);
-  }(std::index_sequence_for<Args...>{});
+  if constexpr (std::tuple_size_v<Params> == sizeof...(Args)) {  // else only the assertion above
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (detail::bind_arg<std::tuple_element_t<I, Params>>(l, k.params[I], I, args), ...);
+    }(std::index_sequence_for<Args...>{});
+  }
   return l;
 }
 

@@ -12,10 +12,12 @@
 #include <type_traits>
 #include <typeinfo>
 
+#include "sprig/dsl/function_ref.hpp"
+
 namespace sprig::detail {
 
 // The object stored under `key`, created by `make` on first use. Thread-safe.
-std::shared_ptr<void> cached_object(const std::string& key, const std::function<std::shared_ptr<void>()>& make);
+std::shared_ptr<void> cached_object(const std::string& key, FunctionRef<std::shared_ptr<void>()> make);
 
 template <class K, class Make>
 const K& cached_kernel(const std::string& key, Make&& make) {

@@ -12,19 +12,17 @@
 #pragma once
 
 #include <algorithm>
-#include <deque>
 #include <functional>
-#include <future>
 #include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <ranges>
 #include <span>
-#include <stdexcept>
-#include <system_error>
 #include <vector>
 
+#include "sprig/stdlib/pipeline/chunk_pump.hpp"
+#include "sprig/stdlib/pipeline/options.hpp"
 #include "sprig/stdlib/pipeline/plan.hpp"
 
 namespace sprig::gpu::detail {
@@ -46,24 +44,18 @@ std::uint64_t host_limit(const std::tuple<S...>& stages) {
   return limit;
 }
 
-// Chunks at least this large pull the next chunk on a helper thread (see above); smaller
-// ones pull inline, where starting a thread would cost more than the copy.
-constexpr std::size_t prefetch_min_elements = std::size_t(1) << 16;
-
-// Positions in a stream are 32-bit on the device.
-constexpr std::uint64_t max_stream_elements = 0xFFFFFFFFull;
-
 // A run's persistent state: the stages, the host-visible input slots and the plan's
 // buffers. A terminal builds one per run; gpu::Pipeline keeps one for many runs.
 template <class In, bool Padded, class... S>
 struct Engine {
   using PlanType = Plan<In, Padded, S...>;
+  using Out = typename PlanType::Out;
   Engine(Device& device, const std::tuple<S...>& chain, const Geometry& g)
-      : stages(chain), geometry(g), input(make_input(device, g)),
+      : limit(host_limit(chain)), geometry(g), input(make_input(device, g)),
         // Results land in host-cached memory: the host reads every one of them.
         plan(device, g, chain, input, MemoryKind::HostCached) {}
 
-  std::tuple<S...> stages;
+  std::uint64_t limit;
   Geometry geometry;
   Links<In> input;
   PlanType plan;
@@ -77,67 +69,62 @@ struct Engine {
   }
 };
 
-template <class Range, bool Padded, class... S>
+// What the pump needs of an engine, whatever its stages.
+template <class In, class Out>
+PumpWiring pump_wiring(StepList& steps, const Geometry& geometry, const Links<In>& input, const Links<Out>& output) {
+  PumpWiring w{&steps, geometry, {}, {}, {}, sizeof(Out)};
+  for (const Link<In>& link : *input) w.input_counts.push_back(link.count);
+  for (const Link<Out>& link : *output) {
+    w.output_values.push_back(link.values);
+    w.output_counts.push_back(link.count);
+  }
+  return w;
+}
+
+// The chunk size, but no larger than the stream when its length is known: short streams
+// then allocate short buffers.
+inline std::size_t fitted_capacity(const Options& options, const DeviceInfo& device, std::size_t stride,
+                                   std::uint64_t known_length) {
+  std::size_t chunk = chosen_chunk_elements(options, device, stride);
+  return std::size_t(std::max<std::uint64_t>(1, std::min<std::uint64_t>(chunk, known_length)));
+}
+
+// Streams `Range` through an engine whose results are `Out`. Depends on the chain only
+// through the engine, so that chains of the same types share it.
+template <class Range, class Result>
 class ChunkStream {
  public:
   using In = std::ranges::range_value_t<Range>;
-  using EngineType = Engine<In, Padded, S...>;
-  using PlanType = typename EngineType::PlanType;
-  using Out = typename PlanType::Out;
-  // Extra work recorded after the plan's, per chunk (the reduce terminal's fold).
-  using Tail = std::function<void(Sequence&, const ChunkContext&)>;
+  using Out = Result;
 
-  // With buffers of its own, sized to the stream when its length is known.
-  ChunkStream(Device& device, Range range, const std::tuple<S...>& stages, const Options& options)
-      : device_(device),
-        range_(std::move(range)),
-        limit_(host_limit(stages)),
-        owned_(std::make_unique<EngineType>(device, stages, Geometry{fitted_capacity(options, device), options.buffers})),
-        engine_(*owned_) {
-    start();
-  }
-  // On an engine that outlives the stream (one stream at a time per engine).
-  ChunkStream(Device& device, Range range, EngineType& engine)
-      : device_(device), range_(std::move(range)), limit_(host_limit(engine.stages)), engine_(engine) {
-    start();
+  // Through an engine's steps from `input` to `output`, pulling at most `limit` elements;
+  // `owner` keeps the engine alive when the stream owns it (empty when the caller does).
+  ChunkStream(Device& device, Range range, StepList& steps, const Geometry& geometry, const Links<In>& input,
+              const Links<Out>& output, std::uint64_t limit, std::shared_ptr<void> owner = {})
+      : range_(std::move(range)),
+        limit_(limit),
+        input_(input),
+        owner_(std::move(owner)),
+        it_(std::ranges::begin(range_)),
+        host_(geometry.slots),
+        pump_(device, pump_wiring(steps, geometry, input, output), limit,
+              [this](std::size_t slot, std::uint64_t wanted) { return pull(slot, wanted); }),
+        device_(device) {
+    check_host_layout<In>();
+    check_host_layout<Out>();
   }
   ChunkStream(const ChunkStream&) = delete;
   ChunkStream& operator=(const ChunkStream&) = delete;
 
-  PlanType& plan() { return engine_.plan; }
-  const Geometry& geometry() const { return engine_.geometry; }
-  void set_tail(Tail tail) { tail_ = std::move(tail); }
-  std::size_t chunks_submitted() const { return next_chunk_; }
+  const Geometry& geometry() const { return pump_.geometry(); }
+  void set_tail(ChunkPump::Tail tail) { pump_.set_tail(std::move(tail)); }
+  std::size_t chunks_submitted() const { return pump_.chunks_submitted(); }
 
   // Waits for the oldest chunk in flight and hands its results over: `destination(n)`
   // returns where its n results go (nullptr: nowhere, only the count is wanted). Returns
   // false once the stream has ended. A chunk may have no results (a filter dropped all).
-  template <class Destination>
-  bool next(Destination&& destination) {
-    while (!source_done() && in_flight_.size() < engine_.geometry.slots) submit(pull(next_slot()));
-    if (in_flight_.empty()) return false;
-    InFlight& oldest = in_flight_.front();
-    oldest.sequence.wait();
-    if (engine_.plan.exhausted(oldest.chunk)) taken_enough_ = true;
-    // The oldest chunk's staging slot is free now, and with every slot in flight it is
-    // the next chunk's slot.
-    std::future<std::size_t> prefetch;
-    if (!source_done() && in_flight_.size() == engine_.geometry.slots &&
-        engine_.geometry.capacity >= prefetch_min_elements) {
-      try {
-        prefetch = std::async(std::launch::async, [this, slot = next_slot()] { return pull(slot); });
-      } catch (const std::system_error&) {
-        // No thread to be had: the next call pulls inline.
-      }
-    }
-    const Link<Out>& results = engine_.plan.output()->at(oldest.slot);
-    std::uint32_t n = 0;
-    device_.read(results.count, std::span<std::uint32_t>(&n, 1));
-    if (Out* to = destination(std::size_t(n)); to != nullptr && n > 0)
-      device_.read(results.values, std::span<Out>(to, n));
-    in_flight_.pop_front();
-    if (prefetch.valid()) submit(prefetch.get());
-    return true;
+  bool next(FunctionRef<Out*(std::size_t)> destination) {
+    return pump_.next([&](std::size_t n) -> void* { return destination(n); });
   }
   bool next(std::vector<Out>& out) {
     return next([&](std::size_t n) {
@@ -152,36 +139,12 @@ class ChunkStream {
   }
 
  private:
-  struct InFlight {
-    Sequence sequence;
-    std::size_t chunk, slot;
-  };
-
-  // The chunk size, but no larger than the stream when its length is known: short
-  // streams then allocate short buffers.
-  std::size_t fitted_capacity(const Options& options, Device& device) {
-    std::size_t chunk = chosen_chunk_elements(options, device.info(), std::max(sizeof(In), sizeof(Out)));
-    std::uint64_t known = limit_;
-    if constexpr (std::ranges::sized_range<Range>) known = std::min<std::uint64_t>(known, std::ranges::size(range_));
-    return std::size_t(std::max<std::uint64_t>(1, std::min<std::uint64_t>(chunk, known)));
-  }
-
-  void start() {
-    engine_.plan.reset();
-    host_.resize(engine_.geometry.slots);
-    it_.emplace(std::ranges::begin(range_));
-  }
-
-  bool source_done() const { return source_ended_ || taken_enough_; }
-  std::size_t next_slot() const { return next_chunk_ % engine_.geometry.slots; }
-
-  // Pulls up to a chunk of elements into the slot's staging buffer; returns how many.
-  // Touches only the source's state (it may run on the helper thread).
-  std::size_t pull(std::size_t slot) {
-    std::uint64_t wanted = std::min<std::uint64_t>(engine_.geometry.capacity, limit_ - pulled_);
-    const DeviceBuffer<In>& staging = (*engine_.input)[slot].values;
+  // Pulls up to `wanted` elements into the slot's staging buffer; returns how many.
+  // Touches only the source's state (it may run on the pump's helper thread).
+  std::size_t pull(std::size_t slot, std::uint64_t wanted) {
+    const DeviceBuffer<In>& staging = (*input_)[slot].values;
     std::size_t n = 0;
-    auto& it = *it_;
+    auto& it = it_;
     auto end = std::ranges::end(range_);
     if constexpr (std::ranges::contiguous_range<Range>) {
       // Straight from the caller's memory into the mapped staging buffer.
@@ -204,41 +167,18 @@ class ChunkStream {
       }
       if (n > 0) device_.write(staging, std::span<const In>(host));
     }
-    pulled_ += n;
-    if (pulled_ > max_stream_elements)
-      throw std::length_error("gpu pipeline: the stream has more than 2^32 - 1 elements; stream positions are 32-bit");
-    if (n < wanted || pulled_ == limit_) source_ended_ = true;
     return n;
   }
 
-  // Records and submits the next chunk, whose `n` elements were pulled into its slot.
-  void submit(std::size_t n) {
-    std::size_t chunk = next_chunk_, slot = next_slot();
-    if (n == 0) return;
-    ChunkContext context{device_, chunk, slot, std::uint32_t(n)};
-    Sequence sequence = device_.sequence();
-    sequence.fill((*engine_.input)[slot].count, std::uint32_t(n));
-    engine_.plan.record(sequence, context);
-    if (tail_) tail_(sequence, context);
-    sequence.submit();
-    in_flight_.push_back({std::move(sequence), chunk, slot});
-    ++next_chunk_;
-  }
-
-  Device& device_;
   Range range_;
   std::uint64_t limit_;
-  std::unique_ptr<EngineType> owned_;
-  EngineType& engine_;
-  Tail tail_;
-  std::optional<std::ranges::iterator_t<Range>> it_;
+  Links<In> input_;
+  std::shared_ptr<void> owner_;
+  std::ranges::iterator_t<Range> it_;
   std::vector<std::vector<In>> host_;
-  std::deque<InFlight> in_flight_;
-  std::uint64_t pulled_ = 0;
-  std::size_t next_chunk_ = 0;
-  bool source_ended_ = false;  // written by pull()
-  bool taken_enough_ = false;  // a take after a filter is satisfied
   bool advance_ = false;
+  ChunkPump pump_;  // last but one: its helper thread uses the members above
+  Device& device_;
 };
 
 }  // namespace sprig::gpu::detail

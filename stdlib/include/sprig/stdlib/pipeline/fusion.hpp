@@ -25,22 +25,38 @@ struct EndPlain {};   // values and count
 struct EndPadded {};  // values, with positions past the count set to a given value (for reductions)
 struct EndCompacted {};  // the stages hold a filter (maps only after it): the survivors, compacted
 
-// One fused kernel: In -> stages S... -> Out, ending as Term says.
-template <class In, class Term, class... S>
+// The kernel of a segment without a filter (a filter's is FilterKernel): its type depends on
+// the element types alone.
+template <class In, class Out>
+using FusedKernel = Kernel<ReadBuffer<In>, ReadBuffer<std::uint32_t>, WriteBuffer<Out>, WriteBuffer<std::uint32_t>,
+                           ReadBuffer<Out>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
+                           WriteBuffer<std::uint32_t>, UInt>;
+
+// What a segment needs to know of its stages, as data: the kernel (traced on first use),
+// the limit of each stream counter, and which counters belong to takes.
+template <class In, class Out>
+struct SegmentStages {
+  const FilterKernel<In, Out>& (*filter_kernel)(const sprig::detail::LookBackTraits&,
+                                                const sprig::detail::TileShape&) = nullptr;  // when it filters
+  const FusedKernel<In, Out>& (*fused_kernel)(std::uint32_t invocations) = nullptr;  // otherwise
+  std::vector<std::uint32_t> limits;
+  std::vector<bool> is_take;
+};
+
+// One fused kernel: In -> stages -> Out. Templated on the element types alone (its stages
+// come as data), so that segments of the same types share one instance.
+template <class In, class Out>
 class Segment : public Step {
  public:
-  using Out = chain_output_t<In, S...>;
-  static constexpr bool filters = std::is_same_v<Term, EndCompacted>;
-  static constexpr std::uint32_t state_slots = (0u + ... + (uses_state<S>::value ? 1u : 0u));
-
-  Segment(Device& device, Sequence& setup, const Geometry& g, std::tuple<S...> stages, Links<In> in,
-          MemoryKind out_memory, const DeviceBuffer<Out>* external_out = nullptr)
+  Segment(Device& device, Sequence& setup, const Geometry& g, SegmentStages<In, Out> stages, Links<In> in,
+          MemoryKind out_memory, const DeviceBuffer<Out>* external_out)
       : stages_(std::move(stages)), in_(std::move(in)), traits_(sprig::detail::lookback_traits(device.info())),
         shape_(filter_shape<In, Out>(device.info())), invocations_(elementwise_invocations(device.info())) {
+    const auto state_slots = std::uint32_t(stages_.limits.size());
     out_ = make_links<Out>(device, setup, external_out ? Geometry{1, g.slots} : g, out_memory);
     if (external_out)
       for (auto& link : *out_) link.values = *external_out;
-    if constexpr (filters) {
+    if (filters()) {
       std::size_t words = sprig::detail::tile_status_words(shape_.tiles_for(g.capacity));
       for (std::size_t s = 0; s < g.slots; ++s)
         status_.push_back(zeroed_buffer<std::uint64_t>(device, setup, words, MemoryKind::DeviceLocal));
@@ -54,9 +70,8 @@ class Segment : public Step {
   void set_padding(Device& device, const Out& value) { device.write(pad_, std::span<const Out>(&value, 1)); }
 
   void reset(Device& device) override {
-    std::vector<std::uint32_t> limits, zeros(std::max(state_slots, 1u), 0u);
-    std::apply([&](const auto&... stage) { (add_limit(limits, stage), ...); }, stages_);
-    if (!limits.empty()) device.write(limits_, std::span<const std::uint32_t>(limits));
+    std::vector<std::uint32_t> zeros(std::max<std::size_t>(stages_.limits.size(), 1), 0u);
+    if (!stages_.limits.empty()) device.write(limits_, std::span<const std::uint32_t>(stages_.limits));
     for (auto& s : state_) device.write(s, std::span<const std::uint32_t>(zeros));
   }
 
@@ -64,79 +79,34 @@ class Segment : public Step {
     const Link<In>& in = (*in_)[c.slot];
     const Link<Out>& out = (*out_)[c.slot];
     const DeviceBuffer<std::uint32_t>&state_in = state_[c.chunk % 2], &state_out = state_[(c.chunk + 1) % 2];
-    if constexpr (filters) {
+    if (filters()) {
       sequence.fill(status_[c.slot], 0);
-      sequence.run(filter_kernel<Segment, In, Out, S...>(traits_, shape_),
-                   sprig::detail::tile_grid(shape_.tiles_for(c.upper), shape_), in.values, in.count, out.values, out.count,
-                   status_[c.slot], limits_, state_in, state_out);
+      sequence.run(stages_.filter_kernel(traits_, shape_), sprig::detail::tile_grid(shape_.tiles_for(c.upper), shape_),
+                   in.values, in.count, out.values, out.count, status_[c.slot], limits_, state_in, state_out);
     } else {
       std::size_t groups = (std::size_t(c.upper) + invocations_ - 1) / invocations_;
-      sequence.run(kernel(invocations_), sprig::detail::tile_grid(groups, sprig::detail::TileShape{invocations_, 1}),
-                   in.values, in.count, out.values, out.count, pad_, limits_, state_in, state_out, c.upper);
+      sequence.run(stages_.fused_kernel(invocations_),
+                   sprig::detail::tile_grid(groups, sprig::detail::TileShape{invocations_, 1}), in.values, in.count,
+                   out.values, out.count, pad_, limits_, state_in, state_out, c.upper);
     }
   }
 
   // After `chunk`: has some take already passed everything it will ever pass?
   bool exhausted(Device& device, std::size_t chunk) override {
-    if constexpr (state_slots == 0) {
-      return false;
-    } else {
-      std::vector<std::uint32_t> reached(state_slots), limits(state_slots);
-      device.read(state_[(chunk + 1) % 2], std::span<std::uint32_t>(reached));
-      device.read(limits_, std::span<std::uint32_t>(limits));
-      bool done = false;
-      std::uint32_t slot = 0;
-      std::apply([&](const auto&... stage) { (check_take(stage, reached, limits, slot, done), ...); }, stages_);
-      return done;
-    }
+    const std::size_t slots = stages_.limits.size();
+    if (std::find(stages_.is_take.begin(), stages_.is_take.end(), true) == stages_.is_take.end()) return false;
+    std::vector<std::uint32_t> reached(slots), limits(slots);
+    device.read(state_[(chunk + 1) % 2], std::span<std::uint32_t>(reached));
+    device.read(limits_, std::span<std::uint32_t>(limits));
+    for (std::size_t slot = 0; slot < slots; ++slot)
+      if (stages_.is_take[slot] && reached[slot] >= limits[slot]) return true;
+    return false;
   }
 
  private:
-  template <class Stage>
-  static void add_limit(std::vector<std::uint32_t>& limits, const Stage& stage) {
-    if constexpr (std::is_same_v<Stage, Take> || std::is_same_v<Stage, Drop>) limits.push_back(clamp_limit(stage.n));
-    else if constexpr (uses_state<Stage>::value) limits.push_back(0);
-  }
-  template <class Stage>
-  static void check_take(const Stage&, const std::vector<std::uint32_t>& reached,
-                         const std::vector<std::uint32_t>& limits, std::uint32_t& slot, bool& done) {
-    if constexpr (uses_state<Stage>::value) {
-      if (std::is_same_v<Stage, Take> && reached[slot] >= limits[slot]) done = true;
-      ++slot;
-    }
-  }
+  bool filters() const { return stages_.filter_kernel != nullptr; }
 
-  static auto kernel(std::uint32_t invocations) {
-    std::string name = "pipeline_fused<" + std::to_string(sizeof...(S)) + " stages>";
-    auto trace = [=] {
-      count_kernel_trace();
-      return sprig::kernel(name, [invocations](ReadBuffer<In> in, ReadBuffer<std::uint32_t> in_count,
-                                               WriteBuffer<Out> out, WriteBuffer<std::uint32_t> out_count,
-                                               ReadBuffer<Out> pad, ReadBuffer<std::uint32_t> limits,
-                                               ReadBuffer<std::uint32_t> state_in, WriteBuffer<std::uint32_t> state_out,
-                                               UInt upper) {
-        UInt i = sprig::detail::linear_workgroup_id() * invocations + local_index();
-        if_(i >= upper, [] { return_(); });
-        UInt count = in_count[0u];
-        Bool valid = i < count;
-        // Every lane loads (unused slots were zeroed), so the tail stays in step.
-        Expr<In> x = in[select(valid, i, UInt(0u))];
-        Fusing s{i, i, count, valid, &limits, &state_in, &state_out, 0};
-        fuse<0>(std::tuple<S...>{}, x, s, [&](const Expr<Out>& v) {
-          UInt rank = s.rank;
-          UInt survivors = s.count;
-          Bool keep = s.valid;
-          if_(keep, [&] { out[rank] = v; });
-          if constexpr (std::is_same_v<Term, EndPadded>) if_(i >= survivors, [&] { out[i] = Expr<Out>(pad[0u]); });
-          if_(i == 0u, [&] { out_count[0u] = survivors; });
-        });
-      }, workgroup(invocations));
-    };
-    return sprig::detail::cached_kernel<decltype(trace())>(
-        "gpu::pipeline/" + type_key<Segment>() + "/" + std::to_string(invocations), trace);
-  }
-
-  std::tuple<S...> stages_;
+  SegmentStages<In, Out> stages_;
   Links<In> in_;
   Links<Out> out_;
   sprig::detail::LookBackTraits traits_;
@@ -147,5 +117,74 @@ class Segment : public Step {
   DeviceBuffer<std::uint32_t> state_[2];
   DeviceBuffer<Out> pad_;
 };
+
+// One element of a fused kernel: load, the chain's stages (`stages`, as in trace_filter_tile),
+// store at the element's rank; `padded` also sets positions past the survivors to pad[0].
+// Templated on the element types alone, so chains of the same types share one instance.
+template <class In, class Out>
+void trace_fused_element(std::uint32_t invocations, bool padded, const ReadBuffer<In>& in,
+                         const ReadBuffer<std::uint32_t>& in_count, const WriteBuffer<Out>& out,
+                         const WriteBuffer<std::uint32_t>& out_count, const ReadBuffer<Out>& pad,
+                         const ReadBuffer<std::uint32_t>& limits, const ReadBuffer<std::uint32_t>& state_in,
+                         const WriteBuffer<std::uint32_t>& state_out, const UInt& upper,
+                         StageChain<In, Out> stages) {
+  UInt i = sprig::detail::linear_workgroup_id() * invocations + local_index();
+  if_(i >= upper, [] { return_(); });
+  UInt count = in_count[0u];
+  Bool valid = i < count;
+  // Every lane loads (unused slots were zeroed), so the tail stays in step.
+  Expr<In> x = in[select(valid, i, UInt(0u))];
+  Fusing s{i, i, count, valid, &limits, &state_in, &state_out, 0};
+  stages(x, s, [&](const Expr<Out>& v) {
+    UInt rank = s.rank;
+    UInt survivors = s.count;
+    Bool keep = s.valid;
+    if_(keep, [&] { out[rank] = v; });
+    if (padded) if_(i >= survivors, [&] { out[i] = Expr<Out>(pad[0u]); });
+    if_(i == 0u, [&] { out_count[0u] = survivors; });
+  });
+}
+
+// The element-wise kernel of stages S..., ending as Term says; `Key` names the chain in the
+// kernel cache.
+template <class Key, class In, class Term, class... S>
+const FusedKernel<In, chain_output_t<In, S...>>& fused_kernel(std::uint32_t invocations) {
+  using Out = chain_output_t<In, S...>;
+  std::string name = "pipeline_fused<" + std::to_string(sizeof...(S)) + " stages>";
+  auto trace = [=] {
+    count_kernel_trace();
+    return sprig::kernel(name, [invocations](ReadBuffer<In> in, ReadBuffer<std::uint32_t> in_count,
+                                             WriteBuffer<Out> out, WriteBuffer<std::uint32_t> out_count,
+                                             ReadBuffer<Out> pad, ReadBuffer<std::uint32_t> limits,
+                                             ReadBuffer<std::uint32_t> state_in, WriteBuffer<std::uint32_t> state_out,
+                                             UInt upper) {
+      trace_fused_element<In, Out>(invocations, std::is_same_v<Term, EndPadded>, in, in_count, out, out_count, pad,
+                                   limits, state_in, state_out, upper,
+                                   [](const Expr<In>& x, Fusing& s, FunctionRef<void(const Expr<Out>&)> emit) {
+                                     fuse<0>(std::tuple<S...>{}, x, s, emit);
+                                   });
+    }, workgroup(invocations));
+  };
+  return sprig::detail::cached_kernel<FusedKernel<In, Out>>(
+      "gpu::pipeline/" + type_key<Key>() + "/" + std::to_string(invocations), trace);
+}
+
+// A segment's stages as data (see SegmentStages).
+template <class Term, class In, class... S>
+SegmentStages<In, chain_output_t<In, S...>> segment_stages(const std::tuple<S...>& stages) {
+  using Out = chain_output_t<In, S...>;
+  using Key = std::tuple<In, Term, S...>;
+  SegmentStages<In, Out> out;
+  if constexpr (std::is_same_v<Term, EndCompacted>) out.filter_kernel = &filter_kernel<Key, In, Out, S...>;
+  else out.fused_kernel = &fused_kernel<Key, In, Term, S...>;
+  auto visit = [&](const auto& stage) {
+    using Stage = std::remove_cvref_t<decltype(stage)>;
+    if constexpr (std::is_same_v<Stage, Take> || std::is_same_v<Stage, Drop>) out.limits.push_back(clamp_limit(stage.n));
+    else if constexpr (uses_state<Stage>::value) out.limits.push_back(0);
+    if constexpr (uses_state<Stage>::value) out.is_take.push_back(std::is_same_v<Stage, Take>);
+  };
+  std::apply([&](const auto&... stage) { (visit(stage), ...); }, stages);
+  return out;
+}
 
 }  // namespace sprig::gpu::detail

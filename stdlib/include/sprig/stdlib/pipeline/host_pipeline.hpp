@@ -48,10 +48,11 @@ class Pipeline<In, Stages<S...>> {
 
  private:
   template <class R>
-  detail::ChunkStream<std::views::all_t<R>, false, S...> stream(R&& range) {
+  detail::ChunkStream<std::views::all_t<R>, Out> stream(R&& range) {
     check_source<R>();
     static_assert(std::is_same_v<std::ranges::range_value_t<R>, In>, "gpu::Pipeline: the range's elements are not In");
-    return {device_, std::views::all(std::forward<R>(range)), engine_};
+    return {device_, std::views::all(std::forward<R>(range)), engine_.plan, engine_.geometry, engine_.input,
+            engine_.plan.output(), engine_.limit};
   }
 
   Device& device_;

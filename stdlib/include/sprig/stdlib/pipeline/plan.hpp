@@ -17,7 +17,7 @@
 namespace sprig::gpu::detail {
 
 template <class In, bool Padded, class... S>
-class Plan {
+class Plan : public StepList {
  public:
   using Out = chain_output_t<In, S...>;
   using Tuple = std::tuple<S...>;
@@ -26,7 +26,7 @@ class Plan {
   // into `external_out` (the caller's buffer) when given.
   Plan(Device& device, const Geometry& g, const Tuple& stages, Links<In> input, MemoryKind out_memory,
        const DeviceBuffer<Out>* external_out = nullptr)
-      : device_(device), geometry_(g), stages_(stages), out_memory_(out_memory), external_out_(external_out) {
+      : StepList(device), geometry_(g), stages_(stages), out_memory_(out_memory), external_out_(external_out) {
     auto setup = device.sequence();
     setup_ = &setup;
     build<0, 0>(std::move(input));
@@ -38,28 +38,17 @@ class Plan {
   // For reductions: the value the last kernel writes past the count.
   void set_padding(const Out& value) { set_padding_(value); }
 
-  void reset() {
-    for (auto& step : steps_) step->reset(device_);
-  }
-  void record(Sequence& sequence, const ChunkContext& chunk) {
-    for (auto& step : steps_) step->record(sequence, chunk);
-  }
-  bool exhausted(std::size_t chunk) {
-    for (auto& step : steps_)
-      if (step->exhausted(device_, chunk)) return true;
-    return false;
-  }
-
  private:
   template <class Term, std::size_t Begin, class T, std::size_t... K>
   auto make_segment(Links<T> in, MemoryKind memory, const DeviceBuffer<chain_output_t<T, std::tuple_element_t<Begin + K, Tuple>...>>* external,
                     std::index_sequence<K...>) {
-    using Seg = Segment<T, Term, std::tuple_element_t<Begin + K, Tuple>...>;
-    auto segment = std::make_unique<Seg>(device_, *setup_, geometry_,
-                                         std::tuple<std::tuple_element_t<Begin + K, Tuple>...>{std::get<Begin + K>(stages_)...},
-                                         std::move(in), memory, external);
+    using Seg = Segment<T, chain_output_t<T, std::tuple_element_t<Begin + K, Tuple>...>>;
+    auto segment = std::make_unique<Seg>(
+        device_, *setup_, geometry_,
+        segment_stages<Term, T>(std::tuple<std::tuple_element_t<Begin + K, Tuple>...>{std::get<Begin + K>(stages_)...}),
+        std::move(in), memory, external);
     Seg* raw = segment.get();
-    steps_.push_back(std::move(segment));
+    add(std::move(segment));
     return raw;
   }
 
@@ -109,14 +98,14 @@ class Plan {
           if constexpr (is_scan<Stage>::value) {
             auto step = std::make_unique<ScanStep<V, decltype(stage.op)>>(device_, *setup_, geometry_, values, stage.op);
             auto next = step->output();
-            steps_.push_back(std::move(step));
+            add(std::move(step));
             build<I + 1, I + 1, V>(std::move(next));
           } else {
             using U = typename Stage::template output<V>;
             auto step = std::make_unique<KernelStageStep<V, U, decltype(stage.body)>>(device_, *setup_, geometry_, values,
                                                                                         stage.workgroup_size);
             auto next = step->output();
-            steps_.push_back(std::move(step));
+            add(std::move(step));
             build<I + 1, I + 1, U>(std::move(next));
           }
         }
@@ -140,13 +129,11 @@ class Plan {
     using type = decltype(apply(std::make_index_sequence<End - Begin>{}));
   };
 
-  Device& device_;
   Geometry geometry_;
   Tuple stages_;
   MemoryKind out_memory_;
   const DeviceBuffer<Out>* external_out_;
   Sequence* setup_ = nullptr;
-  std::vector<std::unique_ptr<Step>> steps_;
   Links<Out> output_;
   std::function<void(const Out&)> set_padding_;
 };

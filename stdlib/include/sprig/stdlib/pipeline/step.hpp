@@ -50,6 +50,27 @@ class Step {
   virtual bool exhausted(Device&, std::size_t /*chunk*/) { return false; }
 };
 
+// A run's steps in order; what the streamer drives, whatever the chain.
+class StepList {
+ public:
+  explicit StepList(Device& device) : device_(device) {}
+  StepList(const StepList&) = delete;
+  StepList& operator=(const StepList&) = delete;
+  virtual ~StepList();
+
+  void add(std::unique_ptr<Step> step) { steps_.push_back(std::move(step)); }
+  void reset();
+  void record(Sequence& sequence, const ChunkContext& chunk);
+  // True once some step says no later chunk can produce output.
+  bool exhausted(std::size_t chunk);
+
+ protected:
+  Device& device_;
+
+ private:
+  std::vector<std::unique_ptr<Step>> steps_;
+};
+
 // A buffer of `count` elements (at least one: empty bindings are not allowed), zeroed by
 // `setup` so that no kernel ever reads memory nothing wrote.
 template <class T>

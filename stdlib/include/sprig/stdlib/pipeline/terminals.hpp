@@ -69,9 +69,30 @@ struct is_terminal<Chunks> : std::true_type {};
 
 namespace detail {
 
+// An engine of its own for `pipe`, sized to the stream when its length is known.
+template <bool Padded, class R, class... S>
+auto make_engine(Device& device, const Pipe<R, S...>& pipe, const Options& options) {
+  using In = std::ranges::range_value_t<R>;
+  using EngineType = Engine<In, Padded, S...>;
+  using Out = typename EngineType::Out;
+  std::uint64_t known = host_limit(pipe.stages.stages);
+  if constexpr (std::ranges::sized_range<R>) known = std::min<std::uint64_t>(known, std::ranges::size(pipe.range));
+  Geometry g{fitted_capacity(options, device.info(), std::max(sizeof(In), sizeof(Out)), known), options.buffers};
+  return std::make_shared<EngineType>(device, pipe.stages.stages, g);
+}
+
+// A stream of `range` through `engine`, which it keeps alive.
+template <class R, class EngineType>
+auto stream_on(Device& device, R&& range, std::shared_ptr<EngineType> engine) {
+  EngineType& e = *engine;
+  return std::make_unique<ChunkStream<std::remove_cvref_t<R>, typename EngineType::Out>>(
+      device, std::forward<R>(range), e.plan, e.geometry, e.input, e.plan.output(), e.limit, std::move(engine));
+}
+
 template <bool Padded, class R, class... S>
 auto stream(Device& device, Pipe<R, S...>&& pipe, const Options& options) {
-  return std::make_unique<ChunkStream<R, Padded, S...>>(device, std::move(pipe.range), pipe.stages.stages, options);
+  auto engine = make_engine<Padded>(device, pipe, options);
+  return stream_on(device, std::move(pipe.range), std::move(engine));
 }
 
 // Only the count is wanted.
@@ -152,19 +173,21 @@ std::size_t operator|(Pipe<R, S...> pipe, Count c) {
 // folded into a running total there; only the final value comes back.
 template <class R, class... S, class Op>
 auto operator|(Pipe<R, S...> pipe, Reduce<Op> r) {
-  auto s = detail::stream<true>(*r.device, std::move(pipe), r.options);
-  using Out = typename std::remove_cvref_t<decltype(*s)>::Out;
+  using Out = chain_output_t<std::ranges::range_value_t<R>, S...>;
   static_assert(std::is_same_v<Out, typename Op::value_type>, "gpu::reduce: the operator's type is not the pipeline's");
   Device& device = *r.device;
   Out identity = r.op.identity;
-  s->plan().set_padding(identity);
+  auto engine = detail::make_engine<true>(device, pipe, r.options);
+  engine->plan.set_padding(identity);
+  auto& results = *engine->plan.output();
+  auto s = detail::stream_on(device, std::move(pipe.range), std::move(engine));
   std::vector<DeviceBuffer<Out>> partial;
   for (std::size_t i = 0; i < s->geometry().slots; ++i) partial.push_back(device.template alloc<Out>(1));
   DeviceBuffer<Out> total[2] = {device.template upload<Out>(std::vector<Out>{identity}),
                                 device.template upload<Out>(std::vector<Out>{identity})};
   auto fold = detail::fold_kernel<Out>(r.op);
   s->set_tail([&](Sequence& sequence, const detail::ChunkContext& chunk) {
-    DeviceBuffer<Out> values(s->plan().output()->at(chunk.slot).values, chunk.upper);
+    DeviceBuffer<Out> values(results.at(chunk.slot).values, chunk.upper);
     sprig::reduce(device, sequence, values, partial[chunk.slot], r.op);
     sequence.run(fold, grid(1), partial[chunk.slot], total[chunk.chunk % 2], total[(chunk.chunk + 1) % 2]);
   });
