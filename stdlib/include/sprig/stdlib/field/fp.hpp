@@ -14,16 +14,17 @@
 // lives in Var<Fp<P>> (a Var<Montgomery<P>>), and passes to and from callables. Buffers of
 // Canonical<P> convert explicitly: Fp<P>::from_canonical(c[i]) and x.canonical().
 //
-// The product is one device function per field (a callable, traced once per kernel) that
-// every multiplication calls; sums, differences and negations are inlined (docs/fields.md
-// has the measurements behind this). inverse() and pow() are functions with a device loop
-// over the exponent's bits.
+// Products, sums and differences are device functions, one per field and operation (a
+// callable, traced once per kernel), that every operation calls (docs/fields.md has the
+// measurements behind this). inverse() and pow() are functions with a device loop over
+// the exponent's bits.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "sprig/stdlib/field/field_struct.hpp"
+#include "sprig/stdlib/field/modular_sum.hpp"
 #include "sprig/stdlib/field/montgomery_product.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 
@@ -39,15 +40,31 @@ std::string callable_key(std::string_view operation) {
   return "field/" + std::string(P::name) + "/" + std::string(operation) + "/" + sprig::detail::type_key<P>();
 }
 
-// The product's device function for field P: a * b * R^-1 mod p for a < p, b < R.
-template <PrimeModulus P>
-const auto& product_function() {
+// The device function of a binary operation on field P's Montgomery structs: `words_op`
+// on their words. Every call site of a kernel calls the one function (docs/fields.md: a
+// called product keeps modules 15 times smaller than inlined ones, and traces faster).
+template <PrimeModulus P, auto words_op>
+const auto& binary_function(std::string_view operation) {
   using M = Montgomery<P>;
-  return sprig::detail::cached_callable(callable_key<P>("mul"), [] {
-    return callable(std::string(P::name) + "_mul", [](Expr<M> a, Expr<M> b) -> Expr<M> {
-      return struct_of<M>(montgomery_product<P>(words_of(a), words_of(b)), a.node()->loc);
+  return sprig::detail::cached_callable(callable_key<P>(operation), [operation] {
+    return callable(std::string(P::name) + "_" + std::string(operation), [](Expr<M> a, Expr<M> b) -> Expr<M> {
+      return struct_of<M>(words_op(words_of(a), words_of(b)), a.node()->loc);
     });
   });
+}
+
+// a * b * R^-1 mod p for a < p, b < R.
+template <PrimeModulus P>
+const auto& product_function() {
+  return binary_function<P, montgomery_product<P>>("mul");
+}
+template <PrimeModulus P>
+const auto& sum_function() {
+  return binary_function<P, modular_sum<P>>("add");
+}
+template <PrimeModulus P>
+const auto& difference_function() {
+  return binary_function<P, modular_difference<P>>("sub");
 }
 
 // x^e for the low `bits` bits of the K-word exponent e: left to right, one squaring per
@@ -150,28 +167,11 @@ class Fp : public Expr<Montgomery<P>> {
 
   // ---- arithmetic
   friend Fp operator*(const Operand<M>& a, const Operand<M>& b) { return detail::product_function<P>()(a, b); }
-  friend Fp operator+(const Operand<M>& a, const Operand<M>& b) {
-    Words sum = words_of(a), x = sum, y = words_of(b);
-    if constexpr (K::spare_bit) {
-      detail::add_words(x, y, sum);  // below 2p < R: no carry out
-      return detail::struct_of<M>(detail::reduce_once(sum, K::modulus), a.loc);
-    } else {
-      detail::WordCarry top = detail::add_words(x, y, sum);
-      return detail::struct_of<M>(detail::reduce_once(sum, K::modulus, top.carry), a.loc);
-    }
-  }
-  friend Fp operator-(const Operand<M>& a, const Operand<M>& b) {
-    Words difference = words_of(a);
-    UInt no_borrow = detail::subtract_words(words_of(a), words_of(b), difference);
-    return detail::struct_of<M>(detail::add_constant_after_borrow(difference, K::modulus, no_borrow), a.loc);
-  }
-  // p - a, and 0 for 0.
+  friend Fp operator+(const Operand<M>& a, const Operand<M>& b) { return detail::sum_function<P>()(a, b); }
+  friend Fp operator-(const Operand<M>& a, const Operand<M>& b) { return detail::difference_function<P>()(a, b); }
+  // 0 - a: p - a, and 0 for 0.
   friend Fp operator-(const Operand<M>& a) {
-    Words x = words_of(a), difference = x;
-    detail::subtract_words(detail::constant_words(K::modulus), x, difference);
-    UInt keep = select(detail::all_zero(x), UInt(0u), UInt(~0u));
-    for (UInt& w : difference) w = w & keep;
-    return detail::struct_of<M>(difference, a.loc);
+    return detail::difference_function<P>()(Operand<M>(detail::struct_constant<M>(typename K::Limbs{}, a.loc), a.loc), a);
   }
   Fp square(std::source_location l = std::source_location::current()) const {
     Operand<M> self(*this, l);
