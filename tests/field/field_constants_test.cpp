@@ -45,6 +45,8 @@ Published published<field_test::Secp256k1Base>() {
 template <>
 Published published<field_test::Goldilocks>() { return {"18446744069414584321", 64}; }
 template <>
+Published published<field_test::Mersenne31>() { return {"2147483647", 31}; }
+template <>
 Published published<field_test::BabyBear>() { return {"2013265921", 31}; }
 
 }  // namespace
@@ -84,6 +86,7 @@ TEST_CASE("the library's fields take the spare-bit product, the test fields with
   STATIC_REQUIRE(field::FieldConstants<field::Bls12381Base>::limbs == 12);
   STATIC_REQUIRE(!field::FieldConstants<field_test::Secp256k1Base>::spare_bit);
   STATIC_REQUIRE(!field::FieldConstants<field_test::Goldilocks>::spare_bit);
+  STATIC_REQUIRE(!field::FieldConstants<field_test::Mersenne31>::spare_bit);
   STATIC_REQUIRE(field::FieldConstants<field_test::BabyBear>::spare_bit);
 }
 
@@ -118,7 +121,8 @@ TEMPLATE_LIST_TEST_CASE("host elements parse text and bytes, and reject values n
     CHECK(to_mpz(C::from_limbs(element.limbs).limbs) == x);
   }
   CHECK(C::from_u64(5) == Ref::canonical(5));
-  CHECK_THROWS_WITH(C::parse(p.get_str(10)), Catch::Contains(std::string(TestType::name)) && Catch::Contains("is not below the modulus"));
+  CHECK_THROWS_WITH(C::parse(p.get_str(10)),
+                    Catch::Contains(std::string(TestType::name)) && Catch::Contains("is not below the modulus"));
   CHECK_THROWS_WITH(C::parse("0x" + mpz_class(p + 1).get_str(16)), Catch::Contains("is not below the modulus"));
   CHECK_THROWS_WITH(C::parse("12a"), Catch::Contains("'12a' is not a number") && Catch::Contains("decimal digit"));
   CHECK_THROWS_WITH(C::parse("0x"), Catch::Contains("is not a number"));

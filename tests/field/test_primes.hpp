@@ -17,6 +17,9 @@ struct Secp256k1Base { static constexpr std::string_view name = "secp256k1_fp", 
 // The Goldilocks prime 2^64 - 2^32 + 1: 2 limbs, top limb 0xffffffff.
 struct Goldilocks { static constexpr std::string_view name = "goldilocks", modulus = "18446744069414584321"; };
 
+// The Mersenne prime 2^31 - 1: a single limb without a spare bit (0x7fffffff).
+struct Mersenne31 { static constexpr std::string_view name = "mersenne31", modulus = "2147483647"; };
+
 // The BabyBear prime 2^31 - 2^27 + 1 (RISC Zero's and Plonky3's small field): a single
 // limb with a spare bit.
 struct BabyBear { static constexpr std::string_view name = "babybear", modulus = "2013265921"; };
@@ -24,6 +27,6 @@ struct BabyBear { static constexpr std::string_view name = "babybear", modulus =
 using LibraryFields = std::tuple<sprig::field::Bn254Base, sprig::field::Bn254Scalar, sprig::field::Bls12381Base,
                                  sprig::field::Bls12381Scalar>;
 using AllFields = std::tuple<sprig::field::Bn254Base, sprig::field::Bn254Scalar, sprig::field::Bls12381Base,
-                             sprig::field::Bls12381Scalar, Secp256k1Base, Goldilocks, BabyBear>;
+                             sprig::field::Bls12381Scalar, Secp256k1Base, Goldilocks, Mersenne31, BabyBear>;
 
 }  // namespace field_test

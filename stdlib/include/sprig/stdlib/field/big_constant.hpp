@@ -128,7 +128,8 @@ constexpr Limbs<max_parsed_limbs> parse_number(std::string_view text) {
     if (c >= '0' && c <= '9') digit = std::uint32_t(c - '0');
     else if (base == 16 && c >= 'a' && c <= 'f') digit = std::uint32_t(c - 'a' + 10);
     else if (base == 16 && c >= 'A' && c <= 'F') digit = std::uint32_t(c - 'A' + 10);
-    else throw std::invalid_argument(base == 16 ? "a character that is no hexadecimal digit" : "a character that is no decimal digit");
+    else if (base == 16) throw std::invalid_argument("a character that is no hexadecimal digit");
+    else throw std::invalid_argument("a character that is no decimal digit");
     if (multiply_add_in_place(value, base, digit) != 0) throw std::invalid_argument("a number above 2048 bits");
   }
   return value;

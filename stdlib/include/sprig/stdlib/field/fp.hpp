@@ -168,10 +168,13 @@ class Fp : public Expr<Montgomery<P>> {
   // ---- arithmetic
   friend Fp operator*(const Operand<M>& a, const Operand<M>& b) { return detail::product_function<P>()(a, b); }
   friend Fp operator+(const Operand<M>& a, const Operand<M>& b) { return detail::sum_function<P>()(a, b); }
-  friend Fp operator-(const Operand<M>& a, const Operand<M>& b) { return detail::difference_function<P>()(a, b); }
+  friend Fp operator-(const Operand<M>& a, const Operand<M>& b) {
+    return detail::difference_function<P>()(a, b);
+  }
   // 0 - a: p - a, and 0 for 0.
   friend Fp operator-(const Operand<M>& a) {
-    return detail::difference_function<P>()(Operand<M>(detail::struct_constant<M>(typename K::Limbs{}, a.loc), a.loc), a);
+    Operand<M> zero(detail::struct_constant<M>(typename K::Limbs{}, a.loc), a.loc);
+    return detail::difference_function<P>()(zero, a);
   }
   Fp square(std::source_location l = std::source_location::current()) const {
     Operand<M> self(*this, l);
@@ -182,12 +185,10 @@ class Fp : public Expr<Montgomery<P>> {
     return pow(K::p_minus_2, l);
   }
   // x^e for a host exponent, given as 32-bit words least significant first; x^0 == 1, also
-  // for x == 0.
+  // for x == 0. The loop runs over the exponent's significant bits only.
   template <std::size_t E>
   Fp pow(const std::array<std::uint32_t, E>& exponent, std::source_location l = std::source_location::current()) const {
-    std::uint32_t bits = detail::bit_length(exponent);
-    return detail::power_function<P, E>()(Operand<M>(*this, l), Operand<std::array<std::uint32_t, E>>(exponent_constant(exponent, l), l),
-                                          Operand<std::uint32_t>(UInt(bits, l), l));
+    return power(detail::constant_words(exponent), detail::bit_length(exponent), l);
   }
   Fp pow(std::uint64_t exponent, std::source_location l = std::source_location::current()) const {
     return pow(std::array<std::uint32_t, 2>{std::uint32_t(exponent), std::uint32_t(exponent >> 32)}, l);
@@ -195,25 +196,30 @@ class Fp : public Expr<Montgomery<P>> {
   // x^e for an exponent computed on the device, words least significant first.
   template <std::size_t E>
   Fp pow(const std::array<UInt, E>& exponent, std::source_location l = std::source_location::current()) const {
-    std::vector<ir::NodeRef> words;
-    for (const UInt& w : exponent) words.push_back(w.node());
-    Expr<std::array<std::uint32_t, E>> e(sprig::detail::pure(ir::Op::Construct, device_type<std::array<std::uint32_t, E>>(), std::move(words), l));
-    return detail::power_function<P, E>()(Operand<M>(*this, l), Operand<std::array<std::uint32_t, E>>(e, l),
-                                          Operand<std::uint32_t>(UInt(std::uint32_t(32 * E), l), l));
+    return power(exponent, std::uint32_t(32 * E), l);
   }
 
   // ---- comparisons (exact: elements are always reduced)
-  friend Bool operator==(const Operand<M>& a, const Operand<M>& b) { return detail::equal_words(words_of(a), words_of(b)); }
-  friend Bool operator!=(const Operand<M>& a, const Operand<M>& b) { return !detail::equal_words(words_of(a), words_of(b)); }
+  friend Bool operator==(const Operand<M>& a, const Operand<M>& b) {
+    return detail::equal_words(words_of(a), words_of(b));
+  }
+  friend Bool operator!=(const Operand<M>& a, const Operand<M>& b) {
+    return !detail::equal_words(words_of(a), words_of(b));
+  }
   Bool is_zero() const { return detail::all_zero(montgomery_words()); }
 
  private:
   static Words words_of(const Operand<M>& a) { return detail::words_of(Expr<M>(a.node)); }
+
+  // x^e over the low `bits` bits of the words of e.
   template <std::size_t E>
-  static Expr<std::array<std::uint32_t, E>> exponent_constant(const std::array<std::uint32_t, E>& exponent, const SourceLoc& l) {
+  Fp power(const std::array<UInt, E>& exponent, std::uint32_t bits, const SourceLoc& l) const {
+    using Array = std::array<std::uint32_t, E>;
     std::vector<ir::NodeRef> words;
-    for (std::uint32_t w : exponent) words.push_back(sprig::detail::splat_constant<std::uint32_t>(w, l));
-    return Expr<std::array<std::uint32_t, E>>(sprig::detail::pure(ir::Op::Construct, device_type<std::array<std::uint32_t, E>>(), std::move(words), l));
+    for (const UInt& w : exponent) words.push_back(w.node());
+    Expr<Array> e(sprig::detail::pure(ir::Op::Construct, device_type<Array>(), std::move(words), l));
+    UInt bit_count(sprig::detail::splat_constant<std::uint32_t>(bits, l));
+    return detail::power_function<P, E>()(Operand<M>(*this, l), Operand<Array>(e, l), Operand<std::uint32_t>(bit_count, l));
   }
 };
 

@@ -52,7 +52,8 @@ struct Canonical {
     Limbs limbs{};
     limbs[0] = std::uint32_t(value);
     if constexpr (limb_count<P> > 1) limbs[1] = std::uint32_t(value >> 32);
-    else if (value >> 32) throw std::invalid_argument(std::string(P::name) + ": " + std::to_string(value) + " is not below the modulus");
+    else if (value >> 32)
+      throw std::invalid_argument(std::string(P::name) + ": " + std::to_string(value) + " is not below the modulus");
     return from_limbs(limbs);
   }
   // Limbs least significant first, checked to be below p.
