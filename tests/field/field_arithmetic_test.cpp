@@ -9,8 +9,8 @@ using field_test::Reference;
 namespace {
 
 // Outputs per element, in blocks of n: a + b, a - b, a * b, -a, a^2, a * a + a - a,
-// (a + b) * (a - b); flags: 1 for a == b, 2 for a != b, 4 for a == 0.
-constexpr std::uint32_t results_per_element = 7;
+// (a + b) * (a - b), a == 0 ? b : a; flags: 1 for a == b, 2 for a != b, 4 for a == 0.
+constexpr std::uint32_t results_per_element = 8;
 
 template <class P>
 auto arithmetic_kernel() {
@@ -28,6 +28,7 @@ auto arithmetic_kernel() {
       out[4u * n + i] = x.square();
       out[5u * n + i] = x * x + x - x;
       out[6u * n + i] = (x + y) * (x - y);
+      out[7u * n + i] = select(x.is_zero(), y, x);
       flags[i] = select(x == y, UInt(1u), UInt(0u)) | select(x != y, UInt(2u), UInt(0u)) |
                  select(x.is_zero(), UInt(4u), UInt(0u));
     });
@@ -79,9 +80,12 @@ TEMPLATE_LIST_TEST_CASE("field arithmetic matches GMP on both backends", "[field
     expected[4].push_back(Ref::mod(a[i] * a[i]));
     expected[5].push_back(Ref::mod(a[i] * a[i]));
     expected[6].push_back(Ref::mod((a[i] + b[i]) * (a[i] - b[i])));
+    expected[7].push_back(a[i] == 0 ? b[i] : a[i]);
     expected_flags.push_back((a[i] == b[i] ? 1u : 2u) | (a[i] == 0 ? 4u : 0u));
   }
-  const char* names[results_per_element] = {"a + b", "a - b", "a * b", "-a", "a.square()", "a * a + a - a", "(a + b) * (a - b)"};
+  const char* names[results_per_element] = {"a + b",         "a - b",           "a * b",
+                                            "-a",            "a.square()",      "a * a + a - a",
+                                            "(a + b) * (a - b)", "select(a == 0, b, a)"};
   for (std::uint32_t r = 0; r < results_per_element; ++r)
     field_test::check_elements<TestType>(std::vector<M>(got.begin() + r * n, got.begin() + (r + 1) * n), expected[r], names[r]);
   CHECK(got_flags == expected_flags);

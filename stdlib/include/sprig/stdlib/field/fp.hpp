@@ -208,6 +208,14 @@ class Fp : public Expr<Montgomery<P>> {
   }
   Bool is_zero() const { return detail::all_zero(montgomery_words()); }
 
+  // cond ? a : b, limb by limb with no branch: lanes choosing differently never diverge.
+  friend Fp select(const Operand<bool>& cond, const Operand<M>& a, const Operand<M>& b) {
+    Words x = words_of(a), y = words_of(b), chosen = x;
+    Bool c(cond.node);
+    for (std::size_t j = 0; j < limbs; ++j) chosen[j] = sprig::select(c, x[j], y[j]);
+    return detail::struct_of<M>(chosen, cond.loc);
+  }
+
  private:
   static Words words_of(const Operand<M>& a) { return detail::words_of(Expr<M>(a.node)); }
 
