@@ -45,6 +45,8 @@ Published published<field_test::Secp256k1Base>() {
 template <>
 Published published<field_test::Goldilocks>() { return {"18446744069414584321", 64}; }
 template <>
+Published published<field_test::SpareBitEdge>() { return {"9223372032559808509", 63}; }
+template <>
 Published published<field_test::Mersenne31>() { return {"2147483647", 31}; }
 template <>
 Published published<field_test::BabyBear>() { return {"2013265921", 31}; }
@@ -86,6 +88,7 @@ TEST_CASE("the library's fields take the spare-bit product, the test fields with
   STATIC_REQUIRE(field::FieldConstants<field::Bls12381Base>::limbs == 12);
   STATIC_REQUIRE(!field::FieldConstants<field_test::Secp256k1Base>::spare_bit);
   STATIC_REQUIRE(!field::FieldConstants<field_test::Goldilocks>::spare_bit);
+  STATIC_REQUIRE(field::FieldConstants<field_test::SpareBitEdge>::spare_bit);
   STATIC_REQUIRE(!field::FieldConstants<field_test::Mersenne31>::spare_bit);
   STATIC_REQUIRE(field::FieldConstants<field_test::BabyBear>::spare_bit);
 }

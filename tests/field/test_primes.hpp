@@ -17,6 +17,10 @@ struct Secp256k1Base { static constexpr std::string_view name = "secp256k1_fp", 
 // The Goldilocks prime 2^64 - 2^32 + 1: 2 limbs, top limb 0xffffffff.
 struct Goldilocks { static constexpr std::string_view name = "goldilocks", modulus = "18446744069414584321"; };
 
+// The largest prime whose top limb still leaves a spare bit (0x7ffffffe), two limbs: the
+// edge of the spare-bit product's bound.
+struct SpareBitEdge { static constexpr std::string_view name = "spare_bit_edge", modulus = "0x7ffffffefffffffd"; };
+
 // The Mersenne prime 2^31 - 1: a single limb without a spare bit (0x7fffffff).
 struct Mersenne31 { static constexpr std::string_view name = "mersenne31", modulus = "2147483647"; };
 
@@ -27,6 +31,7 @@ struct BabyBear { static constexpr std::string_view name = "babybear", modulus =
 using LibraryFields = std::tuple<sprig::field::Bn254Base, sprig::field::Bn254Scalar, sprig::field::Bls12381Base,
                                  sprig::field::Bls12381Scalar>;
 using AllFields = std::tuple<sprig::field::Bn254Base, sprig::field::Bn254Scalar, sprig::field::Bls12381Base,
-                             sprig::field::Bls12381Scalar, Secp256k1Base, Goldilocks, Mersenne31, BabyBear>;
+                             sprig::field::Bls12381Scalar, Secp256k1Base, Goldilocks, SpareBitEdge, Mersenne31,
+                             BabyBear>;
 
 }  // namespace field_test
