@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   spirv-headers spirv-tools libvulkan-dev libvulkan-volk-dev vulkan-validationlayers mesa-vulkan-drivers
   librange-v3-dev catch2 glslang-tools nlohmann-json3-dev
-  libssl-dev libsodium-dev b3sum oclgrind libcli11-dev
+  libssl-dev libsodium-dev libgmp-dev b3sum oclgrind libcli11-dev
 )
 
 missing=()
