@@ -97,6 +97,12 @@ struct XorFn {
 
 }  // namespace detail
 
+namespace detail {
+// The type plus<T>() returns (the library compiles its sums once: scan.hpp, reduce.hpp).
+template <class T>
+using SumOperator = BinaryOperator<T, AddFn>;
+}  // namespace detail
+
 template <detail::ScalarNumber T>
 auto plus() {
   return BinaryOperator<T, detail::AddFn>{"plus", {}, T(0), NativeOp::Add, true};

@@ -10,6 +10,8 @@
 // across lanes once at the end; others fold each tile in sequence order.
 #pragma once
 
+#include <stdexcept>
+
 #include "sprig/runtime/device.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/scan.hpp"
@@ -60,13 +62,11 @@ auto reduce_kernel(const Op& op, TileShape shape) {
   return cached_kernel<decltype(trace())>(name + op.cache_key() + shape_key(shape), trace);
 }
 
-}  // namespace detail
-
-// Records the fold of `in` (the identity when empty) into result[0].
+// What reduce(device, sequence, ...) records; a function of its own so that the library's
+// sums can be compiled once (below).
 template <DeviceValue T, AssociativeOperator Op>
-void reduce(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& result,
-            const Op& op) {
-  using namespace detail;
+void record_reduce(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& result,
+                   const Op& op) {
   if (result.size() < 1) throw std::invalid_argument("reduce: the result buffer is empty");
   check_scan_sizes(in.size(), in.size(), "reduce");
   TileShape shape = scan_shape<T>(device.info());
@@ -82,6 +82,31 @@ void reduce(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const
   sequence.run(k, tile_grid(groups, shape), in, partials, std::uint32_t(in.size()), std::uint32_t(per_group));
   sequence.run(k, grid(shape.invocations), partials, result, std::uint32_t(groups),
                std::uint32_t(shape.tiles_for(groups)));
+}
+
+// Sums of the common element types are compiled once, in stdlib/src/reduce_instances.cpp.
+extern template void record_reduce<std::uint32_t, SumOperator<std::uint32_t>>(Device&, Sequence&,
+                                                                              const DeviceBuffer<std::uint32_t>&,
+                                                                              const DeviceBuffer<std::uint32_t>&,
+                                                                              const SumOperator<std::uint32_t>&);
+extern template void record_reduce<std::int32_t, SumOperator<std::int32_t>>(Device&, Sequence&,
+                                                                            const DeviceBuffer<std::int32_t>&,
+                                                                            const DeviceBuffer<std::int32_t>&,
+                                                                            const SumOperator<std::int32_t>&);
+extern template void record_reduce<std::uint64_t, SumOperator<std::uint64_t>>(Device&, Sequence&,
+                                                                              const DeviceBuffer<std::uint64_t>&,
+                                                                              const DeviceBuffer<std::uint64_t>&,
+                                                                              const SumOperator<std::uint64_t>&);
+extern template void record_reduce<float, SumOperator<float>>(Device&, Sequence&, const DeviceBuffer<float>&,
+                                                              const DeviceBuffer<float>&, const SumOperator<float>&);
+
+}  // namespace detail
+
+// Records the fold of `in` (the identity when empty) into result[0].
+template <DeviceValue T, AssociativeOperator Op>
+void reduce(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& result,
+            const Op& op) {
+  detail::record_reduce(device, sequence, in, result, op);
 }
 
 template <DeviceValue T, AssociativeOperator Op>

@@ -246,6 +246,27 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
   }
 }
 
+// Sums of the common element types are compiled once, in
+// stdlib/src/scan_instances.cpp: a user's translation unit does not trace them again.
+extern template void record_scan<std::uint32_t, SumOperator<std::uint32_t>>(Device&, Sequence&,
+                                                                            const DeviceBuffer<std::uint32_t>&,
+                                                                            const DeviceBuffer<std::uint32_t>&,
+                                                                            const SumOperator<std::uint32_t>&, ScanKind,
+                                                                            ScanOptions);
+extern template void record_scan<std::int32_t, SumOperator<std::int32_t>>(Device&, Sequence&,
+                                                                          const DeviceBuffer<std::int32_t>&,
+                                                                          const DeviceBuffer<std::int32_t>&,
+                                                                          const SumOperator<std::int32_t>&, ScanKind,
+                                                                          ScanOptions);
+extern template void record_scan<std::uint64_t, SumOperator<std::uint64_t>>(Device&, Sequence&,
+                                                                            const DeviceBuffer<std::uint64_t>&,
+                                                                            const DeviceBuffer<std::uint64_t>&,
+                                                                            const SumOperator<std::uint64_t>&, ScanKind,
+                                                                            ScanOptions);
+extern template void record_scan<float, SumOperator<float>>(Device&, Sequence&, const DeviceBuffer<float>&,
+                                                            const DeviceBuffer<float>&, const SumOperator<float>&,
+                                                            ScanKind, ScanOptions);
+
 }  // namespace detail
 
 // out[i] = in[0] op in[1] op ... op in[i]. `out` may be larger than `in`; the rest is left as is.

@@ -12,101 +12,24 @@
 // chunk-parallel. Batches larger than one launch or one buffer run in pieces.
 #pragma once
 
-#include <algorithm>
-#include <limits>
 #include <vector>
 
+#include "sprig/runtime/device.hpp"
 #include "sprig/stdlib/hash/blake3_batch.hpp"
 #include "sprig/stdlib/hash/blake3_fixed.hpp"
+#include "sprig/stdlib/hash/byte_view.hpp"
 #include "sprig/stdlib/hash/digest.hpp"
-#include "sprig/stdlib/hash/host_pieces.hpp"
 
 namespace sprig::hash {
 
-namespace detail {
-
-constexpr std::uint32_t blake3_host_workgroup = 64;  // the workgroup of every BLAKE3 kernel
-
-// The longest message one invocation walks whole on this device: blake3_message takes 20
-// loop back-edges per chunk (its 16 blocks, the chunk loop, the merges, each loop's exit;
-// lavapipe goes wrong from 3276 chunks) and a few dozen more. 21 per chunk leaves a margin.
-inline std::uint64_t blake3_serial_max_bytes(const DeviceInfo& info) {
-  std::uint64_t budget = loop_budget(info);
-  if (budget == std::numeric_limits<std::uint64_t>::max()) return budget;
-  return (budget - 64) / 21 * blake3_chunk_bytes;
-}
-
-inline void copy_blake3_digests(std::span<const std::uint32_t> words, std::span<Blake3Digest> out) {
-  for (std::size_t i = 0; i < out.size(); ++i) host_bytes(words.subspan(8 * i), out[i].data(), 32);
-}
-
-}  // namespace detail
-
-namespace detail {
-
-// The hashes of `count` messages of `message_bytes` bytes (0 allowed) back to back in `data`.
-inline std::vector<Blake3Digest> blake3_equal_lengths(const char* what, Device& device, ByteView data,
-                                                      std::size_t message_bytes, std::size_t count) {
-  const DeviceInfo& info = device.info();
-  check_piece_fits(what, info, message_bytes);
-  std::vector<Blake3Digest> digests(count);
-  // Each message takes one invocation per chunk in the first launch.
-  std::uint64_t chunks = std::max<std::uint64_t>(1, (message_bytes + blake3_chunk_bytes - 1) / blake3_chunk_bytes);
-  std::size_t per_piece = std::size_t(std::min({launch_invocations(info, blake3_host_workgroup) / chunks,
-                                                piece_bytes(info) / std::max<std::size_t>(message_bytes, 1),
-                                                piece_bytes(info) / (32 * chunks)}));
-  for (std::size_t first = 0; first < count; first += per_piece) {
-    std::size_t n = std::min(per_piece, count - first);
-    auto out = device.alloc<std::uint32_t>(8 * n);
-    auto words = device.upload(host_words(data.subview(first * message_bytes, n * message_bytes)));
-    blake3_fixed(device, words, std::uint32_t(message_bytes), n, out, 32);
-    copy_blake3_digests(device.download(out), std::span(digests).subspan(first, n));
-  }
-  return digests;
-}
-
-}  // namespace detail
-
 // BLAKE3 hashes of the messages of `message_bytes` bytes each stored back to back in
 // `messages`, whose length must be a whole number of messages.
-inline std::vector<Blake3Digest> blake3_batch(Device& device, ByteView messages, std::size_t message_bytes) {
-  const char* what = "blake3_batch";
-  std::size_t count = detail::equal_length_count(what, messages.size(), message_bytes);
-  return detail::blake3_equal_lengths(what, device, messages, message_bytes, count);
-}
+std::vector<Blake3Digest> blake3_batch(Device& device, ByteView messages, std::size_t message_bytes);
 
 // The BLAKE3 hash of one message.
-inline Blake3Digest blake3(Device& device, ByteView message) {
-  return detail::blake3_equal_lengths("blake3", device, message, message.size(), 1).front();
-}
+Blake3Digest blake3(Device& device, ByteView message);
 
 // BLAKE3 hashes of messages of any lengths, in order.
-inline std::vector<Blake3Digest> blake3_batch(Device& device, const ByteViews& messages) {
-  const char* what = "blake3_batch";
-  const DeviceInfo& info = device.info();
-  std::vector<Blake3Digest> digests(messages.size());
-  std::vector<ByteView> walked;  // hashed by one invocation each
-  std::vector<std::size_t> walked_index;
-  for (std::size_t i = 0; i < messages.size(); ++i) {
-    detail::check_piece_fits(what, info, messages[i].size());
-    if (messages[i].size() > detail::blake3_serial_max_bytes(info)) {
-      digests[i] = blake3(device, messages[i]);
-    } else {
-      walked.push_back(messages[i]);
-      walked_index.push_back(i);
-    }
-  }
-  std::uint64_t max_items = std::min(detail::launch_invocations(info, detail::blake3_host_workgroup),
-                                     detail::piece_bytes(info) / 32);
-  detail::for_each_piece(walked, max_items, detail::piece_bytes(info), [&](std::size_t first, std::size_t n) {
-    detail::PackedViews packed = detail::pack_views(std::span(walked).subspan(first, n));
-    auto out = device.alloc<std::uint32_t>(8 * n);
-    blake3(device, device.upload(packed.words), device.upload(packed.spans), out, 32);
-    std::vector<Blake3Digest> piece(n);
-    detail::copy_blake3_digests(device.download(out), piece);
-    for (std::size_t k = 0; k < n; ++k) digests[walked_index[first + k]] = piece[k];
-  });
-  return digests;
-}
+std::vector<Blake3Digest> blake3_batch(Device& device, const ByteViews& messages);
 
 }  // namespace sprig::hash

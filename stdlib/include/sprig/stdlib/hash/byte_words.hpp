@@ -27,28 +27,14 @@ SPRIG_STRUCT(ByteSpan, offset, length)
 
 // Bytes packed into little-endian words; the last word is zero-padded. Never empty (a
 // zero-length buffer cannot be bound), so an empty input gives one zero word.
-inline std::vector<std::uint32_t> pack_bytes(std::span<const std::uint8_t> bytes) {
-  std::vector<std::uint32_t> words(bytes.empty() ? 1 : (bytes.size() + 3) / 4, 0);
-  for (std::size_t i = 0; i < bytes.size(); ++i) words[i / 4] |= std::uint32_t(bytes[i]) << (8 * (i % 4));
-  return words;
-}
-inline std::vector<std::uint32_t> pack_bytes(std::string_view text) {
-  return pack_bytes(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-}
+std::vector<std::uint32_t> pack_bytes(std::span<const std::uint8_t> bytes);
+std::vector<std::uint32_t> pack_bytes(std::string_view text);
 
 // Spans of `count` messages of `length` bytes stored back to back from byte 0.
-inline std::vector<ByteSpan> back_to_back_spans(std::size_t count, std::uint32_t length) {
-  std::vector<ByteSpan> spans(count);
-  for (std::size_t i = 0; i < count; ++i) spans[i] = {std::uint32_t(i * length), length};
-  return spans;
-}
+std::vector<ByteSpan> back_to_back_spans(std::size_t count, std::uint32_t length);
 
 // The first `count` bytes held by little-endian words.
-inline std::vector<std::uint8_t> unpack_bytes(std::span<const std::uint32_t> words, std::size_t count) {
-  std::vector<std::uint8_t> bytes(count);
-  for (std::size_t i = 0; i < count; ++i) bytes[i] = std::uint8_t(words[i / 4] >> (8 * (i % 4)));
-  return bytes;
-}
+std::vector<std::uint8_t> unpack_bytes(std::span<const std::uint32_t> words, std::size_t count);
 
 // ---- device side
 

@@ -31,9 +31,7 @@ enum class ScryptLayout {
 };
 
 // "contiguous" or "interleaved": the layout's name in kernel names and reports.
-inline const char* scrypt_layout_name(ScryptLayout layout) {
-  return layout == ScryptLayout::Contiguous ? "contiguous" : "interleaved";
-}
+const char* scrypt_layout_name(ScryptLayout layout);
 
 // The defaults are the layout and split that measured fastest (docs/benchmarks.md, "scrypt",
 // has every combination). The interleaved layout coalesces every access but ROMix's data-dependent V reads, where
@@ -62,49 +60,23 @@ constexpr std::uint32_t scrypt_workgroup = 64;
 // keeps each launch short of a display watchdog.
 constexpr std::uint32_t scrypt_loop_budget = 60000;
 
-inline bool scrypt_loops_capped(const DeviceInfo& info) { return info.quirks.has(Quirk::LoopBackEdgeCap); }
+bool scrypt_loops_capped(const DeviceInfo& info);
 
-inline void check_scrypt_params(const char* what, const ScryptParams& params) {
-  std::string name(what);
-  if (params.N < 2 || (params.N & (params.N - 1)) != 0)
-    throw std::invalid_argument(name + ": N must be a power of two greater than 1, not " + std::to_string(params.N));
-  if (params.r == 0) throw std::invalid_argument(name + ": r must be at least 1");
-  if (params.p == 0) throw std::invalid_argument(name + ": p must be at least 1");
-  if (16ull * params.r < 64 && std::uint64_t(params.N) >= (std::uint64_t(1) << (16 * params.r)))
-    throw std::invalid_argument(name + ": N must be below 2^(16 r) (RFC 7914), and N = " + std::to_string(params.N) +
-                                " is not for r = " + std::to_string(params.r));
-  if (std::uint64_t(params.r) * params.p >= (std::uint64_t(1) << 30))
-    throw std::invalid_argument(name + ": r * p must be below 2^30 (RFC 7914)");
-}
+void check_scrypt_params(const char* what, const ScryptParams& params);
 
 // Bytes of V one hash needs: p lanes of N blocks of 128 r bytes.
-inline std::uint64_t scrypt_v_bytes_per_hash(const ScryptParams& params) {
-  return 128ull * params.r * params.N * params.p;
-}
+std::uint64_t scrypt_v_bytes_per_hash(const ScryptParams& params);
 
 // Scratch buffers hold at most this many bytes: the device's per-binding limit, and 3 GiB.
 // DeviceInfo does not carry maxMemoryAllocationSize, which is below maxStorageBufferRange on
 // some drivers (NVIDIA: 2^32 - 2^21 bytes against 2^32 - 2^17); 3 GiB stays below it there
 // and keeps every word index within 32 bits.
-inline std::uint64_t scrypt_scratch_limit(const DeviceInfo& info) {
-  return std::min<std::uint64_t>(info.max_buffer_bytes, std::uint64_t(3) << 30);
-}
+std::uint64_t scrypt_scratch_limit(const DeviceInfo& info);
 
 // How many hashes one round of launches takes: as many as fit in the scratch limit and in
 // the grid (`invocations_per_lane` invocations per lane), at most `wanted`.
-inline std::size_t scrypt_hashes_per_round(const char* what, const DeviceInfo& info, const ScryptParams& params,
-                                           std::size_t wanted, std::uint32_t invocations_per_lane) {
-  std::uint64_t need = scrypt_v_bytes_per_hash(params), limit = scrypt_scratch_limit(info);
-  if (need > limit)
-    throw std::invalid_argument(std::string(what) + ": one hash with N = " + std::to_string(params.N) +
-                                ", r = " + std::to_string(params.r) + ", p = " + std::to_string(params.p) + " needs " +
-                                std::to_string(need) + " bytes of scratch memory (128 r N p), more than the " +
-                                std::to_string(limit) + " bytes one buffer of " + info.name + " may hold");
-  std::uint64_t by_memory = limit / need;
-  std::uint64_t by_grid =
-      std::uint64_t(info.max_workgroup_count[0]) * scrypt_workgroup / invocations_per_lane / params.p;
-  return std::size_t(std::max<std::uint64_t>(1, std::min<std::uint64_t>({by_memory, by_grid, wanted})));
-}
+std::size_t scrypt_hashes_per_round(const char* what, const DeviceInfo& info, const ScryptParams& params,
+                                    std::size_t wanted, std::uint32_t invocations_per_lane);
 
 // How a batch of `count` hashes runs: in waves of `sets` rounds side by side, each round of
 // at most `per_set` hashes in a scratch set of its own (a set: at most one buffer's worth;
@@ -114,31 +86,11 @@ struct ScryptRounds {
   std::size_t per_set = 1, sets = 1;
 };
 
-inline ScryptRounds scrypt_rounds(const char* what, const DeviceInfo& info, const ScryptParams& params,
-                                  std::size_t count, std::uint32_t invocations_per_lane, std::uint64_t scratch_bytes) {
-  std::size_t round = scrypt_hashes_per_round(what, info, params, count, invocations_per_lane);
-  std::uint64_t per_hash = scrypt_v_bytes_per_hash(params) + 256ull * params.r * params.p;  // V and X
-  std::size_t sets = 1;
-  if (scratch_bytes != 0) {  // the fewest sets of at most `round` hashes that hold scratch_bytes
-    std::uint64_t total = std::max<std::uint64_t>(1, scratch_bytes / per_hash);
-    std::uint64_t wanted = (total + round - 1) / round;
-    round = std::size_t((total + wanted - 1) / wanted);
-    sets = std::size_t(std::min<std::uint64_t>(wanted, (count + round - 1) / round));
-  }
-  std::size_t waves = (count + round * sets - 1) / (round * sets);
-  std::size_t per_wave = (count + waves - 1) / waves;
-  return {(per_wave + sets - 1) / sets, sets};
-}
+ScryptRounds scrypt_rounds(const char* what, const DeviceInfo& info, const ScryptParams& params, std::size_t count,
+                           std::uint32_t invocations_per_lane, std::uint64_t scratch_bytes);
 
 // ROMix steps (2N in all) per launch, so that each launch stays within the loop budget.
-inline std::uint32_t scrypt_steps_per_launch(const char* what, const DeviceInfo& info, const ScryptParams& params) {
-  std::uint64_t per_step = 2ull * params.r + 1;
-  if (per_step > scrypt_loop_budget && scrypt_loops_capped(info))
-    throw std::invalid_argument(std::string(what) + ": r = " + std::to_string(params.r) +
-                                " takes more loop iterations per BlockMix than " + info.name +
-                                " runs in one invocation");
-  return std::uint32_t(std::max<std::uint64_t>(1, scrypt_loop_budget / per_step));
-}
+std::uint32_t scrypt_steps_per_launch(const char* what, const DeviceInfo& info, const ScryptParams& params);
 
 // Where word `word` of block `block` of lane `lane` lives in a scratch buffer of `lanes`
 // lanes of `blocks` blocks of `block_words` words (device values).

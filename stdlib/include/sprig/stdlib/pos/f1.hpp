@@ -16,18 +16,11 @@
 namespace sprig::pos {
 
 // The keystream of a seed: the seed's bytes are the ChaCha key as they are.
-inline hash::ChachaStream f1_stream(const Seed& seed) {
-  hash::ChachaStream s;
-  auto words = hash::pack_bytes(seed);
-  for (std::size_t i = 0; i < 8; ++i) s.key[i] = words[i];
-  s.layout = hash::ChachaLayout::Ietf;
-  s.rounds = 8;
-  return s;
-}
+hash::ChachaStream f1_stream(const Seed& seed);
 
 // Keystream words F1 reads for 2^K values of x: K 2^K bits, plus one word so that the two
 // words read for the last x exist.
-inline std::size_t f1_keystream_words(int k) { return ((std::size_t(k) << k) + 31) / 32 + 1; }
+std::size_t f1_keystream_words(int k);
 
 // y of `x` from the keystream's little-endian words.
 template <class Words>
@@ -46,19 +39,7 @@ UInt f1_y(const Words& keystream, const UInt& x, int k) {
 namespace sprig::pos::detail {
 
 // ys[x] = y(x) for x < 2^K.
-inline const auto& f1_kernel(int k, std::uint32_t invocations) {
-  std::string name = "pos_f1";
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> keystream, WriteBuffer<std::uint32_t> ys) {
-          UInt x = global_id().x();
-          if_(x < (1u << k), [&] { ys[x] = f1_y(keystream, x, k); });
-        },
-        workgroup(invocations));
-  };
-  const std::string key = name + "/k" + std::to_string(k) + "/" + std::to_string(invocations);
-  return sprig::detail::cached_kernel<decltype(trace())>(key, trace);
-}
+using F1Kernel = Kernel<ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>>;
+const F1Kernel& f1_kernel(int k, std::uint32_t invocations);
 
 }  // namespace sprig::pos::detail

@@ -30,7 +30,7 @@ enum class Mode {
   Subspace,   // 512 / 512, all duplicates; tables numbered in (y, left, right) order
 };
 
-inline const char* mode_name(Mode mode) { return mode == Mode::Abundance ? "Abundance" : "Subspace"; }
+const char* mode_name(Mode mode);
 
 // Entries kept per bucket (the first in position order) and matches kept per bucket pair
 // (the first in (left, m, duplicate) order); Abundance uses at most two right duplicates
@@ -39,11 +39,8 @@ inline constexpr std::uint32_t bucket_capacity(Mode mode) { return mode == Mode:
 inline constexpr std::uint32_t matches_per_pair(Mode mode) { return mode == Mode::Abundance ? 288 : 512; }
 inline constexpr std::uint32_t max_bucket_capacity = 512;
 
-inline void check_k(int k) {
-  if (k < min_k || k > max_k)
-    throw std::invalid_argument("proof of space: K = " + std::to_string(k) + " is out of range (supported: " +
-                                std::to_string(min_k) + ".." + std::to_string(max_k) + ")");
-}
+// Throws std::invalid_argument naming K when it is outside min_k..max_k.
+void check_k(int k);
 
 inline constexpr int y_bits(int k) { return k + param_ext; }
 inline constexpr std::uint32_t num_buckets(int k) {

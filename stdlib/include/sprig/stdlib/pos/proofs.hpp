@@ -17,83 +17,17 @@ namespace sprig::pos::detail {
 
 // One invocation per s-bucket: found[s] = 1 and proofs[s] = its packed proof (as the
 // byte_words.hpp convention: memory bytes in proof order), or found[s] = 0.
-inline const auto& expand_proofs_kernel(int k, Mode mode) {
-  std::string name = std::string("pos_expand_proofs") + (mode == Mode::Subspace ? "_subspace" : "");
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> targets, ReadBuffer<std::uint32_t> parents7, ReadBuffer<std::uint32_t> parents6,
-            ReadBuffer<std::uint32_t> parents5, ReadBuffer<std::uint32_t> parents4,
-            ReadBuffer<std::uint32_t> parents3, ReadBuffer<std::uint32_t> parents2,
-            ReadBuffer<std::uint64_t> subspace_targets, ReadBuffer<std::uint32_t> xs,
-            ReadBuffer<std::uint32_t> challenges, WriteBuffer<std::uint32_t> found, WriteBuffer<std::uint32_t> proofs,
-            UInt count) {
-          UInt s = global_id().x();
-          if_(s < count, [&] {
-            // Abundance: s-bucket s's table-7 position. Subspace: challenge index
-            // challenges[s] selects the first K bits of y, u32_be(index.to_le_bytes()) >> (32 - K),
-            // whose target is a packed (y, left, right) key with the parents in table 6 below.
-            UInt target = mode == Mode::Abundance ? targets[s].load() : UInt(0u);
-            std::optional<ULong> key;
-            if (mode == Mode::Subspace)
-              key = subspace_targets[byte_swap(challenges[s].load()) >> std::uint32_t(32 - k)].load();
-            Bool has = mode == Mode::Abundance ? target != no_target : *key != ~std::uint64_t(0);
-            found[s] = select(has, UInt(1u), UInt(0u));
-            if_(has, [&] {
-              std::vector<UInt> positions{target};
-              std::vector<const ReadBuffer<std::uint32_t>*> parents{&parents7, &parents6, &parents5,
-                                                                    &parents4, &parents3, &parents2};
-              if (mode == Mode::Subspace) {
-                positions = {cast<std::uint32_t>((*key >> 26u) & ((1u << 26) - 1u)),
-                             cast<std::uint32_t>(*key & ((1u << 26) - 1u))};
-                parents.erase(parents.begin());
-              }
-              for (const ReadBuffer<std::uint32_t>* table : parents) {
-                std::vector<UInt> below;
-                for (const UInt& p : positions) {
-                  below.push_back((*table)[p * 2u].load());
-                  below.push_back((*table)[p * 2u + 1u].load());
-                }
-                positions = std::move(below);
-              }
-              if (mode == Mode::Subspace)  // table 1's positions are in (y, x) order
-                for (UInt& x : positions) x = xs[x].load();
-              BitString proof;
-              for (const UInt& x : positions) proof.append(x, unsigned(k));
-              for (std::uint32_t w = 0; w < proof_words(k); ++w)
-                proofs[s * proof_words(k) + w] = hash::big_endian(proof.words()[w]);
-            });
-          });
-        },
-        workgroup(64));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
-}
+using ExpandProofsKernel =
+    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
+           ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint64_t>,
+           ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+           UInt>;
+const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode);
 
 // One invocation per s-bucket: proof number index[s] (an exclusive scan of found) goes to
 // the output if it is among the first 2^15, with its bit in the bitmap and its s-bucket.
-inline const auto& place_proofs_kernel(int k) {
-  std::string name = "pos_place_proofs";
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> found, ReadBuffer<std::uint32_t> index, ReadBuffer<std::uint32_t> proofs,
-            WriteBuffer<std::uint32_t> kept_proofs, WriteBuffer<std::uint32_t> kept_s_buckets,
-            Buffer<std::uint32_t> bitmap) {
-          UInt s = global_id().x();
-          if_(s < num_s_buckets, [&] {
-            UInt i = index[s];
-            if_(found[s] != 0u && i < proofs_per_record, [&] {
-              for (std::uint32_t w = 0; w < proof_words(k); ++w)
-                kept_proofs[i * proof_words(k) + w] = proofs[s * proof_words(k) + w].load();
-              kept_s_buckets[i] = s;
-              atomic_or(bitmap[s / 32u], UInt(1u) << (s % 32u));
-            });
-          });
-        },
-        workgroup(64));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
-}
+using PlaceProofsKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
+                                 WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>>;
+const PlaceProofsKernel& place_proofs_kernel(int k);
 
 }  // namespace sprig::pos::detail

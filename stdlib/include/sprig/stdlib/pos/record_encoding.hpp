@@ -29,27 +29,9 @@ namespace sprig::pos::detail {
 // of their s-bucket XOR the proof's hash; later slots are zeroed so the output never holds
 // a previous record's data. The count is min(found + exclusive index of the last s-bucket,
 // 2^15), the same scan the proofs were placed by.
-inline const auto& encode_chunks_kernel(std::uint32_t invocations) {
-  std::string name = "pos_encode_chunks";
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> chunks, ReadBuffer<std::uint32_t> s_buckets, ReadBuffer<std::uint32_t> masks,
-            ReadBuffer<std::uint32_t> found, ReadBuffer<std::uint32_t> index, WriteBuffer<std::uint32_t> encoded) {
-          UInt g = global_id().x();
-          if_(g < proofs_per_record * chunk_words, [&] {
-            UInt i = g / chunk_words, w = g % chunk_words;
-            UInt proven = index[num_s_buckets - 1] + found[num_s_buckets - 1];
-            UInt count = min(proven, UInt(proofs_per_record));
-            if_(i < count, [&] { encoded[g] = chunks[s_buckets[i] * chunk_words + w] ^ masks[g]; }).else_([&] {
-              encoded[g] = 0u;
-            });
-          });
-        },
-        workgroup(invocations));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
-}
+using EncodeChunksKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
+                                  ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>>;
+const EncodeChunksKernel& encode_chunks_kernel(std::uint32_t invocations);
 
 }  // namespace sprig::pos::detail
 
@@ -60,22 +42,9 @@ namespace sprig::pos {
 // are given (Plotter::record_encoding passes its own). `masks` (2^18 words) receives
 // BLAKE3 of every proof slot, `encoded` (2^18 words) the encoded chunks; only the first
 // `count` are meaningful, the rest are zero.
-inline void record_encoding(Device& device, Sequence& sequence, int k, const DeviceBuffer<std::uint32_t>& chunks,
-                            const DeviceBuffer<std::uint32_t>& kept_proofs,
-                            const DeviceBuffer<std::uint32_t>& kept_s_buckets, const DeviceBuffer<std::uint32_t>& found,
-                            const DeviceBuffer<std::uint32_t>& index, const DeviceBuffer<std::uint32_t>& masks,
-                            const DeviceBuffer<std::uint32_t>& encoded) {
-  check_k(k);
-  const std::size_t words = std::size_t(proofs_per_record) * chunk_words;
-  if (chunks.size() != std::size_t(record_chunks) * chunk_words)
-    throw std::invalid_argument("pos record encoding: the erasure-coded record has " +
-                                std::to_string(chunks.size() * 4 / chunk_bytes) +
-                                " chunks of 32 bytes, not 2^16 = 65536");
-  if (masks.size() < words || encoded.size() < words)
-    throw std::invalid_argument("pos record encoding: the mask and output buffers need 2^15 chunks (2^18 words)");
-  hash::blake3_fixed(device, sequence, kept_proofs, proof_bytes(k), proofs_per_record, masks, chunk_bytes);
-  sequence.run(detail::encode_chunks_kernel(elementwise_invocations(device.info())), grid(words), chunks,
-               kept_s_buckets, masks, found, index, encoded);
-}
+void record_encoding(Device& device, Sequence& sequence, int k, const DeviceBuffer<std::uint32_t>& chunks,
+                     const DeviceBuffer<std::uint32_t>& kept_proofs, const DeviceBuffer<std::uint32_t>& kept_s_buckets,
+                     const DeviceBuffer<std::uint32_t>& found, const DeviceBuffer<std::uint32_t>& index,
+                     const DeviceBuffer<std::uint32_t>& masks, const DeviceBuffer<std::uint32_t>& encoded);
 
 }  // namespace sprig::pos

@@ -24,91 +24,25 @@ namespace sprig::pos {
 namespace detail {
 
 // values[i] = i: table 1's x values before the sort by y.
-inline const auto& iota_kernel(std::uint32_t invocations) {
-  std::string name = "pos_iota";
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](WriteBuffer<std::uint32_t> values) {
-          UInt i = global_id().x();
-          if_(i < values.size(), [&] { values[i] = i; });
-        },
-        workgroup(invocations));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
-}
+using IotaKernel = Kernel<WriteBuffer<std::uint32_t>>;
+const IotaKernel& iota_kernel(std::uint32_t invocations);
 
 // Sort keys of the sparse child table: its right parent (all ones for a hole), value the slot.
-inline const auto& subspace_right_keys_kernel(std::uint32_t invocations) {
-  std::string name = "pos_subspace_right_keys";
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> pair_sizes, WriteBuffer<std::uint32_t> keys,
-            WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair) {
-          UInt p = global_id().x();
-          if_(p < count, [&] {
-            Bool present = p % slots_per_pair < pair_sizes[p / slots_per_pair];
-            keys[p] = select(present, parents[p * 2u + 1u].load(), UInt(~0u));
-            values[p] = p;
-          });
-        },
-        workgroup(invocations));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
-}
+using SubspaceRightKeysKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+                                       WriteBuffer<std::uint32_t>, UInt, UInt>;
+const SubspaceRightKeysKernel& subspace_right_keys_kernel(std::uint32_t invocations);
 
 // Second keys, in the order of the first sort: (y << position_bits) | left, all ones for a hole.
-inline const auto& subspace_y_left_keys_kernel(std::uint32_t invocations) {
-  std::string name = "pos_subspace_y_left_keys";
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> right_keys, ReadBuffer<std::uint32_t> slots_by_right,
-            ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> parents, WriteBuffer<std::uint64_t> keys,
-            WriteBuffer<std::uint32_t> values, UInt count, UInt position_bits) {
-          UInt j = global_id().x();
-          if_(j < count, [&] {
-            UInt slot = slots_by_right[j];
-            ULong key = (cast<std::uint64_t>(ys[slot].load()) << cast<std::uint64_t>(position_bits)) |
-                                      cast<std::uint64_t>(parents[slot * 2u].load());
-            keys[j] = select(right_keys[j] == ~0u, ULong(~std::uint64_t(0)), key);
-            values[j] = slot;
-          });
-        },
-        workgroup(invocations));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/" + std::to_string(invocations), trace);
-}
+using SubspaceYLeftKeysKernel =
+    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
+           WriteBuffer<std::uint64_t>, WriteBuffer<std::uint32_t>, UInt, UInt>;
+const SubspaceYLeftKeysKernel& subspace_y_left_keys_kernel(std::uint32_t invocations);
 
 // The dense table: position j takes the j-th slot in (y, left, right) order.
-inline const auto& subspace_gather_kernel(int k, int table, std::uint32_t invocations) {
-  std::string name = "pos_subspace_gather_t" + std::to_string(table);
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint64_t> keys, ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> ys,
-            ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> metadata, WriteBuffer<std::uint32_t> dense_ys,
-            WriteBuffer<std::uint32_t> dense_parents, WriteBuffer<std::uint32_t> dense_metadata,
-            UInt count) {
-          UInt j = global_id().x();
-          if_(j < count, [&] {
-            UInt slot = slots[j];
-            Bool present = keys[j] != ~std::uint64_t(0);
-            dense_ys[j] = select(present, ys[slot].load(), UInt(~0u));
-            if_(present, [&] {
-              dense_parents[j * 2u] = parents[slot * 2u].load();
-              dense_parents[j * 2u + 1u] = parents[slot * 2u + 1u].load();
-              for (unsigned w = 0; w * 32 < unsigned(metadata_bits(k, table)); ++w)
-                dense_metadata[j * metadata_words + w] = metadata[slot * metadata_words + w].load();
-            });
-          });
-        },
-        workgroup(invocations));
-  };
-  const std::string key = name + "/k" + std::to_string(k) + "/" + std::to_string(invocations);
-  return sprig::detail::cached_kernel<decltype(trace())>(key, trace);
-}
+using SubspaceGatherKernel = Kernel<ReadBuffer<std::uint64_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
+                                    ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+                                    WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt>;
+const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32_t invocations);
 
 }  // namespace detail
 
@@ -118,11 +52,7 @@ struct SubspaceScratch {
   DeviceBuffer<std::uint64_t> y_left_keys;
   SortScratch<std::uint32_t> sort;
   SortScratch<std::uint64_t> sort64;
-  SubspaceScratch(Device& device, std::size_t slots)
-      : right_keys(device.alloc<std::uint32_t>(slots)),
-        slots_by_right(device.alloc<std::uint32_t>(slots)),
-        slots_in_order(device.alloc<std::uint32_t>(slots)),
-        y_left_keys(device.alloc<std::uint64_t>(slots)) {}
+  SubspaceScratch(Device& device, std::size_t slots);
 };
 
 // The steps that renumber a Subspace child table from its sparse slots (as matching wrote
@@ -140,44 +70,11 @@ struct DenseTable {
 };
 
 // Table 1 in (y, x) order: ys becomes the sorted ys, xs the x at each position.
-inline std::vector<RecordStep> subspace_table1_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
-                                                     const DeviceBuffer<std::uint32_t>& xs,
-                                                     SortScratch<std::uint32_t>& sort_scratch) {
-  return {
-      [&](Sequence& s) { s.run(detail::iota_kernel(elementwise_invocations(device.info())), grid(xs.size()), xs); },
-      [&, k](Sequence& s) { radix_sort(device, s, ys, xs, sort_scratch, SortOptions{0, std::uint32_t(y_bits(k))}); },
-  };
-}
+std::vector<RecordStep> subspace_table1_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
+                                              const DeviceBuffer<std::uint32_t>& xs,
+                                              SortScratch<std::uint32_t>& sort_scratch);
 
-inline std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse,
-                                                       DenseTable dense, SubspaceScratch& scratch) {
-  const auto count = std::uint32_t(scratch.right_keys.size());
-  const std::uint32_t slots_per_pair = matches_per_pair(Mode::Subspace);
-  // Positions stay below 2^(K + 2) (at most 512 matches for each of 2^(K+6) / 15113 pairs),
-  // so the right-key sort needs K + 2 bits; a hole's all-ones key sorts after them all.
-  const auto position_bits = std::uint32_t(k + 2), y_left_bits = std::uint32_t(k + 2 + y_bits(k));
-  const std::uint32_t invocations = elementwise_invocations(device.info());
-  return {
-      [=, &scratch](Sequence& s) {
-        s.run(detail::subspace_right_keys_kernel(invocations), grid(count), sparse.parents, sparse.pair_sizes,
-              scratch.right_keys, scratch.slots_by_right, count, slots_per_pair);
-      },
-      [=, &device, &scratch](Sequence& s) {
-        radix_sort(device, s, scratch.right_keys, scratch.slots_by_right, scratch.sort, SortOptions{0, position_bits});
-      },
-      [=, &scratch](Sequence& s) {
-        s.run(detail::subspace_y_left_keys_kernel(invocations), grid(count), scratch.right_keys, scratch.slots_by_right,
-              sparse.ys, sparse.parents, scratch.y_left_keys, scratch.slots_in_order, count, position_bits);
-      },
-      [=, &device, &scratch](Sequence& s) {
-        radix_sort(device, s, scratch.y_left_keys, scratch.slots_in_order, scratch.sort64, SortOptions{0, y_left_bits});
-      },
-      [=, &scratch](Sequence& s) {
-        s.run(detail::subspace_gather_kernel(k, table, invocations), grid(count), scratch.y_left_keys,
-              scratch.slots_in_order, sparse.ys, sparse.parents, sparse.metadata, dense.ys, dense.parents,
-              dense.metadata, count);
-      },
-  };
-}
+std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse, DenseTable dense,
+                                                SubspaceScratch& scratch);
 
 }  // namespace sprig::pos

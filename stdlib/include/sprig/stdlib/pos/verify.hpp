@@ -64,98 +64,19 @@ inline UInt block_word(const hash::ChachaWords& block, const UInt& w) {
 
 // One invocation per (proof i, x index j): x_j read from the packed proof, its y by F1 from
 // the ChaCha8 block(s) holding keystream bits [K x, K x + K).
-inline const auto& verify_f1_kernel(int k) {
-  std::string name = "pos_verify_f1";
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> proofs, ReadBuffer<std::uint32_t> seeds, WriteBuffer<std::uint32_t> ys,
-            WriteBuffer<std::uint32_t> metadata, UInt count) {
-          UInt g = global_id().x();
-          if_(g < count * 64u, [&] {
-            UInt i = g / 64u, j = g % 64u;
-            const std::uint32_t words = proof_words(k);
-            UInt start = j * std::uint32_t(k), offset = start & 31u;
-            UInt q = i * words + (start >> 5u);
-            UInt high = hash::big_endian(proofs[q].load()) << offset;
-            // The next word only exists within the batch; the shift by 32 is not a zero (select).
-            UInt next = min(q + 1u, count * words - 1u);
-            UInt low = select(offset == 0u, UInt(0u), hash::big_endian(proofs[next].load()) >> (32u - offset));
-            UInt x = (high | low) >> std::uint32_t(32 - k);
-
-            const UInt seed_base = i * 8u;
-            const hash::ChachaKey key{seeds[seed_base].load(),      seeds[seed_base + 1u].load(),
-                                      seeds[seed_base + 2u].load(), seeds[seed_base + 3u].load(),
-                                      seeds[seed_base + 4u].load(), seeds[seed_base + 5u].load(),
-                                      seeds[seed_base + 6u].load(), seeds[seed_base + 7u].load()};
-            const std::array<UInt, 3> nonce{UInt(0u), UInt(0u), UInt(0u)};
-            UInt kq = (x * std::uint32_t(k)) >> 5u;
-            UInt block = kq >> 4u, w = kq & 15u;
-            hash::ChachaWords words0 =
-                hash::chacha_block(hash::chacha_input(hash::ChachaLayout::Ietf, key, block, UInt(0u), nonce), 8);
-            Var<std::uint32_t> second = block_word(words0, (w + 1u) & 15u);
-            if_(w == 15u, [&] {  // word q + 1 starts the next block
-              second = hash::chacha_block(
-                  hash::chacha_input(hash::ChachaLayout::Ietf, key, block + 1u, UInt(0u), nonce), 8)[0];
-            });
-            ys[g] = f1_y(KeystreamPair{kq, block_word(words0, w), second}, x, k);
-            metadata[g * verify_metadata_words] = x;
-            for (std::uint32_t m = 1; m < verify_metadata_words; ++m) metadata[g * verify_metadata_words + m] = 0u;
-          });
-        },
-        workgroup(64));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
-}
+using VerifyF1Kernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+                              WriteBuffer<std::uint32_t>, UInt>;
+const VerifyF1Kernel& verify_f1_kernel(int k);
 
 // Table `table` (2..7): one invocation per (proof, pair) of the level below.
-inline const auto& verify_table_kernel(int k, int table) {
-  std::string name = "pos_verify_t" + std::to_string(table);
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> ys_in, ReadBuffer<std::uint32_t> metadata_in, WriteBuffer<std::uint32_t> ys_out,
-            WriteBuffer<std::uint32_t> metadata_out, UInt count) {
-          const std::uint32_t pairs = 64u >> (table - 1);
-          UInt g = global_id().x();
-          if_(g < count * pairs, [&] {
-            UInt left = 2u * g, right = left + 1u;  // entries of one proof are contiguous
-            UInt y_left = ys_in[left], y_right = ys_in[right];
-            Wide meta_left = wide(UInt(0u)), meta_right = wide(UInt(0u));
-            for (std::uint32_t m = 0; m < verify_metadata_words; ++m) {
-              meta_left[m] = metadata_in[left * verify_metadata_words + m];
-              meta_right[m] = metadata_in[right * verify_metadata_words + m];
-            }
-            Bool ok = (y_left != invalid_y) && (y_right != invalid_y) && pair_matches(y_left, y_right);
-            FnResult f = compute_fn(k, table, y_left, meta_left, meta_right);
-            ys_out[g] = select(ok, f.y, UInt(invalid_y));
-            for (std::uint32_t m = 0; m < verify_metadata_words; ++m)
-              metadata_out[g * verify_metadata_words + m] = f.metadata[m];
-          });
-        },
-        workgroup(64));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(name + "/k" + std::to_string(k), trace);
-}
+using VerifyTableKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+                                 WriteBuffer<std::uint32_t>, UInt>;
+const VerifyTableKernel& verify_table_kernel(int k, int table);
 
 // valid[i] = 1 iff table 7's y exists and its first K bits equal the challenge.
-inline const auto& verify_result_kernel() {
-  std::string name = "pos_verify_result";
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> y7, ReadBuffer<std::uint32_t> challenges, WriteBuffer<std::uint32_t> valid,
-            UInt count) {
-          UInt i = global_id().x();
-          if_(i < count, [&] {
-            UInt y = y7[i];
-            valid[i] = select(y != invalid_y && (y >> std::uint32_t(param_ext)) == challenges[i], UInt(1u), UInt(0u));
-          });
-        },
-        workgroup(64));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(name, trace);
-}
+using VerifyResultKernel =
+    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt>;
+const VerifyResultKernel& verify_result_kernel();
 
 }  // namespace sprig::pos::detail
 
@@ -163,7 +84,7 @@ namespace sprig::pos {
 
 class Verifier {
  public:
-  Verifier(Device& device, int k) : device_(device), k_((check_k(k), k)) {}
+  Verifier(Device& device, int k);
   int k() const { return k_; }
 
   // Records the verification of `count` proofs: proof i is 2K words of `proofs` (bytes in
@@ -171,58 +92,15 @@ class Verifier {
   // ChaCha key), its challenge word i of `challenges`; valid[i] becomes 1 or 0.
   void record(Sequence& sequence, const DeviceBuffer<std::uint32_t>& seeds,
               const DeviceBuffer<std::uint32_t>& challenges, const DeviceBuffer<std::uint32_t>& proofs,
-              std::size_t count, const DeviceBuffer<std::uint32_t>& valid) {
-    if (count == 0) return;
-    if (count > (std::size_t(1) << 24)) throw std::invalid_argument("pos verify: more than 2^24 proofs in one batch");
-    if (proofs.size() < count * proof_words(k_) || seeds.size() < count * 8 || challenges.size() < count ||
-        valid.size() < count)
-      throw std::invalid_argument("pos verify: a buffer holds fewer than " + std::to_string(count) + " entries");
-    const auto n = std::uint32_t(count);
-    DeviceBuffer<std::uint32_t> ys = device_.alloc<std::uint32_t>(count * 64);
-    DeviceBuffer<std::uint32_t> metadata = device_.alloc<std::uint32_t>(count * 64 * verify_metadata_words);
-    DeviceBuffer<std::uint32_t> ys_next = device_.alloc<std::uint32_t>(count * 32);
-    DeviceBuffer<std::uint32_t> metadata_next = device_.alloc<std::uint32_t>(count * 32 * verify_metadata_words);
-    sequence.run(detail::verify_f1_kernel(k_), grid(count * 64), proofs, seeds, ys, metadata, n);
-    for (int table = 2; table <= 7; ++table) {
-      sequence.run(detail::verify_table_kernel(k_, table), grid(count * (64u >> (table - 1))), ys, metadata, ys_next,
-                   metadata_next, n);
-      std::swap(ys, ys_next);
-      std::swap(metadata, metadata_next);
-    }
-    sequence.run(detail::verify_result_kernel(), grid(count), ys, challenges, valid, n);
-  }
+              std::size_t count, const DeviceBuffer<std::uint32_t>& valid);
 
   // Verifies proofs of 8K bytes each, back to back, with one seed per proof; 1 = valid.
   std::vector<std::uint8_t> verify(std::span<const Seed> seeds, std::span<const std::uint32_t> challenges,
-                                   std::span<const std::uint8_t> proofs) {
-    const std::size_t count = challenges.size();
-    if (proofs.size() != count * proof_bytes(k_))
-      throw std::invalid_argument("pos verify: " + std::to_string(proofs.size()) + " proof bytes for " +
-                                  std::to_string(count) + " challenges; a K = " + std::to_string(k_) +
-                                  " proof is " + std::to_string(proof_bytes(k_)) + " bytes");
-    if (seeds.size() != count)
-      throw std::invalid_argument("pos verify: " + std::to_string(seeds.size()) + " seeds for " +
-                                  std::to_string(count) + " proofs");
-    if (count == 0) return {};
-    std::vector<std::uint32_t> seed_words;
-    for (const Seed& s : seeds) {
-      auto w = hash::pack_bytes(s);
-      seed_words.insert(seed_words.end(), w.begin(), w.end());
-    }
-    auto valid = device_.alloc<std::uint32_t>(count);
-    auto sequence = device_.sequence();
-    record(sequence, device_.upload(seed_words), device_.upload(std::vector<std::uint32_t>(challenges.begin(), challenges.end())),
-           device_.upload(hash::pack_bytes(proofs)), count, valid);
-    sequence.run_and_wait();
-    std::vector<std::uint32_t> result = device_.download(valid);
-    return std::vector<std::uint8_t>(result.begin(), result.end());
-  }
+                                   std::span<const std::uint8_t> proofs);
 
   // The same seed for every proof (a record's proofs).
   std::vector<std::uint8_t> verify(const Seed& seed, std::span<const std::uint32_t> challenges,
-                                   std::span<const std::uint8_t> proofs) {
-    return verify(std::vector<Seed>(challenges.size(), seed), challenges, proofs);
-  }
+                                   std::span<const std::uint8_t> proofs);
 
  private:
   Device& device_;

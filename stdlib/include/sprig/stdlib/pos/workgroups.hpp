@@ -11,11 +11,9 @@
 namespace sprig::pos {
 
 // Kernels of one invocation per element (F1, bucketing, the Subspace renumbering, encoding).
-inline std::uint32_t elementwise_invocations(const DeviceInfo& device) {
-  return sprig::detail::fit_invocations(256, device);
-}
+std::uint32_t elementwise_invocations(const DeviceInfo& device);
 
 // find_matches: one workgroup per pair of buckets.
-inline std::uint32_t match_invocations(const DeviceInfo& device) { return sprig::detail::fit_invocations(256, device); }
+std::uint32_t match_invocations(const DeviceInfo& device);
 
 }  // namespace sprig::pos

@@ -154,6 +154,14 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
   }
 }
 
+// Both key types are compiled once, in stdlib/src/sort/radix_sort_instances.cpp.
+extern template void record_radix_sort<std::uint32_t>(Device&, Sequence&, const DeviceBuffer<std::uint32_t>&,
+                                                      const DeviceBuffer<std::uint32_t>*, SortOptions,
+                                                      SortScratch<std::uint32_t>&);
+extern template void record_radix_sort<std::uint64_t>(Device&, Sequence&, const DeviceBuffer<std::uint64_t>&,
+                                                      const DeviceBuffer<std::uint32_t>*, SortOptions,
+                                                      SortScratch<std::uint64_t>&);
+
 }  // namespace detail
 
 // Sorts `keys` in place, stably, by the bits [begin_bit, end_bit) (recorded).

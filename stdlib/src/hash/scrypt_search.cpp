@@ -1,0 +1,131 @@
+#include "sprig/stdlib/hash/scrypt_search.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace sprig::hash {
+
+std::array<std::uint32_t, 8> scrypt_target_from_bits(std::uint32_t bits) {
+  std::uint32_t exponent = bits >> 24, mantissa = bits & 0x007fffffu;
+  if (bits & 0x00800000u)
+    throw std::invalid_argument("scrypt_target_from_bits: the sign bit encodes a negative target");
+  std::array<std::uint8_t, 32> bytes{};
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    std::uint8_t byte = std::uint8_t(mantissa >> (8 * k));
+    std::int64_t position = std::int64_t(exponent) - 3 + k;
+    if (position >= 32 && byte != 0)
+      throw std::invalid_argument("scrypt_target_from_bits: the target does not fit in 256 bits");
+    if (position >= 0 && position < 32) bytes[position] = byte;
+  }
+  std::array<std::uint32_t, 8> words{};
+  for (std::size_t i = 0; i < 32; ++i) words[i / 4] |= std::uint32_t(bytes[i]) << (8 * (i % 4));
+  return words;
+}
+
+namespace detail {
+
+const ScryptSearchExpandKernel& scrypt_search_expand_kernel(ScryptLayout layout) {
+  std::string name = std::string("scrypt_search_expand_") + scrypt_layout_name(layout);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> header, WriteBuffer<std::uint32_t> v, UInt r, UInt n, UInt p, UInt lanes,
+            UInt first_nonce) {
+          UInt lane = global_id().x();
+          if_(lane < lanes, [&] {
+            auto source = header_with_nonce(header, first_nonce + lane / p);
+            HmacSha256Key key = hmac_sha256_key(source, UInt(header_bytes));
+            ScryptScratchIndex v_at{layout, r * 32u, n, lanes};
+            scrypt_expand_lane(v, v_at, lane, key, source, UInt(header_bytes), r, lane % p);
+          });
+        },
+        workgroup(scrypt_workgroup));
+  };
+  return sprig::detail::cached_kernel<ScryptSearchExpandKernel>(name, trace);
+}
+
+const ScryptSearchFinishKernel& scrypt_search_finish_kernel(ScryptLayout layout) {
+  std::string name = std::string("scrypt_search_finish_") + scrypt_layout_name(layout);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> header, ReadBuffer<std::uint32_t> x, ReadBuffer<std::uint32_t> target,
+            Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, UInt r, UInt p, UInt hashes,
+            UInt first_nonce) {
+          UInt hash = global_id().x();
+          if_(hash < hashes, [&] {
+            UInt nonce = first_nonce + hash;
+            HmacSha256Key key = hmac_sha256_key(header_with_nonce(header, nonce), UInt(header_bytes));
+            ScryptScratchIndex x_at{layout, r * 32u, UInt(2u), hashes * p};
+            Sha256State words = scrypt_finish_block(x, x_at, key, hash, r, p, UInt(0u));
+            if_(at_most(words, target), [&] {
+              UInt slot = atomic_add(counter[0u], 1u);
+              if_(slot < winners.size(), [&] { winners[slot] = nonce; });
+            });
+          });
+        },
+        workgroup(scrypt_workgroup));
+  };
+  return sprig::detail::cached_kernel<ScryptSearchFinishKernel>(name, trace);
+}
+
+}  // namespace detail
+
+ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> header, std::uint32_t first_nonce,
+                                 std::uint64_t count, const std::array<std::uint32_t, 8>& target,
+                                 const ScryptParams& params, std::uint32_t capacity, const ScryptOptions& options) {
+  const char* what = "scrypt_search";
+  detail::check_scrypt_params(what, params);
+  if (header.size() != detail::header_bytes)
+    throw std::invalid_argument("scrypt_search: the header must be 80 bytes, not " + std::to_string(header.size()));
+  if (count >= (std::uint64_t(1) << 32)) throw std::invalid_argument("scrypt_search: count must be below 2^32");
+  if (std::uint64_t(first_nonce) + count > (std::uint64_t(1) << 32))
+    throw std::invalid_argument("scrypt_search: the nonce range passes 2^32 - 1");
+  if (capacity == 0) throw std::invalid_argument("scrypt_search: the capacity must be positive");
+  const DeviceInfo& info = device.info();
+  if (options.cooperative) detail::check_scrypt_cooperative(what, info);
+  detail::check_scrypt_pbkdf2_loops(what, info, params);
+  ScryptSearchResult result;
+  if (count == 0) return result;
+
+  detail::ScryptRounds rounds =
+      detail::scrypt_rounds(what, info, params, std::size_t(count), options.cooperative ? 4 : 1, options.scratch_bytes);
+  std::vector<detail::ScryptScratch> sets = detail::scrypt_scratch(device, params, rounds);
+  auto header_words = device.upload(pack_bytes(header));
+  auto target_words = device.upload(std::vector<std::uint32_t>(target.begin(), target.end()));
+  auto counter = device.upload(std::vector<std::uint32_t>{0});
+  auto winners = device.alloc<std::uint32_t>(capacity);
+  auto sequence = device.sequence();
+  for (std::uint64_t done = 0; done < count; done += rounds.per_set * rounds.sets) {
+    auto hashes_of = [&](std::size_t k) {
+      std::uint64_t start = std::min<std::uint64_t>(count, done + k * rounds.per_set);
+      return std::uint32_t(std::min<std::uint64_t>(rounds.per_set, count - start));
+    };
+    auto first_of = [&](std::size_t k) { return std::uint32_t(first_nonce + done + k * rounds.per_set); };
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      sets[k].lanes = hashes_of(k) * params.p;
+      if (sets[k].lanes == 0) continue;
+      sequence.run(detail::scrypt_search_expand_kernel(options.layout), grid(sets[k].lanes), header_words,
+                   detail::scrypt_expand_target(params, sets[k]), params.r, detail::scrypt_expand_blocks(params),
+                   params.p, sets[k].lanes, first_of(k));
+    }
+    detail::scrypt_romix(sequence, info, params, options, sets);
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      std::uint32_t hashes = hashes_of(k);
+      if (hashes == 0) continue;
+      sequence.run(detail::scrypt_search_finish_kernel(options.layout), grid(hashes), header_words, sets[k].x,
+                   target_words, counter, winners, params.r, params.p, hashes, first_of(k));
+    }
+  }
+  sequence.run_and_wait();
+  result.found = device.download(counter)[0];
+  result.overflow = result.found > capacity;
+  std::vector<std::uint32_t> kept = device.download(winners);
+  kept.resize(std::min<std::uint64_t>(result.found, capacity));
+  std::sort(kept.begin(), kept.end());
+  result.nonces = std::move(kept);
+  return result;
+}
+
+}  // namespace sprig::hash

@@ -1,0 +1,16 @@
+#include "sprig/stdlib/pos/params.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace sprig::pos {
+
+const char* mode_name(Mode mode) { return mode == Mode::Abundance ? "Abundance" : "Subspace"; }
+
+void check_k(int k) {
+  if (k < min_k || k > max_k)
+    throw std::invalid_argument("proof of space: K = " + std::to_string(k) + " is out of range (supported: " +
+                                std::to_string(min_k) + ".." + std::to_string(max_k) + ")");
+}
+
+}  // namespace sprig::pos
