@@ -2,6 +2,8 @@
 // uint32 buffer at deliberately unaligned byte offsets, and digests read back as bytes.
 #pragma once
 
+#include <openssl/sha.h>
+
 #include <cstdint>
 #include <random>
 #include <string>
@@ -18,6 +20,13 @@ using Bytes = std::vector<std::uint8_t>;
 // Hex text and back: the library's own helpers (hex.hpp).
 using sprig::hash::from_hex;
 using sprig::hash::to_hex;
+
+// The CPU oracle for SHA-256.
+inline Bytes openssl_sha256(const Bytes& m) {
+  Bytes d(32);
+  SHA256(m.data(), m.size(), d.data());
+  return d;
+}
 
 inline Bytes bytes_of(std::string_view text) { return Bytes(text.begin(), text.end()); }
 

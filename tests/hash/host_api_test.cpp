@@ -1,8 +1,6 @@
 // Hashing from the host (host_api.hpp) on both backends: published vectors for SHA-256,
 // BLAKE3, scrypt and Rescue through the one-call forms, every batched form against the
 // one-call form, and the example of docs/hashing.md as it is written there.
-#include <openssl/sha.h>
-
 #include <random>
 
 #include "blake3_test_support.hpp"
@@ -12,12 +10,6 @@ using namespace sprig;
 using namespace hash_test;
 
 namespace {
-
-Bytes openssl_sha256(const Bytes& m) {
-  Bytes d(32);
-  SHA256(m.data(), m.size(), d.data());
-  return d;
-}
 
 std::vector<std::uint64_t> random_elements(std::size_t n, std::mt19937_64& rng) {
   std::vector<std::uint64_t> v(n);

@@ -1,19 +1,11 @@
 // SHA-256 and double SHA-256 batches: the FIPS 180-2 examples and random messages of every
 // length class against OpenSSL, on Vulkan and the simulator.
-#include <openssl/sha.h>
-
 #include "hash_test_support.hpp"
 
 using namespace sprig;
 using namespace hash_test;
 
 namespace {
-
-Bytes openssl_sha256(const Bytes& m) {
-  Bytes d(32);
-  SHA256(m.data(), m.size(), d.data());
-  return d;
-}
 
 // Digests of `messages` through the spans kernel (unaligned offsets), as bytes.
 std::vector<Bytes> spans_digests(sprig::Device& dev, const std::vector<Bytes>& messages, bool twice = false) {

@@ -16,11 +16,7 @@ struct Goldilocks32 {
   using Word = UInt;
   static constexpr const char* name = "gl32";
 
-  static Element make(const Word& low, const Word& high) {
-    // The DSL has no public vector constructor from components; Construct is its node.
-    return Element(sprig::detail::pure(ir::Op::Construct, device_type<uvec2>(), {low.node(), high.node()},
-                                       low.node()->loc));
-  }
+  static Element make(const Word& low, const Word& high) { return Element(low, high); }
 
   static Element constant(std::uint64_t value) {
     value %= goldilocks::modulus;
