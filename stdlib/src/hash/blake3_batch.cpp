@@ -56,13 +56,22 @@ void blake3_keyed(Device& device, Sequence& sequence, const std::array<std::uint
 void blake3_derive_key(Device& device, Sequence& sequence, std::string_view context,
                        const DeviceBuffer<std::uint32_t>& data, const DeviceBuffer<ByteSpan>& spans,
                        const DeviceBuffer<std::uint32_t>& out, std::uint32_t out_bytes) {
+  detail::blake3_launch(sequence, data, spans, detail::blake3_context_key(device, sequence, context), out, out_bytes,
+                        blake3_flags::derive_key_material);
+}
+
+namespace detail {
+
+DeviceBuffer<std::uint32_t> blake3_context_key(Device& device, Sequence& sequence, std::string_view context) {
   auto context_data = device.upload(pack_bytes(context));
   auto context_span = device.upload(std::vector<ByteSpan>{{0, std::uint32_t(context.size())}});
   auto context_key = device.alloc<std::uint32_t>(8);
-  detail::blake3_launch(sequence, context_data, context_span, device.upload(detail::blake3_iv_words()), context_key, 32,
-                        blake3_flags::derive_key_context);
-  detail::blake3_launch(sequence, data, spans, context_key, out, out_bytes, blake3_flags::derive_key_material);
+  blake3_launch(sequence, context_data, context_span, device.upload(blake3_iv_words()), context_key, 32,
+                blake3_flags::derive_key_context);
+  return context_key;
 }
+
+}  // namespace detail
 
 void blake3(Device& device, const DeviceBuffer<std::uint32_t>& data, const DeviceBuffer<ByteSpan>& spans,
             const DeviceBuffer<std::uint32_t>& out, std::uint32_t out_bytes) {

@@ -152,13 +152,8 @@ void blake3_keyed_fixed(Device& device, Sequence& sequence, const std::array<std
 void blake3_derive_key_fixed(Device& device, Sequence& sequence, std::string_view context,
                              const DeviceBuffer<std::uint32_t>& data, std::uint32_t message_bytes, std::size_t count,
                              const DeviceBuffer<std::uint32_t>& out, std::uint32_t out_bytes) {
-  auto context_data = device.upload(pack_bytes(context));
-  auto context_span = device.upload(std::vector<ByteSpan>{{0, std::uint32_t(context.size())}});
-  auto context_key = device.alloc<std::uint32_t>(8);
-  detail::blake3_launch(sequence, context_data, context_span, device.upload(detail::blake3_iv_words()), context_key, 32,
-                        blake3_flags::derive_key_context);
-  blake3_fixed_launch(device, sequence, data, message_bytes, count, context_key, out, out_bytes,
-                      blake3_flags::derive_key_material);
+  blake3_fixed_launch(device, sequence, data, message_bytes, count, detail::blake3_context_key(device, sequence, context),
+                      out, out_bytes, blake3_flags::derive_key_material);
 }
 
 void blake3_fixed(Device& device, const DeviceBuffer<std::uint32_t>& data, std::uint32_t message_bytes,

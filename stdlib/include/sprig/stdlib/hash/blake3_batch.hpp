@@ -60,6 +60,9 @@ void blake3_launch(Sequence& sequence, const DeviceBuffer<std::uint32_t>& data, 
 // BLAKE3's IV as host words: the key of plain hashing.
 std::vector<std::uint32_t> blake3_iv_words();
 
+// Records derive_key's first step: the 8 key words hashed from `context`.
+DeviceBuffer<std::uint32_t> blake3_context_key(Device& device, Sequence& sequence, std::string_view context);
+
 }  // namespace detail
 
 // Records the BLAKE3 hashes (out_bytes each) of data[spans[i]].

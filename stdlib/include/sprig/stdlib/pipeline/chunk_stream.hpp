@@ -44,10 +44,15 @@ std::uint64_t host_limit(const std::tuple<S...>& stages) {
   return limit;
 }
 
+// What a stream that owns its engine holds it by, whatever the chain.
+struct EngineOwner {
+  virtual ~EngineOwner() = default;
+};
+
 // A run's persistent state: the stages, the host-visible input slots and the plan's
 // buffers. A terminal builds one per run; gpu::Pipeline keeps one for many runs.
 template <class In, bool Padded, class... S>
-struct Engine {
+struct Engine : EngineOwner {
   using PlanType = Plan<In, Padded, S...>;
   using Out = typename PlanType::Out;
   Engine(Device& device, const std::tuple<S...>& chain, const Geometry& g)
@@ -100,7 +105,7 @@ class ChunkStream {
   // Through an engine's steps from `input` to `output`, pulling at most `limit` elements;
   // `owner` keeps the engine alive when the stream owns it (empty when the caller does).
   ChunkStream(Device& device, Range range, StepList& steps, const Geometry& geometry, const Links<In>& input,
-              const Links<Out>& output, std::uint64_t limit, std::shared_ptr<void> owner = {})
+              const Links<Out>& output, std::uint64_t limit, std::unique_ptr<EngineOwner> owner = {})
       : range_(std::move(range)),
         limit_(limit),
         input_(input),
@@ -173,7 +178,7 @@ class ChunkStream {
   Range range_;
   std::uint64_t limit_;
   Links<In> input_;
-  std::shared_ptr<void> owner_;
+  std::unique_ptr<EngineOwner> owner_;
   std::ranges::iterator_t<Range> it_;
   std::vector<std::vector<In>> host_;
   bool advance_ = false;

@@ -67,7 +67,8 @@ class Segment : public Step {
   }
 
   const Links<Out>& output() const { return out_; }
-  void set_padding(Device& device, const Out& value) { device.write(pad_, std::span<const Out>(&value, 1)); }
+  // What an element-wise kernel writes past its survivors when its chain is padded.
+  const DeviceBuffer<Out>& padding() const { return pad_; }
 
   void reset(Device& device) override {
     std::vector<std::uint32_t> zeros(std::max<std::size_t>(stages_.limits.size(), 1), 0u);

@@ -4,7 +4,6 @@
 // buffers are allocated here, once per run, one set per chunk in flight.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -36,7 +35,9 @@ class Plan : public StepList {
 
   const Links<Out>& output() const { return output_; }
   // For reductions: the value the last kernel writes past the count.
-  void set_padding(const Out& value) { set_padding_(value); }
+  void set_padding(const Out& value) {
+    if (padding_) device_.write(padding_, std::span<const Out>(&value, 1));
+  }
 
  private:
   template <class Term, std::size_t Begin, class T, std::size_t... K>
@@ -60,7 +61,7 @@ class Plan : public StepList {
       using Term = std::conditional_t<Padded, EndPadded, EndPlain>;
       auto* segment = make_segment<Term, Begin>(std::move(in), out_memory_, external_out_, std::make_index_sequence<pending>{});
       output_ = segment->output();
-      set_padding_ = [this, segment](const Out& value) { segment->set_padding(device_, value); };
+      padding_ = segment->padding();
     } else {
       using Stage = std::tuple_element_t<I, Tuple>;
       if constexpr (!ends_fusion<Stage>) {
@@ -78,7 +79,6 @@ class Plan : public StepList {
             auto* segment = make_segment<EndCompacted, Begin>(std::move(in), out_memory_, external_out_,
                                                               std::make_index_sequence<End - Begin>{});
             output_ = segment->output();
-            set_padding_ = [](const Out&) {};  // unpadded chains only
           } else {
             auto* segment = make_segment<EndCompacted, Begin>(std::move(in), MemoryKind::DeviceLocal,
                                                               static_cast<const DeviceBuffer<W>*>(nullptr),
@@ -135,7 +135,7 @@ class Plan : public StepList {
   const DeviceBuffer<Out>* external_out_;
   Sequence* setup_ = nullptr;
   Links<Out> output_;
-  std::function<void(const Out&)> set_padding_;
+  DeviceBuffer<Out> padding_;  // empty when the chain ends in a filter (never padded)
 };
 
 }  // namespace sprig::gpu::detail

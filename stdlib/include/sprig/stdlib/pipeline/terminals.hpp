@@ -78,12 +78,12 @@ auto make_engine(Device& device, const Pipe<R, S...>& pipe, const Options& optio
   std::uint64_t known = host_limit(pipe.stages.stages);
   if constexpr (std::ranges::sized_range<R>) known = std::min<std::uint64_t>(known, std::ranges::size(pipe.range));
   Geometry g{fitted_capacity(options, device.info(), std::max(sizeof(In), sizeof(Out)), known), options.buffers};
-  return std::make_shared<EngineType>(device, pipe.stages.stages, g);
+  return std::make_unique<EngineType>(device, pipe.stages.stages, g);
 }
 
 // A stream of `range` through `engine`, which it keeps alive.
 template <class R, class EngineType>
-auto stream_on(Device& device, R&& range, std::shared_ptr<EngineType> engine) {
+auto stream_on(Device& device, R&& range, std::unique_ptr<EngineType> engine) {
   EngineType& e = *engine;
   return std::make_unique<ChunkStream<std::remove_cvref_t<R>, typename EngineType::Out>>(
       device, std::forward<R>(range), e.plan, e.geometry, e.input, e.plan.output(), e.limit, std::move(engine));
