@@ -52,28 +52,29 @@ void trace_filter_tile(const sprig::detail::LookBackTraits& traits, const sprig:
   if_(tile >= tiles, [] { return_(); });
   UInt first = tile * shape.elements();
 
-  // All loads first (invalid lanes read element 0), then the stages, in registers.
+  // All loads first (invalid lanes read element 0), then the stages, in registers. Values
+  // are kept as nodes: vectors of the element types would be instantiated for every type.
   std::vector<UInt> index;
   std::vector<Bool> valid;
-  std::vector<Expr<In>> loaded;
+  std::vector<ir::NodeRef> loaded;
   for (std::uint32_t j = 0; j < shape.items; ++j) {
     index.push_back(striped_index(first, shape.items, j));
     valid.push_back(index[j] < count);
-    loaded.push_back(in[select(valid[j], index[j], UInt(0u))]);
+    loaded.push_back(Expr<In>(in[select(valid[j], index[j], UInt(0u))]).node());
   }
-  std::vector<Expr<Out>> values;
+  std::vector<ir::NodeRef> values;
   std::vector<Bool> keep;
   for (std::uint32_t j = 0; j < shape.items; ++j) {
     Fusing s{index[j], index[j], count, valid[j], &limits, &state_in, &state_out, 0};
-    stages(loaded[j], s, [&](const Expr<Out>& v) {
-      values.push_back(v);
+    stages(Expr<In>(loaded[j]), s, [&](const Expr<Out>& v) {
+      values.push_back(v.node());
       keep.push_back(s.valid);  // the filter stage cleared it for rejected elements
     });
   }
   std::vector<UInt> destination = work.destinations(keep, tile, [&](const UInt& n) {
     if_(tile == tiles - 1u, [&] { out_count[0u] = n; });
   });
-  for (std::uint32_t j = 0; j < shape.items; ++j) if_(keep[j], [&] { out[destination[j]] = values[j]; });
+  for (std::uint32_t j = 0; j < shape.items; ++j) if_(keep[j], [&] { out[destination[j]] = Expr<Out>(values[j]); });
 }
 
 // `Key` names the segment type in the kernel cache.
