@@ -55,17 +55,19 @@ class AffinePoint : public Expr<Affine<C>> {
     return detail::point_of(detail::negated(detail::parts_of<C>(Expr<A>(a.node)), a.loc), a.loc);
   }
   // Exact: coordinates are reduced and the point at infinity has one form.
-  friend Bool operator==(const Operand<A>& a, const Operand<A>& b) {
-    detail::AffineParts<C> p = detail::parts_of<C>(Expr<A>(a.node)), q = detail::parts_of<C>(Expr<A>(b.node));
-    return p.x == q.x && p.y == q.y;
-  }
-  friend Bool operator!=(const Operand<A>& a, const Operand<A>& b) { return !(a == b); }
+  friend Bool operator==(const Operand<A>& a, const Operand<A>& b) { return equal(a, b); }
+  friend Bool operator!=(const Operand<A>& a, const Operand<A>& b) { return !equal(a, b); }
 
   // cond ? a : b, without a branch.
   friend AffinePoint select(const Operand<bool>& cond, const Operand<A>& a, const Operand<A>& b) {
     return detail::point_of(detail::choose(Bool(cond.node), detail::parts_of<C>(Expr<A>(a.node)),
                                            detail::parts_of<C>(Expr<A>(b.node))),
                             cond.loc);
+  }
+ private:
+  static Bool equal(const Operand<A>& a, const Operand<A>& b) {
+    detail::AffineParts<C> p = detail::parts_of<C>(Expr<A>(a.node)), q = detail::parts_of<C>(Expr<A>(b.node));
+    return p.x == q.x && p.y == q.y;
   }
 };
 

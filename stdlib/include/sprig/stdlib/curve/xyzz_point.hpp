@@ -74,14 +74,8 @@ class XyzzPoint : public Expr<Xyzz<C>> {
 
   // Whether the two are the same point: both at infinity, or neither and X1 ZZ2 = X2 ZZ1,
   // Y1 ZZZ2 = Y2 ZZZ1 (four products).
-  friend Bool operator==(const Operand<X>& a, const Operand<X>& b) {
-    detail::XyzzParts<C> p = detail::parts_of<C>(Expr<X>(a.node)), q = detail::parts_of<C>(Expr<X>(b.node));
-    Bool p_infinite = detail::is_infinity(p), q_infinite = detail::is_infinity(q);
-    Bool same = detail::product<C>(p.x, q.zz, a.loc) == detail::product<C>(q.x, p.zz, a.loc) &&
-                detail::product<C>(p.y, q.zzz, a.loc) == detail::product<C>(q.y, p.zzz, a.loc);
-    return (p_infinite && q_infinite) || (!p_infinite && !q_infinite && same);
-  }
-  friend Bool operator!=(const Operand<X>& a, const Operand<X>& b) { return !(a == b); }
+  friend Bool operator==(const Operand<X>& a, const Operand<X>& b) { return equal(a, b); }
+  friend Bool operator!=(const Operand<X>& a, const Operand<X>& b) { return !equal(a, b); }
 
   // cond ? a : b, without a branch.
   friend XyzzPoint select(const Operand<bool>& cond, const Operand<X>& a, const Operand<X>& b) {
@@ -91,6 +85,13 @@ class XyzzPoint : public Expr<Xyzz<C>> {
   }
 
  private:
+  static Bool equal(const Operand<X>& a, const Operand<X>& b) {
+    detail::XyzzParts<C> p = detail::parts_of<C>(Expr<X>(a.node)), q = detail::parts_of<C>(Expr<X>(b.node));
+    Bool p_infinite = detail::is_infinity(p), q_infinite = detail::is_infinity(q);
+    Bool same = detail::product<C>(p.x, q.zz, a.loc) == detail::product<C>(q.x, p.zz, a.loc) &&
+                detail::product<C>(p.y, q.zzz, a.loc) == detail::product<C>(q.y, p.zzz, a.loc);
+    return (p_infinite && q_infinite) || (!p_infinite && !q_infinite && same);
+  }
   static Expr<X> from_parts(const detail::AffineParts<C>& a, const SourceLoc& loc) {
     F one = detail::one_element<C>(loc);
     detail::XyzzParts<C> lifted{a.x, a.y, one, one};
