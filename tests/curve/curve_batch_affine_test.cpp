@@ -50,7 +50,7 @@ TEMPLATE_LIST_TEST_CASE("to_affine converts a buffer with one inversion per invo
   }
 }
 
-TEST_CASE("to_affine of points at infinity only, and of no points", "[curve]") {
+TEST_CASE("to_affine of points at infinity only and of no points", "[curve]") {
   using G1 = curve::Bn254G1;
   sprig::Device& device = test::device(SPRIG_BACKEND);
   std::vector<RefPoint> points(70, RefPoint::at_infinity());
@@ -61,7 +61,7 @@ TEST_CASE("to_affine of points at infinity only, and of no points", "[curve]") {
   curve::to_affine(device, none, out);  // records nothing
 }
 
-TEST_CASE("batch_to_affine in an author's kernel: one invocation, one inversion, any stride", "[curve]") {
+TEST_CASE("batch_to_affine in an author's kernel: one inversion per invocation at any stride", "[curve]") {
   using G1 = curve::Bls12381G1;
   using X = curve::Xyzz<G1>;
   using A = curve::Affine<G1>;

@@ -51,7 +51,7 @@ TEMPLATE_LIST_TEST_CASE("no point of BN254 or BLS12-381 has y = 0", "[curve]", c
   CHECK(Ref::Field::pow(Ref::Field::mod(-Ref::b()), (p - 1) / 3) != 1);
 }
 
-TEST_CASE("the tiny curve has 52 points, three of them of order 2", "[curve]") {
+TEST_CASE("the tiny curve has 52 points and three of them have order 2", "[curve]") {
   using Ref = CurveReference<curve_test::TinyCurve>;
   std::size_t points = 1;  // the point at infinity
   std::vector<mpz_class> order_two;
@@ -74,7 +74,7 @@ TEMPLATE_LIST_TEST_CASE("the compile-time constants are GMP's", "[curve]", curve
   CHECK(K::order_bits == mpz_sizeinbase(Ref::r().get_mpz_t(), 2));
 }
 
-TEST_CASE("host points: layout, the point at infinity, construction and its errors", "[curve]") {
+TEST_CASE("host points: layout and the point at infinity; construction and its errors", "[curve]") {
   using G1 = curve::Bn254G1;
   using Bls = curve::Bls12381G1;
   static_assert(sizeof(curve::Affine<G1>) == 64 && sizeof(curve::Xyzz<G1>) == 128);

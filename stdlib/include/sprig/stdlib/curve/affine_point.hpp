@@ -30,6 +30,16 @@ class AffinePoint : public Expr<Affine<C>> {
   static AffinePoint generator(std::source_location l = std::source_location::current()) {
     return constant(A::generator(), l);
   }
+  // The point of decimal or 0x-hexadecimal coordinates; text that is no number, a value not
+  // below p or a point not on the curve is a TraceError at `l`.
+  static AffinePoint constant(std::string_view x, std::string_view y,
+                              std::source_location l = std::source_location::current()) {
+    try {
+      return constant(A::parse(x, y), l);
+    } catch (const std::invalid_argument& e) {
+      throw TraceError(e.what(), l);
+    }
+  }
   // A host point (checked or built as Affine<C>'s functions do).
   static AffinePoint constant(const A& point, std::source_location l = std::source_location::current()) {
     using M = field::Montgomery<typename C::Base>;
