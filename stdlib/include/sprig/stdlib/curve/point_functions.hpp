@@ -3,7 +3,7 @@
 // doubling, mixed addition (XYZZ + affine), full addition (XYZZ + XYZZ) and the conversion
 // to affine coordinates. The formulas are the Explicit-Formulas Database's for XYZZ
 // coordinates on short Weierstrass curves (hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html:
-// dbl-2008-s-1, madd-2008-s, add-2008-s, by Sutherland), with a = 0.
+// dbl-2008-s-1, madd-2008-s, add-2008-s), with a = 0.
 //
 // The formulas are wrong where an operand is the point at infinity or the two operands are
 // the same point (then P = R = 0 below). Each function handles those cases: selects pick
