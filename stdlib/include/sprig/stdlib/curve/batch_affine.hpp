@@ -14,6 +14,9 @@
 // keeps that within lavapipe's loop cap (architecture.md, driver quirks).
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -57,7 +60,7 @@ namespace detail {
 template <ShortWeierstrass C>
 const auto& to_affine_kernel() {
   auto trace = [] {
-    return kernel(std::string(C::name) + "_to_affine",
+    return kernel(std::string(C::name) + "_batch_to_affine",
                   [](ReadBuffer<Xyzz<C>> in, Buffer<Affine<C>> out, UInt first, UInt count, UInt stride) {
                     UInt lane = global_id().x();
                     if_(lane < stride, [&] {
@@ -72,9 +75,10 @@ const auto& to_affine_kernel() {
 }
 
 // Loop iterations one invocation may take: lavapipe stops every loop of an invocation after
-// 65,535 in all (the lavapipe-loop-cap quirk); elsewhere no limit.
+// 65,535 in all (the lavapipe-loop-cap quirk), so keep a margin below that, as the hash
+// library does; elsewhere no limit.
 inline std::uint64_t loop_iterations_allowed(const DeviceInfo& info) {
-  return info.quirks.has(Quirk::LoopBackEdgeCap) ? 65535 : std::numeric_limits<std::uint64_t>::max();
+  return info.quirks.has(Quirk::LoopBackEdgeCap) ? 60000 : std::numeric_limits<std::uint64_t>::max();
 }
 
 }  // namespace detail
@@ -95,8 +99,9 @@ void to_affine(Device& device, Sequence& sequence, const DeviceBuffer<Xyzz<C>>& 
                              field::detail::bit_length(field::FieldConstants<typename C::Base>::p_minus_2);
   if (iterations > detail::loop_iterations_allowed(device.info()))
     throw std::invalid_argument(what + std::to_string(points_per_invocation) + " points per invocation take " +
-                                std::to_string(iterations) + " loop iterations, above the 65,535 " +
-                                device.info().name + " runs per invocation");
+                                std::to_string(iterations) + " loop iterations, above the " +
+                                std::to_string(detail::loop_iterations_allowed(device.info())) + " that " +
+                                device.info().name + " runs per invocation (lavapipe's loop cap)");
   const auto& k = detail::to_affine_kernel<C>();
   std::uint64_t invocations_per_launch = std::uint64_t(device.info().max_workgroup_count[0]) * 64;
   std::uint64_t points_per_launch = invocations_per_launch * points_per_invocation;

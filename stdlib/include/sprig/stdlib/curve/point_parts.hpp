@@ -39,13 +39,15 @@ Element<C> difference(const Element<C>& a, const Element<C>& b, const SourceLoc&
   return field::detail::difference_function<typename C::Base>()(Operand<M>(a, loc), Operand<M>(b, loc));
 }
 
-// Member `index` of a struct value; a struct this code just built gives the member back
-// instead of extracting it, so chained operations stay free of construct/extract pairs.
+// Member `index` of a point struct value; a point this code just built from its
+// coordinates gives the member back instead of extracting it, so chained operations stay
+// free of construct/extract pairs.
 template <class S>
 Element<typename S::Curve> member_of(const Expr<S>& value, std::uint32_t index) {
   using M = field::Montgomery<typename S::Curve::Base>;
+  constexpr std::size_t members = sizeof(S) / sizeof(M);
   ir::NodeRef node = value.node();
-  if (node->op == ir::Op::Construct) return Expr<M>(node->operands[index]);
+  if (node->op == ir::Op::Construct && node->operands.size() == members) return Expr<M>(node->operands[index]);
   return Expr<M>(sprig::detail::pure(ir::Op::Extract, device_type<M>(), {node}, node->loc, index));
 }
 
