@@ -1,9 +1,10 @@
 // The standard library's parallel primitives, written in the DSL and run on any backend:
 // reduce, inclusive/exclusive scan, stream compaction (copy_if, partition), radix sort;
-// and its libraries: hashing, prime fields, stream pipelines.
+// and its libraries: hashing, prime fields, elliptic curves, stream pipelines.
 #pragma once
 
 #include "sprig/stdlib/compact.hpp"
+#include "sprig/stdlib/curve/curve.hpp"
 #include "sprig/stdlib/field/field.hpp"
 #include "sprig/stdlib/hash/hash.hpp"
 #include "sprig/stdlib/operators.hpp"
