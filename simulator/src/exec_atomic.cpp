@@ -7,6 +7,7 @@
 #include "analysis/launch_analysis.hpp"
 #include "memory_access.hpp"
 #include "program_builder.hpp"
+#include "transient_check.hpp"
 #include "sprig/dsl/semantics.hpp"
 
 namespace sprig::sim {
@@ -64,6 +65,9 @@ void atomic(Context& c, const Instr& in) {
     done |= lane_bit(l);
   });
   c.iteration_polled = true;
+  if constexpr (S == ir::Space::StorageBuffer)
+    if (c.launch->buffers[op.root].owners) [[unlikely]]
+      check_transient(c, in, op, AccessKind::Atomic, done, ptr, sizeof(T));
   if (changed) {
     c.iteration_wrote = true;
     ++c.launch->memory_epoch;

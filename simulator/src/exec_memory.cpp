@@ -9,6 +9,7 @@
 #include "analysis/launch_analysis.hpp"
 #include "memory_access.hpp"
 #include "program_builder.hpp"
+#include "transient_check.hpp"
 
 namespace sprig::sim {
 
@@ -111,7 +112,11 @@ void load(Context& c, const Instr& in) {
     }
     done |= lane_bit(l);
   });
-  if constexpr (S == ir::Space::StorageBuffer) c.iteration_polled |= op.coherent;
+  if constexpr (S == ir::Space::StorageBuffer) {
+    c.iteration_polled |= op.coherent;
+    if (c.launch->buffers[op.root].owners) [[unlikely]]
+      check_transient(c, in, op, AccessKind::Read, done, ptr, shape.size);
+  }
   if (c.observer) [[unlikely]]
     notify_access(c, in, op, AccessKind::Read, done, ptr);
   if constexpr (S != ir::Space::Function)
@@ -145,6 +150,9 @@ void store(Context& c, const Instr& in) {
     c.iteration_wrote = true;
     ++c.launch->memory_epoch;
   }
+  if constexpr (S == ir::Space::StorageBuffer)
+    if (c.launch->buffers[op.root].owners) [[unlikely]]
+      check_transient(c, in, op, AccessKind::Write, done, ptr, shape.size);
   if (c.observer) [[unlikely]]
     notify_access(c, in, op, AccessKind::Write, done, ptr);
   if constexpr (S != ir::Space::Function)

@@ -15,10 +15,16 @@
 
 namespace sprig::sim {
 
+struct TransientOwners;
+
 struct BoundBuffer {
   std::byte* data = nullptr;
   std::uint64_t size = 0;
   bool coherent = false;
+  // A transient's view: who wrote each word of its scratch memory (null otherwise).
+  TransientOwners* owners = nullptr;
+  std::uint64_t first_word = 0;
+  std::uint32_t owner_id = 0;
 };
 
 struct LaunchState {

@@ -18,6 +18,7 @@ const char* problem_name(Problem p) {
     case Problem::ErrorLimit: return "error limit";
     case Problem::DivisionByZero: return "division by zero";
     case Problem::UninitializedSharedRead: return "uninitialized shared read";
+    case Problem::StaleTransientRead: return "stale transient read";
   }
   return "problem";
 }

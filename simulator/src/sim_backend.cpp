@@ -90,7 +90,19 @@ RawBuffer Backend::allocate(std::size_t bytes, ir::TypeRef element, MemoryKind) 
   if (bytes > options_.max_buffer_bytes)
     throw DeviceError("allocate: " + std::to_string(bytes) + " bytes is more than the simulator's max_buffer_bytes (" +
                       std::to_string(options_.max_buffer_bytes) + ")");
-  return RawBuffer(std::make_shared<SimBuffer>(bytes, id_), bytes, element);
+  MemoryCharge charge(shared_ledger(), bytes, "allocating a buffer on the simulator");
+  auto storage = std::make_shared<SimBuffer>(bytes, id_);
+  storage->hold(std::move(charge));
+  return RawBuffer(std::move(storage), bytes, element);
+}
+
+RawBuffer Backend::view(const RawBuffer& whole, std::uint64_t offset, std::uint64_t bytes, const std::string& name) {
+  sim_buffer(whole, id_, "view");
+  check_range(whole, offset, bytes, "view");
+  if (offset % 4 != 0) throw DeviceError("view: the offset " + std::to_string(offset) + " is not a multiple of 4");
+  auto whole_storage = std::static_pointer_cast<SimBuffer>(whole.shared_storage());
+  std::lock_guard lock(mutex_);
+  return RawBuffer(std::make_shared<SimBuffer>(std::move(whole_storage), offset, bytes, name), bytes, nullptr);
 }
 
 void Backend::write(const RawBuffer& dst, std::size_t offset, std::span<const std::byte> data) {
@@ -187,8 +199,9 @@ void Backend::fail_stopped_launch(const ir::Kernel& kernel, const SourceLoc& lau
                       reason + "; its outputs are incomplete, and the device's report() lists what was found");
 }
 
-// Test mode: the launch's races, out-of-bounds accesses and barrier divergence end it
-// with an AnalysisFailure that lists them (the device's report has them as well).
+// Test mode: the launch's races, out-of-bounds accesses, barrier divergence and stale
+// transient reads end it with an AnalysisFailure that lists them (the device's report has
+// them as well).
 void Backend::fail_if_unclean(const ir::Kernel& kernel, const SourceLoc& launched_at, const DiagnosticLog& log,
                               const analysis::LaunchFindings& findings) const {
   auto invocation = [](const std::array<std::uint32_t, 3>& id) {
@@ -204,7 +217,9 @@ void Backend::fail_if_unclean(const ir::Kernel& kernel, const SourceLoc& launche
                 invocation(r.second_invocation) + "), " + std::to_string(r.count) + " times\n";
   }
   for (const Diagnostic& d : log.entries()) {
-    if (!d.is_error || (d.problem != Problem::OutOfBounds && d.problem != Problem::BarrierDivergence)) continue;
+    bool fails = d.problem == Problem::OutOfBounds || d.problem == Problem::BarrierDivergence ||
+                 d.problem == Problem::StaleTransientRead;
+    if (!d.is_error || !fails) continue;
     ++count;
     problems += "  " + std::string(problem_name(d.problem)) + ": " + d.loc.str() + ": " + d.message +
                 " (invocation " + invocation(d.invocation) + ", " + std::to_string(d.occurrences) + " times)\n";
@@ -221,7 +236,15 @@ void Backend::copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer
   check_range(src, src_offset, bytes, "copy");
   check_range(dst, dst_offset, bytes, "copy");
   std::lock_guard lock(mutex_);
-  if (bytes) std::memmove(to.data() + dst_offset, from.data() + src_offset, bytes);
+  if (bytes == 0) return;
+  if (TransientOwners* owners = from.owners()) {
+    std::uint64_t first = from.first_word() + src_offset / 4, end = from.first_word() + (src_offset + bytes + 3) / 4;
+    if (std::string stale = owners->stale(from.owner_id(), first, end); !stale.empty())
+      throw DeviceError("copy: " + stale);
+  }
+  std::memmove(to.data() + dst_offset, from.data() + src_offset, bytes);
+  if (TransientOwners* owners = to.owners())
+    owners->wrote(to.owner_id(), to.first_word() + dst_offset / 4, to.first_word() + (dst_offset + bytes + 3) / 4);
 }
 
 void Backend::fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word) {
@@ -230,6 +253,8 @@ void Backend::fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, 
   check_range(dst, offset, bytes, "fill");
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < bytes; i += 4) std::memcpy(to.data() + offset + i, &word, 4);
+  if (TransientOwners* owners = to.owners())
+    owners->wrote(to.owner_id(), to.first_word() + offset / 4, to.first_word() + (offset + bytes) / 4);
 }
 
 }  // namespace sprig::sim

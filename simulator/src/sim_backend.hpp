@@ -21,6 +21,8 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
 
   const DeviceInfo& info() const override { return info_; }
   RawBuffer allocate(std::size_t bytes, ir::TypeRef element, MemoryKind memory) override;
+  RawBuffer view(const RawBuffer& whole, std::uint64_t offset, std::uint64_t bytes,
+                 const std::string& transient_name) override;
   void write(const RawBuffer& dst, std::size_t offset, std::span<const std::byte> data) override;
   void read(const RawBuffer& src, std::size_t offset, std::span<std::byte> data) override;
   std::unique_ptr<SequenceBackend> sequence() override;

@@ -1,4 +1,6 @@
 // Where barriers go between the commands of a sequence (the pure tracker, no device).
+#include <array>
+
 #include <catch2/catch.hpp>
 
 #include "vk_hazards.hpp"
@@ -92,4 +94,21 @@ TEST_CASE("the whole sequence lists every stage and every kind of write") {
   t.add_command(TransferStage, fill);
   kernel(t, {reads(A)});
   CHECK(t.whole_sequence() == Dependency{TransferStage | ComputeStage, TransferStage});
+}
+
+TEST_CASE("ranges of one memory conflict only where they overlap") {
+  // Buffers sub-allocated from one block, and transients placed in one scratch memory,
+  // are ranges of the same memory.
+  HazardTracker t;
+  t.add_command(ComputeStage, std::array{BufferAccess{A, false, true, 0, 256}});
+  CHECK_FALSE(t.add_command(ComputeStage, std::array{BufferAccess{A, true, true, 256, 256}}));
+  CHECK(t.add_command(ComputeStage, std::array{BufferAccess{A, false, true, 128, 256}}));
+}
+
+TEST_CASE("a transient written where another was read waits for that read") {
+  HazardTracker t;
+  t.add_command(ComputeStage, std::array{BufferAccess{A, true, false, 0, 1024}, writes(B)});
+  auto barrier = t.add_command(ComputeStage, std::array{BufferAccess{A, false, true, 512, 512}});
+  REQUIRE(barrier);
+  CHECK(*barrier == Dependency{ComputeStage, ComputeStage});
 }

@@ -18,6 +18,8 @@ class DeviceContext;
 class VulkanBuffer final : public BufferStorage {
  public:
   VulkanBuffer(std::shared_ptr<DeviceContext> context, Allocation allocation, MemoryKind kind);
+  // `bytes` bytes of `whole` from `offset`: shares its memory, keeps it alive, frees nothing.
+  VulkanBuffer(std::shared_ptr<BufferStorage> whole, VkDeviceSize offset, VkDeviceSize bytes);
   ~VulkanBuffer() override;
   VulkanBuffer(const VulkanBuffer&) = delete;
   VulkanBuffer& operator=(const VulkanBuffer&) = delete;
@@ -31,6 +33,7 @@ class VulkanBuffer final : public BufferStorage {
 
  private:
   std::shared_ptr<DeviceContext> context_;  // keeps the allocator alive
+  std::shared_ptr<BufferStorage> whole_;    // a view's buffer, which owns the allocation
   Allocation allocation_;
   MemoryKind kind_;
 };
@@ -38,6 +41,9 @@ class VulkanBuffer final : public BufferStorage {
 // A RawBuffer of `bytes` bytes on `context`, in `kind` memory.
 RawBuffer allocate_buffer(const std::shared_ptr<DeviceContext>& context, std::size_t bytes, ir::TypeRef element,
                           MemoryKind kind);
+
+// A view of `whole` (see DeviceBackend::view).
+RawBuffer buffer_view(const RawBuffer& whole, const DeviceContext& context, VkDeviceSize offset, VkDeviceSize bytes);
 
 // The Vulkan storage of `buffer`; throws DeviceError (prefixed by `what`) if the buffer is
 // empty or belongs to another device or backend.

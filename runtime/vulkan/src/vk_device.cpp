@@ -27,8 +27,17 @@ const DeviceInfo& VulkanDevice::info() const { return context_->info(); }
 
 RawBuffer VulkanDevice::allocate(std::size_t bytes, ir::TypeRef element, MemoryKind memory) {
   context_->throw_if_lost();
-  return allocate_buffer(context_, bytes, element, memory);
+  MemoryCharge charge(shared_ledger(), bytes, "allocating a buffer on '" + info().name + "'");
+  RawBuffer buffer = allocate_buffer(context_, bytes, element, memory);
+  buffer.storage()->hold(std::move(charge));
+  return buffer;
 }
+
+RawBuffer VulkanDevice::view(const RawBuffer& whole, std::uint64_t offset, std::uint64_t bytes, const std::string&) {
+  return buffer_view(whole, *context_, offset, bytes);
+}
+
+std::optional<DriverMemoryBudget> VulkanDevice::driver_memory() const { return context_->memory().driver_budget(); }
 
 void VulkanDevice::write(const RawBuffer& dst, std::size_t offset, std::span<const std::byte> data) {
   context_->throw_if_lost();

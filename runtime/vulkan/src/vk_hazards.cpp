@@ -1,15 +1,20 @@
 #include "vk_hazards.hpp"
 
+#include <algorithm>
+
 namespace sprig::vk {
 
 std::optional<Dependency> HazardTracker::add_command(unsigned stage, std::span<const BufferAccess> accesses) {
   bool conflict = false;
   for (const BufferAccess& access : accesses) {
-    auto found = since_barrier_.find(access.buffer);
+    auto found = since_barrier_.find(access.memory);
     if (found == since_barrier_.end()) continue;
-    const Use& earlier = found->second;
-    // read-after-write, write-after-write, write-after-read
-    if ((access.reads && earlier.written) || (access.writes && (earlier.written || earlier.read))) conflict = true;
+    for (const Use& earlier : found->second) {
+      bool overlap = access.offset < earlier.offset + earlier.size && earlier.offset < access.offset + access.size;
+      // read-after-write, write-after-write, write-after-read
+      if (overlap && ((access.reads && earlier.written) || (access.writes && (earlier.written || earlier.read))))
+        conflict = true;
+    }
   }
 
   std::optional<Dependency> barrier;
@@ -23,9 +28,12 @@ std::optional<Dependency> HazardTracker::add_command(unsigned stage, std::span<c
   bool writes = false;
   for (const BufferAccess& access : accesses) {
     if (!access.reads && !access.writes) continue;
-    Use& use = since_barrier_[access.buffer];
-    use.read |= access.reads;
-    use.written |= access.writes;
+    std::vector<Use>& uses = since_barrier_[access.memory];
+    auto same = std::find_if(uses.begin(), uses.end(),
+                             [&](const Use& u) { return u.offset == access.offset && u.size == access.size; });
+    if (same == uses.end()) same = uses.insert(uses.end(), Use{access.offset, access.size});
+    same->read |= access.reads;
+    same->written |= access.writes;
     writes |= access.writes;
   }
   pending_.stages |= stage;

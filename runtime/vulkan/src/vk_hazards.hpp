@@ -3,22 +3,28 @@
 // command since the last barrier wrote, or writes one that such a command read. Every
 // barrier covers all work since the previous one (on GPUs a compute barrier drains the
 // earlier dispatches anyway), so the tracker forgets that work once a barrier is placed.
+// Buffers are byte ranges of a memory (a block's VkBuffer): ranges that overlap conflict,
+// which is how a transient placed where another one lived waits for that one's last use.
 // Pure and independent of Vulkan, so it is tested on its own.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <unordered_map>
+#include <vector>
 
 namespace sprig::vk {
 
 enum StageBits : unsigned { ComputeStage = 1, TransferStage = 2 };
 
 struct BufferAccess {
-  const void* buffer;  // identity of the buffer (its storage)
+  const void* memory;  // identity of the memory the buffer lies in
   bool reads = false;
   bool writes = false;
+  std::uint64_t offset = 0;  // the buffer's bytes in that memory
+  std::uint64_t size = UINT64_MAX;
 };
 
 // Work that must finish, and whose writes must be made visible, before what follows.
@@ -40,9 +46,11 @@ class HazardTracker {
 
  private:
   struct Use {
+    std::uint64_t offset = 0, size = 0;
     bool read = false, written = false;
   };
-  std::unordered_map<const void*, Use> since_barrier_;
+  // Per memory, the byte ranges commands since the last barrier touched.
+  std::unordered_map<const void*, std::vector<Use>> since_barrier_;
   Dependency pending_;  // commands since the last barrier
   Dependency all_;
   std::size_t barriers_ = 0;

@@ -18,6 +18,7 @@ VkDevice create_logical_device(const PhysicalDevice& physical) {
 
   std::vector<const char*> extensions;
   if (caps.portability_subset) extensions.push_back("VK_KHR_portability_subset");  // required when offered
+  if (caps.memory_budget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
 
   VkPhysicalDeviceFeatures2 features{};
   features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;

@@ -43,7 +43,12 @@ bool out_of_memory(VkResult r) { return r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r 
 
 MemoryAllocator::MemoryAllocator(VkDevice device, const VolkDeviceTable& vk, const PhysicalDevice& physical,
                                  VkDeviceSize block_bytes, VkDeviceSize retained_bytes, FaultInjector* faults)
-    : device_(device), vk_(vk), retained_bytes_(retained_bytes), faults_(faults) {
+    : device_(device),
+      physical_(physical.handle),
+      has_memory_budget_(physical.caps.memory_budget),
+      vk_(vk),
+      retained_bytes_(retained_bytes),
+      faults_(faults) {
   vkGetPhysicalDeviceMemoryProperties(physical.handle, &properties_);
   const DeviceCapabilities& caps = physical.caps;
   // All these limits are powers of two, so their maximum is a multiple of each.
@@ -149,6 +154,7 @@ Allocation MemoryAllocator::allocate(VkDeviceSize bytes, MemoryUse use) {
     }
   }
   VkResult result = VK_SUCCESS;
+  std::string refusal;  // why the driver's budget ruled a heap out
   for (int attempt = 0; attempt < 2; ++attempt) {
     std::vector<std::optional<std::uint32_t>> block_types;
     for (const auto& block : blocks_) block_types.push_back(block->dedicated ? std::nullopt : std::optional(block->memory_type));
@@ -161,6 +167,10 @@ Allocation MemoryAllocator::allocate(VkDeviceSize bytes, MemoryUse use) {
       // A heap smaller than a block (a small BAR window, say) still takes a buffer of its own.
       bool own_block = dedicated || heap_size < block_bytes_;
       if (heap_size < size) continue;
+      if (std::string over = over_driver_budget(own_block ? size : block_bytes_, place.memory_type, bytes); !over.empty()) {
+        refusal = over;  // another memory type may still take it
+        continue;
+      }
       std::unique_ptr<MemoryBlock> block = create_block(own_block ? size : block_bytes_, place.memory_type, own_block, result);
       if (block) {
         suballocate(*block, size, out);
@@ -174,6 +184,7 @@ Allocation MemoryAllocator::allocate(VkDeviceSize bytes, MemoryUse use) {
     }
     free_empty_blocks();  // cached empty blocks may be what stands in the way
   }
+  if (!refusal.empty()) throw DeviceError(refusal);
   throw DeviceError("out of memory allocating " + std::to_string(bytes) + " bytes of " + memory_use_name(use) +
                     " memory (" + held_description() + "): " + result_name(result));
 }
@@ -244,6 +255,39 @@ void MemoryAllocator::free_empty_blocks() {
     destroy_block(*block);
     return true;
   });
+}
+
+std::optional<VkPhysicalDeviceMemoryBudgetPropertiesEXT> MemoryAllocator::heap_budgets() const {
+  if (!has_memory_budget_) return std::nullopt;
+  VkPhysicalDeviceMemoryBudgetPropertiesEXT budget{};
+  budget.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT;
+  VkPhysicalDeviceMemoryProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2;
+  properties.pNext = &budget;
+  vkGetPhysicalDeviceMemoryProperties2(physical_, &properties);
+  return budget;
+}
+
+std::string MemoryAllocator::over_driver_budget(VkDeviceSize size, std::uint32_t memory_type, VkDeviceSize asked) const {
+  std::optional<VkPhysicalDeviceMemoryBudgetPropertiesEXT> budgets = heap_budgets();
+  if (!budgets) return {};
+  std::uint32_t heap = properties_.memoryTypes[memory_type].heapIndex;
+  VkDeviceSize budget = budgets->heapBudget[heap], usage = budgets->heapUsage[heap];
+  if (budget == 0 || (usage <= budget && size <= budget - usage)) return {};
+  return "out of device memory: a " + byte_size_text(asked) + " buffer needs a new memory block of " +
+                    byte_size_text(size) + ", but the driver's budget for memory heap " + std::to_string(heap) + " is " +
+                    byte_size_text(budget) + " and " + byte_size_text(usage) + " of it is in use (" +
+                    held_description() + "; VK_EXT_memory_budget)";
+}
+
+std::optional<DriverMemoryBudget> MemoryAllocator::driver_budget() const {
+  std::optional<VkPhysicalDeviceMemoryBudgetPropertiesEXT> budgets = heap_budgets();
+  if (!budgets) return std::nullopt;
+  for (std::uint32_t heap = 0; heap < properties_.memoryHeapCount; ++heap) {
+    if (properties_.memoryHeaps[heap].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      return DriverMemoryBudget{properties_.memoryHeaps[heap].size, budgets->heapBudget[heap], budgets->heapUsage[heap]};
+  }
+  return std::nullopt;
 }
 
 MemoryStats MemoryAllocator::stats() const {

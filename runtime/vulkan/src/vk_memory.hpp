@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,8 @@ class MemoryAllocator {
   void release(const Allocation& allocation) noexcept;
 
   MemoryStats stats() const;
+  // The device-local heap as VK_EXT_memory_budget reports it; empty without the extension.
+  std::optional<DriverMemoryBudget> driver_budget() const;
   VkDeviceSize alignment() const { return alignment_; }
 
  private:
@@ -59,8 +62,14 @@ class MemoryAllocator {
   VkDeviceSize retained_total() const;  // under mutex_
   void free_empty_blocks();  // under mutex_; after an allocation failure
   std::string held_description() const;  // under mutex_; for out-of-memory errors
+  // Why a new block of `size` bytes in `memory_type` would pass the driver's budget for
+  // its heap (empty if it would not): sprig refuses before the driver fails.
+  std::string over_driver_budget(VkDeviceSize size, std::uint32_t memory_type, VkDeviceSize asked) const;
+  std::optional<VkPhysicalDeviceMemoryBudgetPropertiesEXT> heap_budgets() const;
 
   VkDevice device_;
+  VkPhysicalDevice physical_;
+  bool has_memory_budget_;
   const VolkDeviceTable& vk_;
   VkPhysicalDeviceMemoryProperties properties_{};
   VkDeviceSize block_bytes_;

@@ -92,6 +92,7 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   std::vector<std::string> extensions = device_extensions(handle);
   auto has_extension = [&](const char* name) { return std::find(extensions.begin(), extensions.end(), name) != extensions.end(); };
   caps.portability_subset = has_extension("VK_KHR_portability_subset");
+  caps.memory_budget = has_extension(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   bool core13 = caps.api_version >= VK_API_VERSION_1_3;
   if (core13) {
     caps.subgroup_size_control = SubgroupSizeControl::Core;

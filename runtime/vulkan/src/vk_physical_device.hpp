@@ -37,6 +37,7 @@ struct DeviceCapabilities {
   SubgroupSizeControl subgroup_size_control = SubgroupSizeControl::Unsupported;
   bool compute_full_subgroups = false;
   bool portability_subset = false;  // the device requires VK_KHR_portability_subset enabled
+  bool memory_budget = false;       // VK_EXT_memory_budget: the driver's per-heap budget and usage
   // 32-bit float controls a shader may declare (Vulkan 1.2); precise-float kernels use them.
   bool float32_denorm_preserve = false, float32_signed_zero_inf_nan_preserve = false,
        float32_rounding_mode_rte = false;

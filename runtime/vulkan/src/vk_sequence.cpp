@@ -37,6 +37,11 @@ void check_range(const char* what, const RawBuffer& buffer, std::size_t offset, 
   }
 }
 
+// Buffers are ranges of their block's VkBuffer: views of one memory conflict where they overlap.
+BufferAccess access_of(const VulkanBuffer& buffer, bool reads, bool writes) {
+  return {reinterpret_cast<const void*>(buffer.handle()), reads, writes, buffer.offset(), buffer.capacity()};
+}
+
 }  // namespace
 
 VulkanSequence::VulkanSequence(std::shared_ptr<DeviceContext> context)
@@ -187,8 +192,8 @@ void VulkanSequence::launch(Launch launch) {
     std::vector<BufferAccess> accesses;
     for (const BoundBuffer& bound : checked.buffers) {
       auto used = bound.param->used;
-      accesses.push_back({bound.storage, (used & std::uint8_t(ir::Access::Read)) != 0,
-                          (used & std::uint8_t(ir::Access::Write)) != 0});
+      accesses.push_back(access_of(*bound.storage, (used & std::uint8_t(ir::Access::Read)) != 0,
+                                   (used & std::uint8_t(ir::Access::Write)) != 0));
       keep_alive(std::get<RawBuffer>(launch.bindings[bound.param->binding]));
     }
     barrier_before(ComputeStage, accesses);
@@ -217,7 +222,7 @@ void VulkanSequence::copy(const RawBuffer& src, std::size_t src_offset, const Ra
     throw DeviceError("copy: source and destination ranges overlap within one buffer");
   }
   if (bytes == 0) return;
-  BufferAccess accesses[] = {{&from, true, false}, {&to, false, true}};
+  BufferAccess accesses[] = {access_of(from, true, false), access_of(to, false, true)};
   barrier_before(TransferStage, accesses);
   VkBufferCopy region{from.offset() + src_offset, to.offset() + dst_offset, bytes};
   context_->vk().vkCmdCopyBuffer(commands_, from.handle(), to.handle(), 1, &region);
@@ -239,7 +244,7 @@ void VulkanSequence::fill(const RawBuffer& dst, std::size_t offset, std::size_t 
     size = (size + 3) / 4 * 4;
   }
   if (size == 0) return;
-  BufferAccess access{&to, false, true};
+  BufferAccess access = access_of(to, false, true);
   barrier_before(TransferStage, std::span(&access, 1));
   context_->vk().vkCmdFillBuffer(commands_, to.handle(), to.offset() + offset, size, word);
   keep_alive(dst);

@@ -25,6 +25,7 @@ enum class Problem : std::uint8_t {
   ErrorLimit,               // the launch stopped after Options::error_limit errors
   DivisionByZero,           // an integer / or % by zero (the result is defined, but surely a bug)
   UninitializedSharedRead,  // shared memory read before anything in the workgroup wrote it
+  StaleTransientRead,       // a transient buffer read bytes it had not written (Sequence::transient)
 };
 
 const char* problem_name(Problem p);
