@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
       };
       double restore_ms = time_ms(gpu, args.repeat, restore);
       SortScratch<std::uint32_t> scratch;  // allocated once, as a program sorting often would
+      gpu.reset_peak_memory();
       double ms = time_ms(gpu, args.repeat, [&](Sequence& s) {
         restore(s);
         if (pairs) radix_sort(gpu, s, keys, values, scratch);
@@ -66,6 +67,9 @@ int main(int argc, char** argv) {
       double words = pairs ? 2 : 1;
       double bound = copy * (0.5 + 4 * words);  // histogram read + 4 passes of read+write
       print_row(log_n, ms, peer(args, pairs ? "torch.sort.pairs" : "cupy.sort", log_n), bound);
+      std::printf("    device memory: peak %.1f MiB (the keys%s, their pristine copy and the scratch of %.1f MiB)\n",
+                  double(gpu.memory_usage().peak_bytes) / (1 << 20), pairs ? ", values" : "",
+                  double(scratch.device_bytes()) / (1 << 20));
       if (log_n == args.log_sizes.back()) {  // where the time goes
         auto histograms = gpu.alloc<std::uint32_t>(4 * 256);
         double histogram = time_ms(gpu, args.repeat, [&](Sequence& s) {

@@ -1,4 +1,5 @@
 // MemoryPlan as a table for people and as JSON for tools.
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -9,22 +10,17 @@ namespace sprig {
 
 std::string MemoryPlan::text() const {
   std::ostringstream out;
-  out << "memory plan: " << commands << " commands, peak "
-      << byte_size_text(peak_bytes()) << " = persistent "
-      << byte_size_text(persistent_bytes) << " + scratch "
-      << byte_size_text(scratch_bytes) << " (transients alive at once: at most "
-      << byte_size_text(live_transient_peak) << ")\n";
+  out << "memory plan: " << commands << " commands, peak " << byte_size_text(peak_bytes()) << " = persistent "
+      << byte_size_text(persistent_bytes) << " + scratch " << byte_size_text(scratch_bytes)
+      << " (transients alive at once: at most " << byte_size_text(live_transient_peak) << ")\n";
   out << "  kind        bytes         commands      offset        name\n";
   char line[256];
-  for (const PlannedBuffer &b : buffers) {
-    std::string range = b.used ? std::to_string(b.first_command) + ".." +
-                                     std::to_string(b.last_command)
-                               : "unused";
+  for (const PlannedBuffer& b : buffers) {
+    std::string range = b.used ? std::to_string(b.first_command) + ".." + std::to_string(b.last_command) : "unused";
     std::string offset = b.transient && b.used ? std::to_string(b.offset) : "-";
-    std::snprintf(line, sizeof line, "  %-10s  %-12llu  %-12s  %-12s  %s\n",
-                  b.transient ? "transient" : "persistent",
-                  static_cast<unsigned long long>(b.bytes), range.c_str(),
-                  offset.c_str(), b.name.c_str());
+    std::snprintf(line, sizeof line, "  %-10s  %-12llu  %-12s  %-12s  %s\n", b.transient ? "transient" : "persistent",
+                  static_cast<unsigned long long>(b.bytes), range.c_str(), offset.c_str(),
+                  b.name.empty() ? "-" : b.name.c_str());
     out << line;
   }
   return out.str();
@@ -32,15 +28,10 @@ std::string MemoryPlan::text() const {
 
 std::string MemoryPlan::json() const {
   nlohmann::json list = nlohmann::json::array();
-  for (const PlannedBuffer &b : buffers) {
-    nlohmann::json entry{{"name", b.name},
-                         {"bytes", b.bytes},
-                         {"transient", b.transient},
-                         {"used", b.used}};
-    if (b.used)
-      entry["commands"] = {b.first_command, b.last_command};
-    if (b.transient && b.used)
-      entry["offset"] = b.offset;
+  for (const PlannedBuffer& b : buffers) {
+    nlohmann::json entry{{"name", b.name}, {"bytes", b.bytes}, {"transient", b.transient}, {"used", b.used}};
+    if (b.used) entry["commands"] = {b.first_command, b.last_command};
+    if (b.transient && b.used) entry["offset"] = b.offset;
     list.push_back(std::move(entry));
   }
   nlohmann::json plan{{"commands", commands},
@@ -52,4 +43,4 @@ std::string MemoryPlan::json() const {
   return plan.dump(2);
 }
 
-} // namespace sprig
+}  // namespace sprig

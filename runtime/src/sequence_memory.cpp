@@ -1,7 +1,5 @@
 #include "sprig/runtime/sequence_memory.hpp"
 
-#include <algorithm>
-
 #include "sprig/dsl/error.hpp"
 #include "sprig/runtime/memory_budget.hpp"
 
@@ -9,12 +7,12 @@ namespace sprig {
 
 namespace {
 
-template <class F> void for_each_buffer(const SequenceCommand &command, F &&f) {
-  if (const auto *launch = std::get_if<Launch>(&command)) {
-    for (const BindingArg &binding : launch->bindings)
-      if (const auto *buffer = std::get_if<RawBuffer>(&binding))
-        f(*buffer);
-  } else if (const auto *copy = std::get_if<CopyCommand>(&command)) {
+template <class F>
+void for_each_buffer(const SequenceCommand& command, F&& f) {
+  if (const auto* launch = std::get_if<Launch>(&command)) {
+    for (const BindingArg& binding : launch->bindings)
+      if (const auto* buffer = std::get_if<RawBuffer>(&binding)) f(*buffer);
+  } else if (const auto* copy = std::get_if<CopyCommand>(&command)) {
     f(copy->src);
     f(copy->dst);
   } else {
@@ -22,34 +20,30 @@ template <class F> void for_each_buffer(const SequenceCommand &command, F &&f) {
   }
 }
 
-} // namespace
+const char* command_name(const SequenceCommand& command) {
+  if (std::holds_alternative<Launch>(command)) return "launch";
+  return std::holds_alternative<CopyCommand>(command) ? "copy" : "fill";
+}
 
-std::string transient_misuse(const RawBuffer &buffer) {
-  const TransientStorage *t = transient_storage(buffer);
-  if (t == nullptr)
-    return {};
+}  // namespace
+
+std::string transient_misuse(const RawBuffer& buffer) {
+  const TransientStorage* t = transient_storage(buffer);
+  if (t == nullptr) return {};
   return "the buffer is the transient '" + t->name() +
-         "', which exists only inside the sequence that made it (keep data "
-         "that must outlive a sequence in a buffer "
+         "', which exists only inside the sequence that made it (keep data that must outlive a sequence in a buffer "
          "from Device::alloc)";
 }
 
 SequenceMemory::~SequenceMemory() {
-  // A transient the user still holds must not be mistaken for one of a later
-  // sequence.
-  for (auto &t : transients_)
-    t->forget_owner();
+  // A transient the user still holds must not be mistaken for one of a later sequence.
+  for (auto& t : transients_) t->forget_owner();
 }
 
-RawBuffer SequenceMemory::add_transient(std::uint64_t bytes,
-                                        ir::TypeRef element, std::string name) {
-  if (flushed_)
-    throw DeviceError(
-        "transient: the sequence was already submitted; record a new one");
-  if (name.empty())
-    name = "transient " + std::to_string(transients_.size());
-  auto storage =
-      std::make_shared<TransientStorage>(this, transients_.size(), name, bytes);
+RawBuffer SequenceMemory::add_transient(std::uint64_t bytes, ir::TypeRef element, std::string name) {
+  if (flushed_) throw DeviceError("transient: the sequence was already submitted; record a new one");
+  if (name.empty()) name = "transient " + std::to_string(transients_.size());
+  auto storage = std::make_shared<TransientStorage>(this, name, bytes);
   PlannedBuffer planned;
   planned.name = std::move(name);
   planned.bytes = bytes;
@@ -62,23 +56,20 @@ RawBuffer SequenceMemory::add_transient(std::uint64_t bytes,
   return RawBuffer(std::move(storage), bytes, element);
 }
 
-void SequenceMemory::touch(const RawBuffer &buffer, const char *what) {
-  if (!buffer)
-    return; // the backend names the empty buffer
-  if (const TransientStorage *t = transient_storage(buffer);
-      t != nullptr && t->owner() != this) {
+void SequenceMemory::touch(const RawBuffer& buffer, const char* what) {
+  if (!buffer) return;  // the backend names the empty buffer
+  if (const TransientStorage* t = transient_storage(buffer); t != nullptr && t->owner() != this) {
     throw DeviceError(std::string(what) + ": the transient '" + t->name() +
-                      "' belongs to another sequence (transient buffers live "
-                      "only inside the sequence that made them)");
+                      "' belongs to another sequence (transient buffers live only inside the sequence that made them)");
   }
   auto [found, fresh] = index_.try_emplace(buffer.storage(), buffers_.size());
   if (fresh) {
     PlannedBuffer planned;
     planned.bytes = buffer.bytes();
-    planned.first_command = commands_;
     buffers_.push_back(std::move(planned));
+    buffers_.back().used = false;
   }
-  PlannedBuffer &b = buffers_[found->second];
+  PlannedBuffer& b = buffers_[found->second];
   if (!b.used) {
     b.used = true;
     b.first_command = commands_;
@@ -86,13 +77,10 @@ void SequenceMemory::touch(const RawBuffer &buffer, const char *what) {
   b.last_command = commands_;
 }
 
-void SequenceMemory::record(SequenceCommand command, SequenceBackend &backend) {
-  if (flushed_)
-    throw DeviceError("the sequence was already submitted; record a new one");
-  const char *what = std::holds_alternative<Launch>(command)        ? "launch"
-                     : std::holds_alternative<CopyCommand>(command) ? "copy"
-                                                                    : "fill";
-  for_each_buffer(command, [&](const RawBuffer &b) { touch(b, what); });
+void SequenceMemory::record(SequenceCommand command, SequenceBackend& backend) {
+  if (flushed_) throw DeviceError("the sequence was already submitted; record a new one");
+  const char* what = command_name(command);
+  for_each_buffer(command, [&](const RawBuffer& b) { touch(b, what); });
   ++commands_;
   if (transients_.empty()) {
     send(std::move(command), backend);
@@ -105,7 +93,7 @@ MemoryPlan SequenceMemory::plan() const {
   MemoryPlan plan;
   plan.commands = commands_;
   std::vector<PlannedBuffer> transients;
-  for (const PlannedBuffer &b : buffers_) {
+  for (const PlannedBuffer& b : buffers_) {
     if (b.transient) {
       transients.push_back(b);
     } else {
@@ -113,85 +101,67 @@ MemoryPlan SequenceMemory::plan() const {
       plan.persistent_bytes += b.bytes;
     }
   }
-  plan.scratch_bytes =
-      flushed_ ? scratch_bytes_ : place_transients(transients, placement_);
+  plan.scratch_bytes = flushed_ ? scratch_bytes_ : place_transients(transients, placement_);
   plan.live_transient_peak = live_transient_peak(transients);
   plan.buffers.insert(plan.buffers.end(), transients.begin(), transients.end());
   return plan;
 }
 
-void SequenceMemory::check_budget(const MemoryPlan &plan) const {
-  if (budget_ == 0 || plan.peak_bytes() <= budget_)
-    return;
-  const PlannedBuffer *largest = nullptr;
-  for (const PlannedBuffer &b : plan.buffers)
-    if (b.used && (largest == nullptr || b.bytes > largest->bytes))
-      largest = &b;
-  std::string name = largest == nullptr      ? ""
-                     : largest->name.empty() ? "a persistent buffer"
-                                             : "'" + largest->name + "'";
-  throw MemoryBudgetExceeded(
-      "the sequence needs " + byte_size_text(plan.peak_bytes()) +
-          " at its peak (persistent " + byte_size_text(plan.persistent_bytes) +
-          " + scratch " + byte_size_text(plan.scratch_bytes) +
-          "), but its memory budget is " + byte_size_text(budget_) +
-          (largest ? "; the largest buffer is " + name + " (" +
-                         byte_size_text(largest->bytes) + ")"
-                   : std::string()),
-      plan.peak_bytes(), budget_);
+void SequenceMemory::check_budget(const MemoryPlan& plan) const {
+  if (budget_ == 0 || plan.peak_bytes() <= budget_) return;
+  const PlannedBuffer* largest = nullptr;
+  for (const PlannedBuffer& b : plan.buffers)
+    if (b.used && (largest == nullptr || b.bytes > largest->bytes)) largest = &b;
+  std::string message = "the sequence needs " + byte_size_text(plan.peak_bytes()) + " at its peak (persistent " +
+                        byte_size_text(plan.persistent_bytes) + " + scratch " + byte_size_text(plan.scratch_bytes) +
+                        "), but its memory budget is " + byte_size_text(budget_);
+  if (largest != nullptr) {
+    std::string name = largest->name.empty() ? "a persistent buffer" : "'" + largest->name + "'";
+    message += "; the largest buffer is " + name + " (" + byte_size_text(largest->bytes) + ")";
+  }
+  throw MemoryBudgetExceeded(message, plan.peak_bytes(), budget_);
 }
 
-void SequenceMemory::flush(SequenceBackend &backend) {
-  if (failed_)
-    throw DeviceError("submit: the sequence failed earlier and cannot be used");
-  if (flushed_)
-    return;
-  failed_ = true; // until every kept command has reached the backend
+void SequenceMemory::flush(SequenceBackend& backend) {
+  if (failed_) throw DeviceError("submit: the sequence failed earlier and cannot be used");
+  if (flushed_) return;
+  failed_ = true;  // until every kept command has reached the backend
   std::vector<PlannedBuffer> transients;
-  for (std::size_t i : transient_buffer_)
-    transients.push_back(buffers_[i]);
+  for (std::size_t i : transient_buffer_) transients.push_back(buffers_[i]);
   scratch_bytes_ = place_transients(transients, placement_);
-  for (std::size_t k = 0; k < transient_buffer_.size(); ++k)
-    buffers_[transient_buffer_[k]] = transients[k];
+  for (std::size_t k = 0; k < transient_buffer_.size(); ++k) buffers_[transient_buffer_[k]] = transients[k];
   flushed_ = true;
   check_budget(plan());
 
   if (scratch_bytes_ > 0) {
-    RawBuffer scratch = workspace_
-                            ? workspace_->scratch(*device_, scratch_bytes_)
-                            : device_->allocate(scratch_bytes_, nullptr,
-                                                MemoryKind::DeviceLocal);
+    RawBuffer scratch = workspace_ ? workspace_->scratch(*device_, scratch_bytes_)
+                                   : device_->allocate(scratch_bytes_, nullptr, MemoryKind::DeviceLocal);
     for (std::size_t k = 0; k < transients_.size(); ++k) {
-      const PlannedBuffer &b = buffers_[transient_buffer_[k]];
-      if (b.used)
-        transients_[k]->place(
-            device_->view(scratch, b.offset, b.bytes, transients_[k]->name()));
+      const PlannedBuffer& b = buffers_[transient_buffer_[k]];
+      if (b.used) transients_[k]->place(device_->view(scratch, b.offset, b.bytes, transients_[k]->name()));
     }
   }
-  for (SequenceCommand &command : kept_) {
+  for (SequenceCommand& command : kept_) {
     substitute(command);
     send(std::move(command), backend);
   }
   kept_.clear();
-  for (auto &t : transients_) {
-    t->place(RawBuffer()); // the backend's commands keep the scratch alive
-                           // while they need it
+  for (auto& t : transients_) {
+    t->place(RawBuffer());  // the backend's commands keep the scratch alive while they need it
     t->forget_owner();
   }
   failed_ = false;
 }
 
-void SequenceMemory::substitute(SequenceCommand &command) const {
-  auto placed = [](RawBuffer &buffer) {
-    if (const TransientStorage *t = transient_storage(buffer))
-      buffer = RawBuffer(t->placed().shared_storage(), buffer.bytes(),
-                         buffer.element_type());
+void SequenceMemory::substitute(SequenceCommand& command) const {
+  auto placed = [](RawBuffer& buffer) {
+    if (const TransientStorage* t = transient_storage(buffer))
+      buffer = RawBuffer(t->placed().shared_storage(), buffer.bytes(), buffer.element_type());
   };
-  if (auto *launch = std::get_if<Launch>(&command)) {
-    for (BindingArg &binding : launch->bindings)
-      if (auto *buffer = std::get_if<RawBuffer>(&binding))
-        placed(*buffer);
-  } else if (auto *copy = std::get_if<CopyCommand>(&command)) {
+  if (auto* launch = std::get_if<Launch>(&command)) {
+    for (BindingArg& binding : launch->bindings)
+      if (auto* buffer = std::get_if<RawBuffer>(&binding)) placed(*buffer);
+  } else if (auto* copy = std::get_if<CopyCommand>(&command)) {
     placed(copy->src);
     placed(copy->dst);
   } else {
@@ -199,17 +169,15 @@ void SequenceMemory::substitute(SequenceCommand &command) const {
   }
 }
 
-void SequenceMemory::send(SequenceCommand command,
-                          SequenceBackend &backend) const {
-  if (auto *launch = std::get_if<Launch>(&command)) {
+void SequenceMemory::send(SequenceCommand command, SequenceBackend& backend) const {
+  if (auto* launch = std::get_if<Launch>(&command)) {
     backend.launch(std::move(*launch));
-  } else if (auto *copy = std::get_if<CopyCommand>(&command)) {
-    backend.copy(copy->src, copy->src_offset, copy->dst, copy->dst_offset,
-                 copy->bytes);
+  } else if (auto* copy = std::get_if<CopyCommand>(&command)) {
+    backend.copy(copy->src, copy->src_offset, copy->dst, copy->dst_offset, copy->bytes);
   } else {
-    const FillCommand &fill = std::get<FillCommand>(command);
+    const FillCommand& fill = std::get<FillCommand>(command);
     backend.fill(fill.dst, fill.offset, fill.bytes, fill.word);
   }
 }
 
-} // namespace sprig
+}  // namespace sprig

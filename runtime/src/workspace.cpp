@@ -5,17 +5,14 @@
 
 namespace sprig {
 
-RawBuffer Workspace::scratch(DeviceBackend &device, std::uint64_t bytes) {
+RawBuffer Workspace::scratch(DeviceBackend& device, std::uint64_t bytes) {
   std::lock_guard lock(state_->mutex);
   if (state_->device != nullptr && state_->device != &device)
-    throw DeviceError("Workspace: this workspace serves the device '" +
-                      state_->device->info().name +
-                      "'; use another Workspace for '" + device.info().name +
-                      "'");
+    throw DeviceError("Workspace: this workspace serves the device '" + state_->device->info().name +
+                      "'; use another Workspace for '" + device.info().name + "'");
   state_->device = &device;
   if (!state_->memory || state_->memory.bytes() < bytes) {
-    state_->memory =
-        RawBuffer(); // the old memory goes before the new is asked for
+    state_->memory = RawBuffer();  // the old memory goes before the new is asked for
     state_->memory = device.allocate(bytes, nullptr, MemoryKind::DeviceLocal);
     ++state_->allocations;
   }
@@ -37,4 +34,4 @@ void Workspace::release() {
   state_->memory = RawBuffer();
 }
 
-} // namespace sprig
+}  // namespace sprig

@@ -1,5 +1,4 @@
-// A device-wide memory budget, and the accounting of what sprig holds on a
-// device.
+// A device-wide memory budget, and the accounting of what sprig holds on a device.
 #include "backends.hpp"
 
 using namespace sprig;
@@ -9,14 +8,14 @@ namespace {
 
 // Restores "no budget" on the shared test device however the test ends.
 struct BudgetGuard {
-  sprig::Device &dev;
+  sprig::Device& dev;
   ~BudgetGuard() { dev.set_memory_budget(0); }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("memory usage counts live buffers and keeps the high-water mark") {
-  sprig::Device &dev = test::device(SPRIG_BACKEND);
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
   std::uint64_t before = dev.memory_usage().in_use_bytes;
   dev.reset_peak_memory();
   {
@@ -30,9 +29,8 @@ TEST_CASE("memory usage counts live buffers and keeps the high-water mark") {
   CHECK(after.peak_bytes == before + 6000);
 }
 
-TEST_CASE("an allocation past the device's budget is refused before the driver "
-          "is asked") {
-  sprig::Device &dev = test::device(SPRIG_BACKEND);
+TEST_CASE("an allocation past the device's budget is refused before the driver is asked") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
   BudgetGuard guard{dev};
   std::uint64_t held = dev.memory_usage().in_use_bytes;
   dev.set_memory_budget(held + 10000);
@@ -40,27 +38,22 @@ TEST_CASE("an allocation past the device's budget is refused before the driver "
   try {
     (void)dev.alloc<std::uint32_t>(1000);
     FAIL("the allocation should have been refused");
-  } catch (const MemoryBudgetExceeded &e) {
+  } catch (const MemoryBudgetExceeded& e) {
     CHECK(e.asked() == 4000);
     CHECK(e.allowed() == 2000);
     CHECK_THAT(std::string(e.what()),
-               Contains("3.91 KiB (4000 bytes) asked for") &&
-                   Contains("Device::set_memory_budget"));
+               Contains("3.91 KiB (4000 bytes) asked for") && Contains("Device::set_memory_budget"));
   }
-  CHECK(dev.memory_usage().in_use_bytes ==
-        held + 8000); // the refusal took nothing
+  CHECK(dev.memory_usage().in_use_bytes == held + 8000);  // the refusal took nothing
 }
 
 TEST_CASE("a sequence's scratch counts against the device's budget") {
-  sprig::Device &dev = test::device(SPRIG_BACKEND);
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
   BudgetGuard guard{dev};
-  auto k = kernel(
-      "fill_index",
-      [](WriteBuffer<std::uint32_t> out) {
-        UInt i = global_id().x();
-        if_(i < out.size(), [&] { out[i] = i; });
-      },
-      workgroup(64));
+  auto k = kernel("fill_index", [](WriteBuffer<std::uint32_t> out) {
+    UInt i = global_id().x();
+    if_(i < out.size(), [&] { out[i] = i; });
+  }, workgroup(64));
   dev.set_memory_budget(dev.memory_usage().in_use_bytes + 1024);
   Sequence s = dev.sequence();
   auto t = s.transient<std::uint32_t>(4096, "scratch");
@@ -68,9 +61,8 @@ TEST_CASE("a sequence's scratch counts against the device's budget") {
   CHECK_THROWS_AS(s.submit(), MemoryBudgetExceeded);
 }
 
-TEST_CASE("the driver's budget for device memory is reported where the device "
-          "has one") {
-  sprig::Device &dev = test::device(SPRIG_BACKEND);
+TEST_CASE("the driver's budget for device memory is reported where the device has one") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
   MemoryUsage usage = dev.memory_usage();
   if (dev.info().backend == "simulator") {
     CHECK_FALSE(usage.driver.has_value());

@@ -7,8 +7,7 @@ using namespace sprig;
 
 namespace {
 
-PlannedBuffer transient(const char *name, std::uint64_t bytes,
-                        std::size_t first, std::size_t last) {
+PlannedBuffer transient(const char* name, std::uint64_t bytes, std::size_t first, std::size_t last) {
   PlannedBuffer b;
   b.name = name;
   b.bytes = bytes;
@@ -18,11 +17,10 @@ PlannedBuffer transient(const char *name, std::uint64_t bytes,
   return b;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("transients that are never alive together share offset 0") {
-  std::vector<PlannedBuffer> buffers = {transient("a", 1000, 0, 1),
-                                        transient("b", 4096, 2, 3),
+  std::vector<PlannedBuffer> buffers = {transient("a", 1000, 0, 1), transient("b", 4096, 2, 3),
                                         transient("c", 512, 4, 4)};
   CHECK(place_transients(buffers, TransientPlacement::Shared) == 4096);
   CHECK(buffers[0].offset == 0);
@@ -30,27 +28,22 @@ TEST_CASE("transients that are never alive together share offset 0") {
   CHECK(buffers[2].offset == 0);
 }
 
-TEST_CASE(
-    "transients alive together get disjoint bytes, each at a multiple of 256") {
-  // Command 2 is in all three ranges. The largest (b) goes first, at 0; a (1000
-  // bytes, rounded to 1024) after it; c after a.
-  std::vector<PlannedBuffer> buffers = {transient("a", 1000, 0, 2),
-                                        transient("b", 4096, 1, 3),
+TEST_CASE("transients alive together get disjoint bytes, each at a multiple of 256") {
+  // Command 2 is in all three ranges. The largest (b) goes first, at 0; a (1000 bytes,
+  // rounded to 1024) after it; c after a.
+  std::vector<PlannedBuffer> buffers = {transient("a", 1000, 0, 2), transient("b", 4096, 1, 3),
                                         transient("c", 512, 2, 2)};
-  CHECK(place_transients(buffers, TransientPlacement::Shared) ==
-        4096 + 1024 + 512);
+  CHECK(place_transients(buffers, TransientPlacement::Shared) == 4096 + 1024 + 512);
   CHECK(buffers[1].offset == 0);
   CHECK(buffers[0].offset == 4096);
   CHECK(buffers[2].offset == 4096 + 1024);
 }
 
 TEST_CASE("a small transient fills a gap left between larger ones") {
-  std::vector<PlannedBuffer> buffers = {
-      transient("w", 2048, 0, 1), transient("y", 2048, 0, 5),
-      transient("x", 1024, 2, 5), transient("z", 1024, 5, 6)};
+  std::vector<PlannedBuffer> buffers = {transient("w", 2048, 0, 1), transient("y", 2048, 0, 5),
+                                        transient("x", 1024, 2, 5), transient("z", 1024, 5, 6)};
   std::uint64_t scratch = place_transients(buffers, TransientPlacement::Shared);
-  // w and y are alive together: w at 0 (first by first use among equals), y at
-  // 2048.
+  // w and y are alive together: w at 0 (first among equals by position), y at 2048.
   CHECK(buffers[0].offset == 0);
   CHECK(buffers[1].offset == 2048);
   // x is alive with y only: w's bytes are free for it.
@@ -61,24 +54,21 @@ TEST_CASE("a small transient fills a gap left between larger ones") {
 }
 
 TEST_CASE("separate placement gives every transient bytes of its own") {
-  std::vector<PlannedBuffer> buffers = {transient("a", 1000, 0, 1),
-                                        transient("b", 4096, 2, 3)};
+  std::vector<PlannedBuffer> buffers = {transient("a", 1000, 0, 1), transient("b", 4096, 2, 3)};
   CHECK(place_transients(buffers, TransientPlacement::Separate) == 4096 + 1024);
   CHECK(buffers[1].offset == 0);
   CHECK(buffers[0].offset == 4096);
 }
 
 TEST_CASE("unused transients take no bytes") {
-  std::vector<PlannedBuffer> buffers = {transient("a", 1000, 0, 1),
-                                        transient("unused", 1 << 20, 0, 0)};
+  std::vector<PlannedBuffer> buffers = {transient("a", 1000, 0, 1), transient("unused", 1 << 20, 0, 0)};
   buffers[1].used = false;
   CHECK(place_transients(buffers, TransientPlacement::Shared) == 1024);
 }
 
 TEST_CASE("the live peak counts the bytes alive during the busiest command") {
-  std::vector<PlannedBuffer> buffers = {
-      transient("a", 100, 0, 2), transient("b", 300, 1, 1),
-      transient("c", 50, 2, 3), transient("d", 1000, 4, 4)};
+  std::vector<PlannedBuffer> buffers = {transient("a", 100, 0, 2), transient("b", 300, 1, 1), transient("c", 50, 2, 3),
+                                        transient("d", 1000, 4, 4)};
   CHECK(live_transient_peak(buffers) == 1000);
   buffers[3].used = false;
   CHECK(live_transient_peak(buffers) == 400);

@@ -63,6 +63,7 @@ int run_bench(const BenchOptions& options) {
               "first round with its pipelines %.3f s)%s%s\n",
               in_flight, startup, open_seconds, plotters_seconds, startup - open_seconds - plotters_seconds,
               cache.empty() ? "" : "; ", cache.c_str());
+  device->reset_peak_memory();
   auto sequence = device->sequence();
   const std::uint32_t rounds = std::max<std::uint32_t>(1, options.records / in_flight);
   for (std::uint32_t r = 0; r < rounds; ++r) record_round(sequence);
@@ -71,9 +72,10 @@ int run_bench(const BenchOptions& options) {
   const double seconds = seconds_since(start);
   const std::uint32_t plotted = rounds * in_flight;
   std::printf("%s, K = %d, %s rules, %u records, %u in flight (tables, proofs and encoding): %.3f ms per record, "
-              "%.2f records/s, %.1f MiB of device memory per record in flight\n",
+              "%.2f records/s, %.1f MiB of device memory per record in flight, peak %.1f MiB in all\n",
               device->info().name.c_str(), options.k, pos::mode_name(options.mode), plotted, in_flight,
-              seconds * 1e3 / plotted, plotted / seconds, double(plotters[0]->device_bytes()) / (1 << 20));
+              seconds * 1e3 / plotted, plotted / seconds, double(plotters[0]->device_bytes()) / (1 << 20),
+              double(device->memory_usage().peak_bytes) / (1 << 20));
   return 0;
 }
 

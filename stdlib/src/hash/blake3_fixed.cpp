@@ -96,7 +96,7 @@ const Blake3TreeLevelKernel& blake3_tree_level_kernel() {
 
 namespace {
 
-void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<std::uint32_t>& data,
+void blake3_fixed_launch(Sequence& sequence, const DeviceBuffer<std::uint32_t>& data,
                          std::uint32_t message_bytes, std::size_t count, const DeviceBuffer<std::uint32_t>& key,
                          const DeviceBuffer<std::uint32_t>& out, std::uint32_t out_bytes, std::uint32_t mode_flags) {
   if (out_bytes == 0) throw std::invalid_argument("blake3_fixed: the output length must be positive");
@@ -119,8 +119,10 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
   const std::uint64_t total_chunks = std::uint64_t(chunks) * count;
   if (total_chunks * 8 >= (std::uint64_t(1) << 32))
     throw std::invalid_argument("blake3_fixed: more than 2^29 chunks in one call");
-  auto below = device.alloc<std::uint32_t>(total_chunks * 8);
-  auto above = device.alloc<std::uint32_t>(std::size_t((chunks + 1) / 2) * count * 8);
+  // The tree's levels alternate between two transients: their memory is the sequence's
+  // again once the roots are written.
+  auto below = sequence.transient<std::uint32_t>(total_chunks * 8, "blake3 tree level");
+  auto above = sequence.transient<std::uint32_t>(std::size_t((chunks + 1) / 2) * count * 8, "blake3 tree level above");
   sequence.run(detail::blake3_chunk_cv_kernel(aligned), grid(total_chunks), data, key, below, message_bytes, chunks,
                std::uint32_t(total_chunks), mode_flags);
   for (std::uint32_t nodes = chunks; nodes >= 2; nodes = (nodes + 1) / 2) {
@@ -137,7 +139,7 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
 void blake3_fixed(Device& device, Sequence& sequence, const DeviceBuffer<std::uint32_t>& data,
                   std::uint32_t message_bytes, std::size_t count, const DeviceBuffer<std::uint32_t>& out,
                   std::uint32_t out_bytes) {
-  blake3_fixed_launch(device, sequence, data, message_bytes, count, device.upload(detail::blake3_iv_words()), out,
+  blake3_fixed_launch(sequence, data, message_bytes, count, device.upload(detail::blake3_iv_words()), out,
                       out_bytes, 0);
 }
 
@@ -145,14 +147,14 @@ void blake3_keyed_fixed(Device& device, Sequence& sequence, const std::array<std
                         const DeviceBuffer<std::uint32_t>& data, std::uint32_t message_bytes, std::size_t count,
                         const DeviceBuffer<std::uint32_t>& out, std::uint32_t out_bytes) {
   auto key_buffer = device.upload(std::vector<std::uint32_t>(key.begin(), key.end()));
-  blake3_fixed_launch(device, sequence, data, message_bytes, count, key_buffer, out, out_bytes,
+  blake3_fixed_launch(sequence, data, message_bytes, count, key_buffer, out, out_bytes,
                       blake3_flags::keyed_hash);
 }
 
 void blake3_derive_key_fixed(Device& device, Sequence& sequence, std::string_view context,
                              const DeviceBuffer<std::uint32_t>& data, std::uint32_t message_bytes, std::size_t count,
                              const DeviceBuffer<std::uint32_t>& out, std::uint32_t out_bytes) {
-  blake3_fixed_launch(device, sequence, data, message_bytes, count, detail::blake3_context_key(device, sequence, context),
+  blake3_fixed_launch(sequence, data, message_bytes, count, detail::blake3_context_key(device, sequence, context),
                       out, out_bytes, blake3_flags::derive_key_material);
 }
 

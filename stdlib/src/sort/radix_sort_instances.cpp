@@ -5,9 +5,9 @@ namespace sprig::detail {
 
 template void record_radix_sort<std::uint32_t>(Device&, Sequence&, const DeviceBuffer<std::uint32_t>&,
                                                const DeviceBuffer<std::uint32_t>*, SortOptions,
-                                               SortScratch<std::uint32_t>&);
+                                               SortScratch<std::uint32_t>*);
 template void record_radix_sort<std::uint64_t>(Device&, Sequence&, const DeviceBuffer<std::uint64_t>&,
                                                const DeviceBuffer<std::uint32_t>*, SortOptions,
-                                               SortScratch<std::uint64_t>&);
+                                               SortScratch<std::uint64_t>*);
 
 }  // namespace sprig::detail

@@ -1,6 +1,5 @@
-// The interface every backend implements (Vulkan, simulator). Users do not call
-// it directly: sprig::Device and sprig::Sequence (device.hpp) wrap it with a
-// typed API.
+// The interface every backend implements (Vulkan, simulator). Users do not call it
+// directly: sprig::Device and sprig::Sequence (device.hpp) wrap it with a typed API.
 #pragma once
 
 #include <array>
@@ -21,55 +20,46 @@ namespace sprig {
 
 struct DeviceInfo {
   std::string name;
-  std::string backend; // "vulkan" or "simulator"
-  std::string type;    // to_string(kind): "discrete", "integrated", "cpu",
-                       // "virtual", "other", "simulator"
+  std::string backend;  // "vulkan" or "simulator"
+  std::string type;     // to_string(kind): "discrete", "integrated", "cpu", "virtual", "other", "simulator"
   DeviceKind kind = DeviceKind::Other;
   DriverId driver = DriverId::Unknown;
-  std::string
-      driver_version; // as the driver spells it ("580.159.04", "Mesa 22.3.6")
+  std::string driver_version;  // as the driver spells it ("580.159.04", "Mesa 22.3.6")
   // The driver bugs (driver_quirks.hpp) whose workarounds this device applies.
   QuirkSet quirks;
   std::uint32_t subgroup_size = 32;
   std::uint32_t min_subgroup_size = 32, max_subgroup_size = 32;
-  std::uint32_t max_shared_memory = 32768; // bytes per workgroup
+  std::uint32_t max_shared_memory = 32768;  // bytes per workgroup
   std::uint32_t max_workgroup_invocations = 1024;
   std::array<std::uint32_t, 3> max_workgroup_size{1024, 1024, 64};
   std::array<std::uint32_t, 3> max_workgroup_count{65535, 65535, 65535};
-  std::uint64_t max_buffer_bytes = 1ull
-                                   << 27; // per binding (maxStorageBufferRange)
-  ir::Features supported; // which kernel features the device offers
-  double timestamp_period_ns =
-      1.0; // 0: the device has no timestamps (timings() reports 0)
+  std::uint64_t max_buffer_bytes = 1ull << 27;  // per binding (maxStorageBufferRange)
+  ir::Features supported;  // which kernel features the device offers
+  double timestamp_period_ns = 1.0;  // 0: the device has no timestamps (timings() reports 0)
 };
 
 // Timing of one launch in a submitted sequence.
 struct LaunchTiming {
   std::string kernel;
-  double gpu_ms =
-      0; // from timestamp queries (simulator: host time of the interpretation)
+  double gpu_ms = 0;  // from timestamp queries (simulator: host time of the interpretation)
 };
 
-// A recorded list of commands, submitted at once (one command buffer on
-// Vulkan).
+// A recorded list of commands, submitted at once (one command buffer on Vulkan).
 class SequenceBackend {
-public:
+ public:
   virtual ~SequenceBackend() = default;
   virtual void launch(Launch launch) = 0;
-  virtual void copy(const RawBuffer &src, std::size_t src_offset,
-                    const RawBuffer &dst, std::size_t dst_offset,
-                    std::size_t bytes) = 0;
-  virtual void fill(const RawBuffer &dst, std::size_t offset, std::size_t bytes,
-                    std::uint32_t word) = 0;
+  virtual void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst,
+                    std::size_t dst_offset, std::size_t bytes) = 0;
+  virtual void fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word) = 0;
   virtual void submit() = 0;
-  virtual bool poll() = 0; // true once the submitted work has finished
+  virtual bool poll() = 0;  // true once the submitted work has finished
   virtual void wait() = 0;
-  virtual std::vector<LaunchTiming> timings() const = 0; // after wait()
+  virtual std::vector<LaunchTiming> timings() const = 0;  // after wait()
 };
 
-// What the driver says about the device-local memory heap
-// (VK_EXT_memory_budget): how much this process may use and uses now, all
-// allocations counted, not only sprig's.
+// What the driver says about the device-local memory heap (VK_EXT_memory_budget): how
+// much this process may use and uses now, all allocations counted, not only sprig's.
 struct DriverMemoryBudget {
   std::uint64_t heap_bytes = 0;
   std::uint64_t budget_bytes = 0;
@@ -77,35 +67,28 @@ struct DriverMemoryBudget {
 };
 
 class DeviceBackend {
-public:
+ public:
   virtual ~DeviceBackend() = default;
-  virtual const DeviceInfo &info() const = 0;
+  virtual const DeviceInfo& info() const = 0;
   // A buffer charged to ledger() until its storage is destroyed.
-  virtual RawBuffer allocate(std::size_t bytes, ir::TypeRef element,
-                             MemoryKind memory) = 0;
-  // `bytes` bytes of `whole` from `offset` (a multiple of 256), as a buffer of
-  // its own that keeps `whole` alive: where a sequence places the transient
-  // `transient_name`. The simulator checks that a transient reads only bytes it
-  // wrote itself.
-  virtual RawBuffer view(const RawBuffer &whole, std::uint64_t offset,
-                         std::uint64_t bytes,
-                         const std::string &transient_name) = 0;
-  virtual void write(const RawBuffer &dst, std::size_t offset,
-                     std::span<const std::byte> data) = 0;
-  virtual void read(const RawBuffer &src, std::size_t offset,
-                    std::span<std::byte> data) = 0;
+  virtual RawBuffer allocate(std::size_t bytes, ir::TypeRef element, MemoryKind memory) = 0;
+  // `bytes` bytes of `whole` from `offset` (a multiple of 256), as a buffer of its own that
+  // keeps `whole` alive: where a sequence places the transient `transient_name`. The
+  // simulator checks that a transient reads only bytes it wrote itself.
+  virtual RawBuffer view(const RawBuffer& whole, std::uint64_t offset, std::uint64_t bytes,
+                         const std::string& transient_name) = 0;
+  virtual void write(const RawBuffer& dst, std::size_t offset, std::span<const std::byte> data) = 0;
+  virtual void read(const RawBuffer& src, std::size_t offset, std::span<std::byte> data) = 0;
   virtual std::unique_ptr<SequenceBackend> sequence() = 0;
   // The driver's view of device memory, where the device reports it.
-  virtual std::optional<DriverMemoryBudget> driver_memory() const {
-    return std::nullopt;
-  }
+  virtual std::optional<DriverMemoryBudget> driver_memory() const { return std::nullopt; }
 
-  MemoryLedger &ledger() { return *ledger_; }
-  const MemoryLedger &ledger() const { return *ledger_; }
-  const std::shared_ptr<MemoryLedger> &shared_ledger() const { return ledger_; }
+  MemoryLedger& ledger() { return *ledger_; }
+  const MemoryLedger& ledger() const { return *ledger_; }
+  const std::shared_ptr<MemoryLedger>& shared_ledger() const { return ledger_; }
 
-private:
+ private:
   std::shared_ptr<MemoryLedger> ledger_ = std::make_shared<MemoryLedger>();
 };
 
-} // namespace sprig
+}  // namespace sprig

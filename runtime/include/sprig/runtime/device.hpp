@@ -1,7 +1,6 @@
-// The backend-neutral host API: buffers, launches and sequences of launches on
-// a device. vk::Device and sim::Device both are a sprig::Device, so a program
-// switches backend by changing the line that creates the device; library code
-// takes a sprig::Device&.
+// The backend-neutral host API: buffers, launches and sequences of launches on a device.
+// vk::Device and sim::Device both are a sprig::Device, so a program switches backend by
+// changing the line that creates the device; library code takes a sprig::Device&.
 #pragma once
 
 #include <cstring>
@@ -23,84 +22,72 @@ namespace sprig {
 
 class Device;
 
-// Launches, copies and fills recorded in order and submitted together. Between
-// commands the backend inserts exactly the barriers the buffers' read/write
-// sets require. A sequence also hands out transient buffers: scratch whose
-// contents do not outlive it. They are used like any buffer; at submit the
-// sequence places those whose live ranges (first to last command touching them)
-// do not overlap at the same memory, and the barriers a reuse needs follow from
-// the same read/write sets. memory_plan() shows where everything went and what
-// the sequence holds at its peak.
+// Launches, copies and fills recorded in order and submitted together. Between commands
+// the backend inserts exactly the barriers the buffers' read/write sets require.
+// A sequence also hands out transient buffers: scratch whose contents do not outlive it.
+// They are used like any buffer; at submit the sequence places those whose live ranges
+// (first to last command touching them) do not overlap at the same memory, and the
+// barriers a reuse needs follow from the same read/write sets. memory_plan() shows where
+// everything went and what the sequence holds at its peak (docs/memory.md).
 class Sequence {
-public:
-  Sequence(std::unique_ptr<SequenceBackend> impl,
-           std::shared_ptr<DeviceBackend> device)
-      : impl_(std::move(impl)), info_(&device->info()),
-        memory_(std::make_unique<SequenceMemory>(std::move(device))) {}
+ public:
+  Sequence(std::unique_ptr<SequenceBackend> impl, std::shared_ptr<DeviceBackend> device)
+      : impl_(std::move(impl)), info_(&device->info()), memory_(std::make_unique<SequenceMemory>(std::move(device))) {}
 
-  // Record a launch of `kernel` over `g` with the kernel's arguments,
-  // type-checked at compile time against the kernel's parameters.
+  // Record a launch of `kernel` over `g` with the kernel's arguments, type-checked at
+  // compile time against the kernel's parameters.
   template <class K, class... Args>
-  requires KernelType<K> Sequence &run(const K &kernel, const Grid &g,
-                                       Args &&...args) {
-    memory_->record(make_launch(kernel, g, *info_, std::forward<Args>(args)...),
-                    *impl_);
+    requires KernelType<K>
+  Sequence& run(const K& kernel, const Grid& g, Args&&... args) {
+    memory_->record(make_launch(kernel, g, *info_, std::forward<Args>(args)...), *impl_);
     return *this;
   }
-  Sequence &copy(const RawBuffer &src, const RawBuffer &dst) {
+  Sequence& copy(const RawBuffer& src, const RawBuffer& dst) {
     check_same_size(src, dst);
     memory_->record(CopyCommand{src, 0, dst, 0, src.bytes()}, *impl_);
     return *this;
   }
-  Sequence &copy(const RawBuffer &src, std::size_t src_offset,
-                 const RawBuffer &dst, std::size_t dst_offset,
+  Sequence& copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
                  std::size_t bytes) {
     check_range(src, src_offset, bytes);
     check_range(dst, dst_offset, bytes);
-    memory_->record(CopyCommand{src, src_offset, dst, dst_offset, bytes},
-                    *impl_);
+    memory_->record(CopyCommand{src, src_offset, dst, dst_offset, bytes}, *impl_);
     return *this;
   }
   // Fill with a repeated 32-bit word; offset and bytes must be multiples of 4.
-  Sequence &fill(const RawBuffer &dst, std::uint32_t word = 0) {
+  Sequence& fill(const RawBuffer& dst, std::uint32_t word = 0) {
     memory_->record(FillCommand{dst, 0, dst.bytes(), word}, *impl_);
     return *this;
   }
-  Sequence &fill(const RawBuffer &dst, std::size_t offset, std::size_t bytes,
-                 std::uint32_t word) {
+  Sequence& fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word) {
     check_range(dst, offset, bytes);
     if (offset % 4 != 0 || bytes % 4 != 0)
-      throw std::invalid_argument(
-          "Sequence::fill: offset and byte count must be multiples of 4");
+      throw std::invalid_argument("Sequence::fill: offset and byte count must be multiples of 4");
     memory_->record(FillCommand{dst, offset, bytes, word}, *impl_);
     return *this;
   }
 
-  // A scratch buffer of `count` elements of T whose contents live only inside
-  // this sequence: uninitialised at its first use, gone after the sequence.
-  // `name` labels it in memory plans, budget errors and the simulator's
-  // diagnostics.
+  // A scratch buffer of `count` elements of T whose contents live only inside this
+  // sequence: uninitialised at its first use, gone after the sequence. `name` labels it
+  // in memory plans, budget errors and the simulator's diagnostics.
   template <class T>
   DeviceBuffer<T> transient(std::size_t count, std::string name = {}) {
-    return DeviceBuffer<T>(memory_->add_transient(count * element_stride<T>(),
-                                                  device_type<T>(),
-                                                  std::move(name)),
+    return DeviceBuffer<T>(memory_->add_transient(count * element_stride<T>(), device_type<T>(), std::move(name)),
                            count);
   }
-  // Place the transients in `workspace`'s memory, kept for later sequences,
-  // instead of memory of this sequence's own.
-  Sequence &use_workspace(Workspace workspace) {
+  // Place the transients in `workspace`'s memory, kept for later sequences, instead of
+  // memory of this sequence's own.
+  Sequence& use_workspace(Workspace workspace) {
     memory_->use_workspace(std::move(workspace));
     return *this;
   }
-  // submit() throws MemoryBudgetExceeded if the plan's peak (the persistent
-  // buffers the commands touch plus the transients' scratch) is more than
-  // `bytes`. 0: no budget.
-  Sequence &set_memory_budget(std::uint64_t bytes) {
+  // submit() throws MemoryBudgetExceeded if the plan's peak (the persistent buffers the
+  // commands touch plus the transients' scratch) is more than `bytes`. 0: no budget.
+  Sequence& set_memory_budget(std::uint64_t bytes) {
     memory_->set_budget(bytes);
     return *this;
   }
-  Sequence &set_transient_placement(TransientPlacement placement) {
+  Sequence& set_transient_placement(TransientPlacement placement) {
     memory_->set_placement(placement);
     return *this;
   }
@@ -119,70 +106,61 @@ public:
     wait();
   }
   std::vector<LaunchTiming> timings() const { return impl_->timings(); }
-  const SequenceBackend &backend() const { return *impl_; }
+  const SequenceBackend& backend() const { return *impl_; }
 
-private:
-  static void check_same_size(const RawBuffer &a, const RawBuffer &b);
-  static void check_range(const RawBuffer &b, std::size_t offset,
-                          std::size_t bytes);
+ private:
+  static void check_same_size(const RawBuffer& a, const RawBuffer& b);
+  static void check_range(const RawBuffer& b, std::size_t offset, std::size_t bytes);
 
   std::unique_ptr<SequenceBackend> impl_;
-  const DeviceInfo *info_;
-  std::unique_ptr<SequenceMemory>
-      memory_; // after impl_: its kept commands go first
+  const DeviceInfo* info_;
+  std::unique_ptr<SequenceMemory> memory_;  // destroyed first: its kept commands hold buffers
 };
 
-// Device memory as sprig counts it: every buffer allocated through this device
-// and not yet destroyed (transients' scratch and workspaces included), the
-// high-water mark, the budget, and what the driver reports where it can.
+// Device memory as sprig counts it: every buffer allocated through this device and not
+// yet destroyed (transients' scratch and workspaces included), the high-water mark, the
+// budget, and what the driver reports where it can.
 struct MemoryUsage {
   std::uint64_t in_use_bytes = 0;
-  std::uint64_t peak_bytes =
-      0; // since the device opened or reset_peak_memory()
-  std::uint64_t budget_bytes = 0; // 0: none
+  std::uint64_t peak_bytes = 0;    // since the device opened or reset_peak_memory()
+  std::uint64_t budget_bytes = 0;  // 0: none
   std::optional<DriverMemoryBudget> driver;
 };
 
 class Device {
-public:
-  const DeviceInfo &info() const { return backend_->info(); }
-  const std::string &name() const { return info().name; }
+ public:
+  const DeviceInfo& info() const { return backend_->info(); }
+  const std::string& name() const { return info().name; }
 
   // A buffer of `count` elements of T, uninitialised.
   template <class T>
-  DeviceBuffer<T> alloc(std::size_t count,
-                        MemoryKind memory = MemoryKind::DeviceLocal) {
-    return DeviceBuffer<T>(backend_->allocate(count * element_stride<T>(),
-                                              device_type<T>(), memory),
-                           count);
+  DeviceBuffer<T> alloc(std::size_t count, MemoryKind memory = MemoryKind::DeviceLocal) {
+    return DeviceBuffer<T>(backend_->allocate(count * element_stride<T>(), device_type<T>(), memory), count);
   }
   template <class T>
-  DeviceBuffer<T> upload(std::span<const T> data,
-                         MemoryKind memory = MemoryKind::DeviceLocal) {
+  DeviceBuffer<T> upload(std::span<const T> data, MemoryKind memory = MemoryKind::DeviceLocal) {
     auto buffer = alloc<T>(data.size(), memory);
     write(buffer, data);
     return buffer;
   }
   template <class T>
-  DeviceBuffer<T> upload(const std::vector<T> &data,
-                         MemoryKind memory = MemoryKind::DeviceLocal) {
+  DeviceBuffer<T> upload(const std::vector<T>& data, MemoryKind memory = MemoryKind::DeviceLocal) {
     return upload(std::span<const T>(data), memory);
   }
   template <class T>
-  void write(const DeviceBuffer<T> &dst, std::span<const T> data,
-             std::size_t first = 0) {
+  void write(const DeviceBuffer<T>& dst, std::span<const T> data, std::size_t first = 0) {
     check_host_layout<T>();
     check_elements(dst, first, data.size());
     backend_->write(dst, first * sizeof(T), std::as_bytes(data));
   }
   template <class T>
-  void read(const DeviceBuffer<T> &src, std::span<T> out,
-            std::size_t first = 0) {
+  void read(const DeviceBuffer<T>& src, std::span<T> out, std::size_t first = 0) {
     check_host_layout<T>();
     check_elements(src, first, out.size());
     backend_->read(src, first * sizeof(T), std::as_writable_bytes(out));
   }
-  template <class T> std::vector<T> download(const DeviceBuffer<T> &src) {
+  template <class T>
+  std::vector<T> download(const DeviceBuffer<T>& src) {
     std::vector<T> out(src.size());
     read(src, std::span<T>(out));
     return out;
@@ -190,8 +168,8 @@ public:
 
   // One launch, submitted and waited for.
   template <class K, class... Args>
-  requires KernelType<K>
-  void run(const K &kernel, const Grid &g, Args &&...args) {
+    requires KernelType<K>
+  void run(const K& kernel, const Grid& g, Args&&... args) {
     auto s = sequence();
     s.run(kernel, g, std::forward<Args>(args)...);
     s.run_and_wait();
@@ -199,29 +177,23 @@ public:
 
   Sequence sequence() { return Sequence(backend_->sequence(), backend_); }
 
-  // Allocations that would take sprig's buffers on this device past `bytes`
-  // throw MemoryBudgetExceeded instead. 0: no budget (the driver's limits still
-  // apply).
-  void set_memory_budget(std::uint64_t bytes) {
-    backend_->ledger().set_budget(bytes);
-  }
+  // Allocations that would take sprig's buffers on this device past `bytes` throw
+  // MemoryBudgetExceeded instead. 0: no budget (the driver's limits still apply).
+  void set_memory_budget(std::uint64_t bytes) { backend_->ledger().set_budget(bytes); }
   MemoryUsage memory_usage() const {
-    const MemoryLedger &l = backend_->ledger();
-    return MemoryUsage{l.in_use(), l.peak(), l.budget(),
-                       backend_->driver_memory()};
+    const MemoryLedger& l = backend_->ledger();
+    return MemoryUsage{l.in_use(), l.peak(), l.budget(), backend_->driver_memory()};
   }
   void reset_peak_memory() { backend_->ledger().reset_peak(); }
-  DeviceBackend &backend() { return *backend_; }
-  const DeviceBackend &backend() const { return *backend_; }
+  DeviceBackend& backend() { return *backend_; }
+  const DeviceBackend& backend() const { return *backend_; }
 
-protected:
-  explicit Device(std::shared_ptr<DeviceBackend> backend)
-      : backend_(std::move(backend)) {}
+ protected:
+  explicit Device(std::shared_ptr<DeviceBackend> backend) : backend_(std::move(backend)) {}
 
-private:
-  static void check_elements(const RawBuffer &b, std::size_t first,
-                             std::size_t count);
+ private:
+  static void check_elements(const RawBuffer& b, std::size_t first, std::size_t count);
   std::shared_ptr<DeviceBackend> backend_;
 };
 
-} // namespace sprig
+}  // namespace sprig

@@ -1,8 +1,7 @@
-// Where a sequence's buffers live and when: each buffer's size and live range
-// (the first and last command that touch it), and for transient buffers the
-// offset the planner gave them in the sequence's shared scratch memory. Buffers
-// whose live ranges do not overlap may share bytes; the plan is what
-// Sequence::memory_plan() reports, as text or JSON.
+// Where a sequence's buffers live and when: each buffer's size and live range (the first
+// and last command that touch it), and for transient buffers the offset the planner gave
+// them in the sequence's shared scratch memory. Buffers whose live ranges do not overlap
+// may share bytes; the plan is what Sequence::memory_plan() reports, as text or JSON.
 #pragma once
 
 #include <cstddef>
@@ -14,60 +13,53 @@ namespace sprig {
 
 // How transient buffers are placed in the scratch memory.
 enum class TransientPlacement : std::uint8_t {
-  Shared,   // buffers alive at different times share bytes (the default)
-  Separate, // every buffer has bytes of its own: to rule the planner out when
-            // debugging
-  // Every buffer at offset 0, lives overlapping or not. Wrong on purpose: for
-  // the tests proving that the simulator catches a read of bytes another buffer
-  // overwrote.
+  Shared,    // buffers alive at different times share bytes (the default)
+  Separate,  // every buffer has bytes of its own: to rule the planner out when debugging
+  // Every buffer at offset 0, lives overlapping or not. Wrong on purpose: for the tests
+  // proving that the simulator catches a read of bytes another buffer overwrote.
   UnsafeAllAtZero,
 };
 
 struct PlannedBuffer {
-  std::string name; // transients: the name given; others: empty
+  std::string name;  // transients: the name given; others: empty
   std::uint64_t bytes = 0;
-  std::size_t first_command = 0; // live range: [first_command, last_command]
+  std::size_t first_command = 0;  // live range: [first_command, last_command]
   std::size_t last_command = 0;
   bool transient = false;
-  std::uint64_t offset = 0; // transients: where in the scratch memory
-  bool used = true; // false: a transient no command touched (it takes no bytes)
+  std::uint64_t offset = 0;  // transients: where in the scratch memory
+  bool used = true;          // false: a transient no command touched (it takes no bytes)
 
-  bool alive_with(const PlannedBuffer &other) const {
-    return first_command <= other.last_command &&
-           other.first_command <= last_command;
+  bool alive_with(const PlannedBuffer& other) const {
+    return first_command <= other.last_command && other.first_command <= last_command;
   }
 };
 
 struct MemoryPlan {
-  std::vector<PlannedBuffer>
-      buffers; // persistent buffers first, in order of first use
+  std::vector<PlannedBuffer> buffers;  // persistent buffers first, in order of first use
   std::size_t commands = 0;
-  std::uint64_t scratch_bytes = 0;    // the transients' shared memory
-  std::uint64_t persistent_bytes = 0; // the other buffers the commands touch
-  // The most transient bytes alive during any one command: what a perfect
-  // placement needs.
+  std::uint64_t scratch_bytes = 0;     // the transients' shared memory
+  std::uint64_t persistent_bytes = 0;  // the other buffers the commands touch
+  // The most transient bytes alive during any one command: what a perfect placement needs.
   std::uint64_t live_transient_peak = 0;
-  // What the sequence holds at its busiest: its persistent buffers plus the
-  // scratch.
+  // What the sequence holds at its busiest: its persistent buffers plus the scratch.
   std::uint64_t peak_bytes() const { return persistent_bytes + scratch_bytes; }
 
   std::string text() const;
   std::string json() const;
 };
 
-// Transient buffers' offsets are multiples of this: the largest storage-buffer
-// offset alignment Vulkan allows a device to require.
+// Transient buffers' offsets are multiples of this: the largest storage-buffer offset
+// alignment Vulkan allows a device to require.
 constexpr std::uint64_t kTransientAlignment = 256;
 
-// Gives every used transient of `buffers` an offset so that buffers alive at
-// the same time never share a byte, and returns the scratch bytes needed.
-// Greedy by size: the largest buffers are placed first, each at the lowest
-// offset clear of every placed buffer it is alive with. Deterministic.
-std::uint64_t place_transients(std::vector<PlannedBuffer> &buffers,
-                               TransientPlacement placement,
+// Gives every used transient of `buffers` an offset so that buffers alive at the same time
+// never share a byte, and returns the scratch bytes needed. Greedy by size: the largest
+// buffers are placed first, each at the lowest offset clear of every placed buffer it is
+// alive with. Deterministic.
+std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPlacement placement,
                                std::uint64_t alignment = kTransientAlignment);
 
 // The most bytes of used transients alive during any one command.
-std::uint64_t live_transient_peak(const std::vector<PlannedBuffer> &buffers);
+std::uint64_t live_transient_peak(const std::vector<PlannedBuffer>& buffers);
 
-} // namespace sprig
+}  // namespace sprig

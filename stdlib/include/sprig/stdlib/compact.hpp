@@ -122,13 +122,13 @@ void record_compaction(Device& device, Sequence& sequence, const DeviceBuffer<T>
   TileShape shape = compact_shape<T>(device.info());
   std::size_t tiles = shape.tiles_for(in.size());
   auto count = std::uint32_t(in.size());
-  auto status = device.alloc<std::uint64_t>(tile_status_words(tiles));
+  auto status = sequence.transient<std::uint64_t>(tile_status_words(tiles), "compaction tile status");
   sequence.fill(status, 0);
   if (kind == CompactKind::Partition)
     sequence.run(count_if_kernel<T>(pred, shape), tile_grid(tiles, shape), in, kept, count);
   bool with_values = in_values != nullptr;
   DeviceBuffer<V> dummy;
-  if (!with_values) dummy = device.alloc<V>(1);
+  if (!with_values) dummy = sequence.transient<V>(1, "compaction no values");
   sequence.run(compact_kernel<T, V>(pred, kind, with_values, lookback_traits(device.info()), shape),
                tile_grid(tiles, shape), in, out, with_values ? *in_values : dummy, with_values ? *out_values : dummy,
                status, kept, count);

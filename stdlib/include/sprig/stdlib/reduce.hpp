@@ -78,7 +78,7 @@ void record_reduce(Device& device, Sequence& sequence, const DeviceBuffer<T>& in
   }
   std::size_t per_group = (tiles + max_reduce_workgroups - 1) / max_reduce_workgroups;
   std::size_t groups = (tiles + per_group - 1) / per_group;
-  auto partials = device.alloc<T>(groups);
+  auto partials = sequence.transient<T>(groups, "reduce partials");
   sequence.run(k, tile_grid(groups, shape), in, partials, std::uint32_t(in.size()), std::uint32_t(per_group));
   sequence.run(k, grid(shape.invocations), partials, result, std::uint32_t(groups),
                std::uint32_t(shape.tiles_for(groups)));

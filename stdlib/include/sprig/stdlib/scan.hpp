@@ -223,8 +223,8 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
   std::size_t tiles = shape.tiles_for(n);
   auto count = std::uint32_t(n);
   if (lookback) {
-    auto status = device.alloc<std::uint64_t>(tile_status_words(tiles));
-    auto values = device.alloc<T>(tile_value_slots<T>(tiles));
+    auto status = sequence.transient<std::uint64_t>(tile_status_words(tiles), "scan tile status");
+    auto values = sequence.transient<T>(tile_value_slots<T>(tiles), "scan tile values");
     sequence.fill(status, 0);
     LookBackTraits traits = lookback_traits(device.info());
     if constexpr (VectorizableScalar<T>) {
@@ -237,7 +237,7 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
     sequence.run(lookback_scan_kernel<T>(op, kind, traits, shape), tile_grid(tiles, shape), in, out, status, values,
                  count);
   } else {
-    auto prefixes = device.alloc<T>(tiles);
+    auto prefixes = sequence.transient<T>(tiles, "scan tile prefixes");
     sequence.run(tile_totals_kernel<T>(op, shape), tile_grid(tiles, shape), in, prefixes, count);
     const std::uint32_t one_workgroup = fit_invocations(256, device.info());
     sequence.run(single_workgroup_exclusive_scan_kernel<T>(op, one_workgroup), grid(one_workgroup), prefixes,

@@ -27,8 +27,12 @@ class Pipeline<In, Stages<S...>> {
   Pipeline(Device& device, const Stages<S...>& stages, const Options& options = {})
       : device_(device),
         engine_(device, stages.stages,
-                detail::Geometry{detail::chosen_chunk_elements(options, device.info(), std::max(sizeof(In), sizeof(Out))),
-                                 options.buffers}) {}
+                detail::fit_to_budget<EngineType>(
+                    device, stages.stages,
+                    detail::Geometry{
+                        detail::chosen_chunk_elements(options, device.info(), std::max(sizeof(In), sizeof(Out))),
+                        options.buffers},
+                    options.memory_budget)) {}
 
   template <SourceRange R>
   std::vector<Out> collect(R&& range) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sprig/stdlib/pipeline/chunk_stream.hpp"
+#include "sprig/stdlib/pipeline/memory_budget.hpp"
 #include "sprig/stdlib/pipeline/pipe.hpp"
 #include "sprig/stdlib/reduce.hpp"
 
@@ -78,6 +79,7 @@ auto make_engine(Device& device, const Pipe<R, S...>& pipe, const Options& optio
   std::uint64_t known = host_limit(pipe.stages.stages);
   if constexpr (std::ranges::sized_range<R>) known = std::min<std::uint64_t>(known, std::ranges::size(pipe.range));
   Geometry g{fitted_capacity(options, device.info(), std::max(sizeof(In), sizeof(Out)), known), options.buffers};
+  g = fit_to_budget<EngineType>(device, pipe.stages.stages, g, options.memory_budget);
   return std::make_unique<EngineType>(device, pipe.stages.stages, g);
 }
 

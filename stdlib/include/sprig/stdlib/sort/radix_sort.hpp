@@ -3,6 +3,7 @@
 //
 //   sprig::radix_sort(device, keys);                      // in place
 //   sprig::radix_sort(device, keys, values, {0, 24});     // pairs, low 24 bits only
+//   sprig::radix_sort(device, sequence, keys);            // recorded, temporaries transient
 //   sprig::radix_sort(device, sequence, keys, scratch);   // recorded, temporaries kept
 //
 // Onesweep (Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
@@ -54,6 +55,9 @@ class SortScratchOf;
 //   for (auto& keys : batches) sprig::radix_sort(device, sequence, keys, scratch);
 //
 // One scratch may serve several sorts of one sequence: they run one after another.
+// Without a scratch the temporaries are transients of the sequence (Sequence::transient),
+// whose memory other work of the sequence reuses once the sort is done; a sequence with a
+// Workspace keeps that memory across calls too.
 template <detail::RadixKey K>
 class SortScratch {
  public:
@@ -71,33 +75,44 @@ class SortScratch {
 
 namespace detail {
 
-// A scratch's buffers, each at least the size asked for.
+// The sort's temporaries, each at least the size asked for: a kept scratch's buffers
+// (grown as needed), or with no scratch, transients of the sequence.
 template <RadixKey K>
 class SortScratchOf {
  public:
-  SortScratchOf(Device& device, SortScratch<K>& scratch) : device_(device), scratch_(scratch) {}
-  const DeviceBuffer<K>& keys(std::size_t n) { return reserve(scratch_.keys_, n); }
-  const DeviceBuffer<std::uint32_t>& values(std::size_t n) { return reserve(scratch_.values_, n); }
-  const DeviceBuffer<std::uint32_t>& histograms(std::size_t n) { return reserve(scratch_.histograms_, n); }
-  const DeviceBuffer<std::uint32_t>& status(std::size_t n) { return reserve(scratch_.status_, n); }
-  const DeviceBuffer<std::uint32_t>& tile_counts(std::size_t n) { return reserve(scratch_.tile_counts_, n); }
-  const DeviceBuffer<std::uint32_t>& tile_offsets(std::size_t n) { return reserve(scratch_.tile_offsets_, n); }
+  SortScratchOf(Device& device, Sequence& sequence, SortScratch<K>* scratch)
+      : device_(device), sequence_(sequence), scratch_(scratch ? scratch : &transients_), transient_(scratch == nullptr) {}
+  const DeviceBuffer<K>& keys(std::size_t n) { return reserve(scratch_->keys_, n, "radix_sort keys"); }
+  const DeviceBuffer<std::uint32_t>& values(std::size_t n) { return reserve(scratch_->values_, n, "radix_sort values"); }
+  const DeviceBuffer<std::uint32_t>& histograms(std::size_t n) {
+    return reserve(scratch_->histograms_, n, "radix_sort histograms");
+  }
+  const DeviceBuffer<std::uint32_t>& status(std::size_t n) { return reserve(scratch_->status_, n, "radix_sort status"); }
+  const DeviceBuffer<std::uint32_t>& tile_counts(std::size_t n) {
+    return reserve(scratch_->tile_counts_, n, "radix_sort tile counts");
+  }
+  const DeviceBuffer<std::uint32_t>& tile_offsets(std::size_t n) {
+    return reserve(scratch_->tile_offsets_, n, "radix_sort tile offsets");
+  }
 
  private:
   template <class T>
-  const DeviceBuffer<T>& reserve(DeviceBuffer<T>& buffer, std::size_t size) {
-    if (buffer.size() < size) buffer = device_.alloc<T>(size);
+  const DeviceBuffer<T>& reserve(DeviceBuffer<T>& buffer, std::size_t size, const char* name) {
+    if (buffer.size() < size) buffer = transient_ ? sequence_.transient<T>(size, name) : device_.alloc<T>(size);
     return buffer;
   }
   Device& device_;
-  SortScratch<K>& scratch_;
+  Sequence& sequence_;
+  SortScratch<K> transients_;  // holds the transients when there is no kept scratch
+  SortScratch<K>* scratch_;
+  bool transient_;
 };
 
 inline SortMode resolve_sort_mode(SortMode mode) { return mode == SortMode::Auto ? SortMode::OneSweep : mode; }
 
 template <RadixKey K>
 void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys,
-                       const DeviceBuffer<std::uint32_t>* values, SortOptions options, SortScratch<K>& scratch_buffers) {
+                       const DeviceBuffer<std::uint32_t>* values, SortOptions options, SortScratch<K>* scratch_buffers) {
   std::size_t n = keys.size();
   std::uint32_t width = sizeof(K) * 8;
   std::uint32_t begin = options.begin_bit, end = std::min(options.end_bit, width);
@@ -108,7 +123,7 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
   SortShape shape = sort_shape<K>(device.info(), values != nullptr);
   std::size_t tiles = shape.tile.tiles_for(n);
 
-  SortScratchOf<K> scratch(device, scratch_buffers);
+  SortScratchOf<K> scratch(device, sequence, scratch_buffers);
   shape.prefixed = resolve_sort_mode(options.mode) == SortMode::CountScanScatter;
   // Digit counts of all passes, then their offsets.
   const DeviceBuffer<std::uint32_t>& histograms = scratch.histograms(max_passes<K>() * radix);
@@ -157,10 +172,10 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
 // Both key types are compiled once, in stdlib/src/sort/radix_sort_instances.cpp.
 extern template void record_radix_sort<std::uint32_t>(Device&, Sequence&, const DeviceBuffer<std::uint32_t>&,
                                                       const DeviceBuffer<std::uint32_t>*, SortOptions,
-                                                      SortScratch<std::uint32_t>&);
+                                                      SortScratch<std::uint32_t>*);
 extern template void record_radix_sort<std::uint64_t>(Device&, Sequence&, const DeviceBuffer<std::uint64_t>&,
                                                       const DeviceBuffer<std::uint32_t>*, SortOptions,
-                                                      SortScratch<std::uint64_t>&);
+                                                      SortScratch<std::uint64_t>*);
 
 }  // namespace detail
 
@@ -168,24 +183,22 @@ extern template void record_radix_sort<std::uint64_t>(Device&, Sequence&, const 
 template <detail::RadixKey K>
 void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, SortScratch<K>& scratch,
                 SortOptions options = {}) {
-  detail::record_radix_sort<K>(device, sequence, keys, nullptr, options, scratch);
+  detail::record_radix_sort<K>(device, sequence, keys, nullptr, options, &scratch);
 }
 template <detail::RadixKey K>
 void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, SortOptions options = {}) {
-  SortScratch<K> scratch;
-  radix_sort(device, sequence, keys, scratch, options);
+  detail::record_radix_sort<K>(device, sequence, keys, nullptr, options, nullptr);
 }
 // Sorts `keys` in place and moves values[i] along with keys[i] (recorded).
 template <detail::RadixKey K>
 void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
                 SortScratch<K>& scratch, SortOptions options = {}) {
-  detail::record_radix_sort<K>(device, sequence, keys, &values, options, scratch);
+  detail::record_radix_sort<K>(device, sequence, keys, &values, options, &scratch);
 }
 template <detail::RadixKey K>
 void radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
                 SortOptions options = {}) {
-  SortScratch<K> scratch;
-  radix_sort(device, sequence, keys, values, scratch, options);
+  detail::record_radix_sort<K>(device, sequence, keys, &values, options, nullptr);
 }
 
 // The same, run at once.
@@ -197,8 +210,9 @@ void radix_sort(Device& device, const DeviceBuffer<K>& keys, SortScratch<K>& scr
 }
 template <detail::RadixKey K>
 void radix_sort(Device& device, const DeviceBuffer<K>& keys, SortOptions options = {}) {
-  SortScratch<K> scratch;
-  radix_sort(device, keys, scratch, options);
+  auto sequence = device.sequence();
+  radix_sort(device, sequence, keys, options);
+  sequence.run_and_wait();
 }
 template <detail::RadixKey K>
 void radix_sort(Device& device, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
@@ -210,8 +224,9 @@ void radix_sort(Device& device, const DeviceBuffer<K>& keys, const DeviceBuffer<
 template <detail::RadixKey K>
 void radix_sort(Device& device, const DeviceBuffer<K>& keys, const DeviceBuffer<std::uint32_t>& values,
                 SortOptions options = {}) {
-  SortScratch<K> scratch;
-  radix_sort(device, keys, values, scratch, options);
+  auto sequence = device.sequence();
+  radix_sort(device, sequence, keys, values, options);
+  sequence.run_and_wait();
 }
 
 }  // namespace sprig
