@@ -65,6 +65,7 @@ void SequenceMemory::touch(const RawBuffer& buffer, const char* what) {
   auto [found, fresh] = index_.try_emplace(buffer.storage(), buffers_.size());
   if (fresh) {
     PlannedBuffer planned;
+    planned.name = buffer.storage()->label();
     planned.bytes = buffer.bytes();
     buffers_.push_back(std::move(planned));
     buffers_.back().used = false;

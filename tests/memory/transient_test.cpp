@@ -44,7 +44,7 @@ TEST_CASE("a chain of transients computes what separate buffers compute, in two 
   auto step = step_kernel();
   const std::size_t n = 1000;
   auto in = dev.upload(iota(n));
-  auto out = dev.alloc<std::uint32_t>(n);
+  auto out = dev.alloc<std::uint32_t>(n, "out");
   Sequence s = dev.sequence();
   auto t0 = s.transient<std::uint32_t>(n, "t0");
   auto t1 = s.transient<std::uint32_t>(n, "t1");
@@ -66,6 +66,8 @@ TEST_CASE("a chain of transients computes what separate buffers compute, in two 
   CHECK(plan.scratch_bytes == 2 * 4096);  // 4000 bytes each, rounded to 256
   CHECK(plan.persistent_bytes == 2 * n * 4);
   CHECK(plan.peak_bytes() == 2 * n * 4 + 2 * 4096);
+  CHECK(planned(plan, "out").first_command == 3);  // persistent buffers are named by Device::alloc
+  CHECK_FALSE(planned(plan, "out").transient);
 }
 
 TEST_CASE("transients alive at the same time keep their own bytes") {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 #include "sprig/dsl/types.hpp"
 #include "sprig/runtime/memory_budget.hpp"
@@ -17,9 +18,13 @@ class BufferStorage {
   virtual ~BufferStorage() = default;
   // Counts this buffer's bytes on a device's ledger until it is destroyed.
   void hold(MemoryCharge charge) { charge_ = std::move(charge); }
+  // What memory plans call the buffer (Device::alloc's name); empty if unnamed.
+  const std::string& label() const { return label_; }
+  void set_label(std::string label) { label_ = std::move(label); }
 
  private:
   MemoryCharge charge_;
+  std::string label_;
 };
 
 enum class MemoryKind : unsigned char {

@@ -137,6 +137,13 @@ class Device {
   DeviceBuffer<T> alloc(std::size_t count, MemoryKind memory = MemoryKind::DeviceLocal) {
     return DeviceBuffer<T>(backend_->allocate(count * element_stride<T>(), device_type<T>(), memory), count);
   }
+  // The same, named in memory plans (Sequence::memory_plan()).
+  template <class T>
+  DeviceBuffer<T> alloc(std::size_t count, std::string name, MemoryKind memory = MemoryKind::DeviceLocal) {
+    DeviceBuffer<T> buffer = alloc<T>(count, memory);
+    buffer.storage()->set_label(std::move(name));
+    return buffer;
+  }
   template <class T>
   DeviceBuffer<T> upload(std::span<const T> data, MemoryKind memory = MemoryKind::DeviceLocal) {
     auto buffer = alloc<T>(data.size(), memory);

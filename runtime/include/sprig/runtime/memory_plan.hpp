@@ -21,7 +21,7 @@ enum class TransientPlacement : std::uint8_t {
 };
 
 struct PlannedBuffer {
-  std::string name;  // transients: the name given; others: empty
+  std::string name;  // the name given to Sequence::transient or Device::alloc; may be empty
   std::uint64_t bytes = 0;
   std::size_t first_command = 0;  // live range: [first_command, last_command]
   std::size_t last_command = 0;
