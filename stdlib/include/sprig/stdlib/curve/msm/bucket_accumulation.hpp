@@ -1,0 +1,128 @@
+// MSM stage (c): the buckets' sums. The grouped entries are cut into runs of
+// msm_run_length; one invocation sums one run with mixed additions (XYZZ + affine, the
+// negated point for a negative digit), however the entries fall into buckets, so a bucket
+// holding every point costs no one invocation more than a run. A run meets each bucket in
+// one piece:
+//   * a bucket that starts in the run: its sum within the run goes to buckets[b], which no
+//     other run writes (every bucket starts in one run);
+//   * the bucket the run starts in the middle of: its sum goes to partial_sums[run].
+// The combining kernel then adds, for each bucket spanning runs, the partial sums of the
+// runs it continues into. That walk is one full addition per run the bucket spans: a bucket
+// of all n points of a window costs n / msm_run_length additions in one invocation.
+#pragma once
+
+#include <bit>
+#include <string>
+
+#include "sprig/stdlib/curve/msm/invocations.hpp"
+#include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/xyzz_point.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+
+namespace sprig::curve::detail {
+
+// The bucket holding entry e: the first b < bucket_count with ends[b] > e (ends is
+// non-decreasing and ends[bucket_count - 1] > e), by bisection in `steps` rounds.
+inline UInt bucket_of(const ReadBuffer<std::uint32_t>& ends, const UInt& bucket_count, const UInt& steps,
+                      const UInt& e) {
+  Var<std::uint32_t> lo = 0u, hi = bucket_count - 1u;
+  for_(0u, steps, [&](UInt) {
+    UInt mid = (lo.load() + hi.load()) >> 1u;
+    Bool above = UInt(ends[mid]) > e;
+    hi = select(above, mid, hi.load());
+    lo = select(above, lo.load(), mid + 1u);
+  });
+  return hi.load();
+}
+
+// The rounds bucket_of needs for `bucket_count` buckets.
+inline std::uint32_t bisection_steps(std::uint64_t bucket_count) {
+  return std::uint32_t(std::bit_width(bucket_count));
+}
+
+template <ShortWeierstrass C>
+const auto& bucket_accumulation_kernel() {
+  using A = Affine<C>;
+  using X = Xyzz<C>;
+  auto trace = [] {
+    return kernel(
+        std::string(C::name) + "_msm_bucket_accumulation",
+        [](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
+           WriteBuffer<X> buckets, WriteBuffer<X> partial_sums, UInt bucket_count, UInt steps) {
+          UInt run = msm_invocation();
+          UInt total = ends[bucket_count - 1u];
+          UInt first = run * msm_run_length;
+          if_(first < total, [&] {
+            UInt last = min(first + msm_run_length, total);
+            Var<std::uint32_t> bucket = bucket_of(ends, bucket_count, steps, first);
+            Var<std::uint32_t> start = select(bucket.load() == 0u, UInt(0u), UInt(ends[max(bucket.load(), 1u) - 1u]));
+            Var<std::uint32_t> end = ends[bucket.load()];
+            Var<X> sum = XyzzPoint<C>::infinity();
+            auto flush = [&] {
+              if_(start.load() < first, [&] { partial_sums[run] = sum.load(); }).else_([&] {
+                buckets[bucket.load()] = sum.load();
+              });
+            };
+            for_(first, last, [&](UInt e) {
+              if_(e >= end.load(), [&] {
+                flush();
+                // The buckets between were empty, so the next one starts here.
+                bucket = bucket_of(ends, bucket_count, steps, e);
+                start = e;
+                end = ends[bucket.load()];
+                sum = XyzzPoint<C>::infinity();
+              });
+              UInt entry = entries[e];
+              AffinePoint<C> point = points[entry & ~msm_sign_bit];
+              sum = XyzzPoint<C>(sum.load()) + select((entry & msm_sign_bit) != 0u, -point, point);
+            });
+            flush();
+          });
+        },
+        workgroup(msm_workgroup_size)
+            .names("points", "entries", "ends", "buckets", "partial_sums", "bucket_count", "steps"));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_accumulation"), trace);
+}
+
+// For each bucket spanning several runs: its sum in its first run plus the partial sums of
+// the runs it continues into.
+template <ShortWeierstrass C>
+const auto& bucket_combination_kernel() {
+  using X = Xyzz<C>;
+  auto trace = [] {
+    return kernel(
+        std::string(C::name) + "_msm_bucket_combination",
+        [](ReadBuffer<std::uint32_t> ends, ReadBuffer<X> partial_sums, Buffer<X> buckets, UInt bucket_count) {
+          UInt b = msm_invocation();
+          if_(b < bucket_count, [&] {
+            UInt start = select(b == 0u, UInt(0u), UInt(ends[max(b, 1u) - 1u])), end = ends[b];
+            UInt first_run = start / msm_run_length, last_run = (max(end, 1u) - 1u) / msm_run_length;
+            if_(end > start && last_run > first_run, [&] {
+              Var<X> sum = buckets[b];
+              for_(first_run + 1u, last_run + 1u, [&](UInt run) { sum = XyzzPoint<C>(sum.load()) + partial_sums[run]; });
+              buckets[b] = sum.load();
+            });
+          });
+        },
+        workgroup(msm_workgroup_size).names("ends", "partial_sums", "buckets", "bucket_count"));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_combination"), trace);
+}
+
+// Records both kernels over `windows` windows of `buckets_per_window` buckets and
+// `entry_bound` (window, point) pairs at most (the zero digits are in no bucket).
+template <ShortWeierstrass C>
+void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points,
+                                const DeviceBuffer<std::uint32_t>& entries, const DeviceBuffer<std::uint32_t>& ends,
+                                const DeviceBuffer<Xyzz<C>>& buckets, const DeviceBuffer<Xyzz<C>>& partial_sums,
+                                std::uint64_t entry_bound, std::uint64_t bucket_count) {
+  sequence.fill(buckets, 0);  // empty buckets are never written: the point at infinity
+  std::uint64_t runs = (entry_bound + msm_run_length - 1) / msm_run_length;
+  sequence.run(bucket_accumulation_kernel<C>(), msm_grid(runs), points, entries, ends, buckets, partial_sums,
+               std::uint32_t(bucket_count), bisection_steps(bucket_count));
+  sequence.run(bucket_combination_kernel<C>(), msm_grid(bucket_count), ends, partial_sums, buckets,
+               std::uint32_t(bucket_count));
+}
+
+}  // namespace sprig::curve::detail

@@ -1,0 +1,36 @@
+// MSM stage (e): the windows' sums combined by Horner's rule, from the most significant
+// window down: result = (...(S_(W-1) 2^c + S_(W-2)) 2^c + ...) + S_0, c doublings and one
+// full addition per window, in one invocation on the device (W c doublings: 260 for BN254
+// at c = 13), writing results[msm] in XYZZ coordinates.
+#pragma once
+
+#include <string>
+
+#include "sprig/stdlib/curve/msm/invocations.hpp"
+#include "sprig/stdlib/curve/xyzz_point.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+
+namespace sprig::curve::detail {
+
+template <ShortWeierstrass C>
+const auto& window_combination_kernel() {
+  using X = Xyzz<C>;
+  auto trace = [] {
+    return kernel(
+        std::string(C::name) + "_msm_window_combination",
+        [](ReadBuffer<X> window_sums, Buffer<X> results, UInt msm, UInt windows, UInt c) {
+          if_(global_id().x() == 0u, [&] {
+            Var<X> sum = window_sums[windows - 1u];
+            for_(1u, windows, [&](UInt k) {
+              for_(0u, c, [&](UInt) { sum = XyzzPoint<C>(sum.load()).doubled(); });
+              sum = XyzzPoint<C>(sum.load()) + window_sums[windows - 1u - k];
+            });
+            results[msm] = sum.load();
+          });
+        },
+        workgroup(msm_workgroup_size).names("window_sums", "results", "msm", "windows", "c"));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_window_combination"), trace);
+}
+
+}  // namespace sprig::curve::detail
