@@ -7,6 +7,7 @@
 
 using namespace sprig;
 using curve::Bn254G1;
+using msm_test::RefPoint;
 
 namespace {
 

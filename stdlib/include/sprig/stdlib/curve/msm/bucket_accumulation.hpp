@@ -16,7 +16,7 @@
 
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
-#include "sprig/stdlib/curve/xyzz_point.hpp"
+#include "sprig/stdlib/curve/msm/point_steps.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig::curve::detail {
@@ -57,7 +57,8 @@ const auto& bucket_accumulation_kernel() {
             Var<std::uint32_t> bucket = bucket_of(ends, bucket_count, steps, first);
             Var<std::uint32_t> start = select(bucket.load() == 0u, UInt(0u), UInt(ends[max(bucket.load(), 1u) - 1u]));
             Var<std::uint32_t> end = ends[bucket.load()];
-            Var<X> sum = XyzzPoint<C>::infinity();
+            const SourceLoc& loc = run.node()->loc;
+            Var<X> sum = xyzz_infinity_point<C>(loc);
             auto flush = [&] {
               if_(start.load() < first, [&] { partial_sums[run] = sum.load(); }).else_([&] {
                 buckets[bucket.load()] = sum.load();
@@ -69,12 +70,12 @@ const auto& bucket_accumulation_kernel() {
                 // The buckets between were empty, so the next one starts here.
                 bucket = bucket_of(ends, bucket_count, steps, e);
                 start = e;
-                end = ends[bucket.load()];
-                sum = XyzzPoint<C>::infinity();
+                end = UInt(ends[bucket.load()]);
+                sum = xyzz_infinity_point<C>(loc);
               });
               UInt entry = entries[e];
-              AffinePoint<C> point = points[entry & ~msm_sign_bit];
-              sum = XyzzPoint<C>(sum.load()) + select((entry & msm_sign_bit) != 0u, -point, point);
+              Expr<A> point = points[entry & ~msm_sign_bit];
+              sum = add_affine<C>(sum.load(), negated_if<C>((entry & msm_sign_bit) != 0u, point));
             });
             flush();
           });
@@ -100,7 +101,9 @@ const auto& bucket_combination_kernel() {
             UInt first_run = start / msm_run_length, last_run = (max(end, 1u) - 1u) / msm_run_length;
             if_(end > start && last_run > first_run, [&] {
               Var<X> sum = buckets[b];
-              for_(first_run + 1u, last_run + 1u, [&](UInt run) { sum = XyzzPoint<C>(sum.load()) + partial_sums[run]; });
+              for_(first_run + 1u, last_run + 1u, [&](UInt run) {
+                sum = add_points<C>(sum.load(), partial_sums[run].load());
+              });
               buckets[b] = sum.load();
             });
           });

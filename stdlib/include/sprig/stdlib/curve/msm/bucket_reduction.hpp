@@ -18,7 +18,7 @@
 
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
-#include "sprig/stdlib/curve/xyzz_point.hpp"
+#include "sprig/stdlib/curve/msm/point_steps.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig::curve::detail {
@@ -37,10 +37,11 @@ const auto& bucket_segments_kernel() {
             UInt segments = buckets_per_window / segment_length;
             UInt window = index / segments, segment = index % segments;
             UInt top = window * buckets_per_window + (segment + 1u) * segment_length - 1u;
-            Var<X> running = XyzzPoint<C>::infinity(), weighted = XyzzPoint<C>::infinity();
+            Expr<X> infinity = xyzz_infinity_point<C>(index.node()->loc);
+            Var<X> running = infinity, weighted = infinity;
             for_(0u, segment_length, [&](UInt t) {
-              running = XyzzPoint<C>(running.load()) + buckets[top - t];
-              weighted = XyzzPoint<C>(weighted.load()) + running.load();
+              running = add_points<C>(running.load(), buckets[top - t].load());
+              weighted = add_points<C>(weighted.load(), running.load());
             });
             segment_sums[2u * index] = weighted.load();
             segment_sums[2u * index + 1u] = running.load();
@@ -63,17 +64,19 @@ const auto& window_sum_kernel() {
            UInt segment_length_bits) {
           UInt window = msm_invocation();
           if_(window < windows, [&] {
-            Var<X> sum = XyzzPoint<C>::infinity(), running = XyzzPoint<C>::infinity(),
-                   weighted = XyzzPoint<C>::infinity();
+            const SourceLoc& loc = window.node()->loc;
+            Expr<X> infinity = xyzz_infinity_point<C>(loc);
+            Var<X> sum = infinity, running = infinity, weighted = infinity;
             for_(0u, segments, [&](UInt k) {
               UInt at = 2u * (window * segments + segments - 1u - k);
-              sum = XyzzPoint<C>(sum.load()) + segment_sums[at];
-              running = XyzzPoint<C>(running.load()) + segment_sums[at + 1u];
-              weighted = XyzzPoint<C>(weighted.load()) + running.load();
+              sum = add_points<C>(sum.load(), segment_sums[at].load());
+              running = add_points<C>(running.load(), segment_sums[at + 1u].load());
+              weighted = add_points<C>(weighted.load(), running.load());
             });
-            Var<X> scaled = XyzzPoint<C>(weighted.load()) - XyzzPoint<C>(running.load());
-            for_(0u, segment_length_bits, [&](UInt) { scaled = XyzzPoint<C>(scaled.load()).doubled(); });
-            window_sums[first_window + window] = XyzzPoint<C>(sum.load()) + scaled.load();
+            Expr<X> running_negated = point_of(negated(parts_of(running.load()), loc), loc);
+            Var<X> scaled = add_points<C>(weighted.load(), running_negated);
+            for_(0u, segment_length_bits, [&](UInt) { scaled = double_point<C>(scaled.load()); });
+            window_sums[first_window + window] = add_points<C>(sum.load(), scaled.load());
           });
         },
         workgroup(msm_workgroup_size)

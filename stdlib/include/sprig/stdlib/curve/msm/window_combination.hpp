@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sprig/stdlib/curve/msm/invocations.hpp"
-#include "sprig/stdlib/curve/xyzz_point.hpp"
+#include "sprig/stdlib/curve/msm/point_steps.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig::curve::detail {
@@ -22,8 +22,8 @@ const auto& window_combination_kernel() {
           if_(global_id().x() == 0u, [&] {
             Var<X> sum = window_sums[windows - 1u];
             for_(1u, windows, [&](UInt k) {
-              for_(0u, c, [&](UInt) { sum = XyzzPoint<C>(sum.load()).doubled(); });
-              sum = XyzzPoint<C>(sum.load()) + window_sums[windows - 1u - k];
+              for_(0u, c, [&](UInt) { sum = double_point<C>(sum.load()); });
+              sum = add_points<C>(sum.load(), window_sums[windows - 1u - k].load());
             });
             results[msm] = sum.load();
           });
