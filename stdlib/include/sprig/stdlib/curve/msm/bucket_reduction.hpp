@@ -23,7 +23,12 @@
 
 namespace sprig::curve::detail {
 
-// segment_sums[2 (w S + s)] = A_s and [2 (w S + s) + 1] = T_s of window w of the batch.
+// Drivers inline every call of a device function (Mesa's do; so the pipeline holds one copy
+// of the addition per call site): each kernel here makes one call of the addition per loop
+// step, choosing its operands by selects, so that it holds one copy.
+
+// segment_sums[2 (w S + s)] = A_s and [2 (w S + s) + 1] = T_s of window w of the batch:
+// step 2t adds bucket s m + m - t into the running sum, step 2t + 1 the running sum into A.
 template <ShortWeierstrass C>
 const auto& bucket_segments_kernel() {
   using X = Xyzz<C>;
@@ -39,9 +44,13 @@ const auto& bucket_segments_kernel() {
             UInt top = window * buckets_per_window + (segment + 1u) * segment_length - 1u;
             Expr<X> infinity = xyzz_infinity_point<C>(index.node()->loc);
             Var<X> running = infinity, weighted = infinity;
-            for_(0u, segment_length, [&](UInt t) {
-              running = add_points<C>(running.load(), buckets[top - t].load());
-              weighted = add_points<C>(weighted.load(), running.load());
+            for_(0u, 2u * segment_length, [&](UInt step) {
+              Bool weighting = (step & 1u) != 0u;
+              Expr<X> bucket = buckets[top - (step >> 1u)];
+              Expr<X> sum = add_points<C>(select_point<C>(weighting, weighted.load(), running.load()),
+                                          select_point<C>(weighting, running.load(), bucket));
+              running = select_point<C>(weighting, running.load(), sum);
+              weighted = select_point<C>(weighting, sum, weighted.load());
             });
             segment_sums[2u * index] = weighted.load();
             segment_sums[2u * index + 1u] = running.load();
@@ -53,7 +62,12 @@ const auto& bucket_segments_kernel() {
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_segments"), trace);
 }
 
-// window_sums[first_window + w] = sum_s A_s + m (sum_s s T_s) for the batch's windows.
+// window_sums[first_window + w] = sum_s A_s + m (sum_s s T_s) for the batch's windows, one
+// addition per step into one of three sums:
+//   steps 3k, 3k + 1, 3k + 2 (segment s = S - 1 - k):  sum += A_s, running += T_s, weighted += running
+//   step 3S:                                           weighted += -running   (sum_s s T_s)
+//   steps 3S + 1 .. 3S + log2(m):                      weighted += weighted   (times m)
+//   the last step:                                     sum += weighted
 template <ShortWeierstrass C>
 const auto& window_sum_kernel() {
   using X = Xyzz<C>;
@@ -67,16 +81,28 @@ const auto& window_sum_kernel() {
             const SourceLoc& loc = window.node()->loc;
             Expr<X> infinity = xyzz_infinity_point<C>(loc);
             Var<X> sum = infinity, running = infinity, weighted = infinity;
-            for_(0u, segments, [&](UInt k) {
-              UInt at = 2u * (window * segments + segments - 1u - k);
-              sum = add_points<C>(sum.load(), segment_sums[at].load());
-              running = add_points<C>(running.load(), segment_sums[at + 1u].load());
-              weighted = add_points<C>(weighted.load(), running.load());
+            UInt walk = 3u * segments, steps = walk + segment_length_bits + 2u;
+            for_(0u, steps, [&](UInt step) {
+              UInt phase = step % 3u, segment = segments - 1u - min(step, walk - 1u) / 3u;
+              UInt at = 2u * (window * segments + segment);
+              Bool walking = step < walk;
+              Bool into_sum = (walking && phase == 0u) || step == steps - 1u;
+              Bool into_running = walking && phase == 1u;
+              Expr<X> r = running.load(), w = weighted.load();
+              Expr<X> negated_running = point_of(negated(parts_of(r), loc), loc);
+              // The right operand: A_s, T_s, the running sum, its negation, or the weighted sum.
+              Expr<X> right = select_point<C>(
+                  walking,
+                  select_point<C>(phase == 0u, segment_sums[at].load(),
+                                  select_point<C>(phase == 1u, segment_sums[at + 1u].load(), r)),
+                  select_point<C>(step == walk, negated_running, w));
+              Expr<X> left = select_point<C>(into_sum, sum.load(), select_point<C>(into_running, r, w));
+              Expr<X> result = add_points<C>(left, right);
+              sum = select_point<C>(into_sum, result, sum.load());
+              running = select_point<C>(into_running, result, r);
+              weighted = select_point<C>(!into_sum && !into_running, result, w);
             });
-            Expr<X> running_negated = point_of(negated(parts_of(running.load()), loc), loc);
-            Var<X> scaled = add_points<C>(weighted.load(), running_negated);
-            for_(0u, segment_length_bits, [&](UInt) { scaled = double_point<C>(scaled.load()); });
-            window_sums[first_window + window] = add_points<C>(sum.load(), scaled.load());
+            window_sums[first_window + window] = sum.load();
           });
         },
         workgroup(msm_workgroup_size)

@@ -18,13 +18,14 @@ Expr<Xyzz<C>> add_affine(const Expr<Xyzz<C>>& a, const Expr<Affine<C>>& b) {
 }
 
 template <ShortWeierstrass C>
-Expr<Xyzz<C>> double_point(const Expr<Xyzz<C>>& a) {
-  return double_function<C>()(a);
-}
-
-template <ShortWeierstrass C>
 Expr<Xyzz<C>> xyzz_infinity_point(const SourceLoc& loc) {
   return point_of(xyzz_infinity<C>(loc), loc);
+}
+
+// cond ? a : b, coordinate by coordinate, without a branch.
+template <ShortWeierstrass C>
+Expr<Xyzz<C>> select_point(const Bool& cond, const Expr<Xyzz<C>>& a, const Expr<Xyzz<C>>& b) {
+  return point_of(choose(cond, parts_of(a), parts_of(b)), a.node()->loc);
 }
 
 // -a where `negative`, else a, without a branch (y negated: the point at infinity stays).

@@ -1,7 +1,9 @@
 // MSM stage (e): the windows' sums combined by Horner's rule, from the most significant
 // window down: result = (...(S_(W-1) 2^c + S_(W-2)) 2^c + ...) + S_0, c doublings and one
 // full addition per window, in one invocation on the device (W c doublings: 260 for BN254
-// at c = 13), writing results[msm] in XYZZ coordinates.
+// at c = 13), writing results[msm] in XYZZ coordinates. Each step is one call of the
+// addition, a doubling being sum + sum (the addition's doubling branch), so the kernel
+// holds one copy of the addition's code (drivers inline every call site).
 #pragma once
 
 #include <string>
@@ -21,9 +23,13 @@ const auto& window_combination_kernel() {
         [](ReadBuffer<X> window_sums, Buffer<X> results, UInt msm, UInt windows, UInt c) {
           if_(global_id().x() == 0u, [&] {
             Var<X> sum = window_sums[windows - 1u];
-            for_(1u, windows, [&](UInt k) {
-              for_(0u, c, [&](UInt) { sum = double_point<C>(sum.load()); });
-              sum = add_points<C>(sum.load(), window_sums[windows - 1u - k].load());
+            // Window windows - 1 - k takes steps (k - 1)(c + 1) .. k (c + 1) - 1: c doublings,
+            // then its sum.
+            for_(0u, (windows - 1u) * (c + 1u), [&](UInt step) {
+              UInt window = windows - 2u - step / (c + 1u);
+              Bool doubling = step % (c + 1u) != c;
+              Expr<X> s = sum.load();
+              sum = add_points<C>(s, select_point<C>(doubling, s, window_sums[window].load()));
             });
             results[msm] = sum.load();
           });
