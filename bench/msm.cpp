@@ -1,15 +1,16 @@
-// Multi-scalar multiplication (curve::msm) over BN254 G1 for n = 2^min-log .. 2^max-log
-// points: per n the median wall time of several runs, points per second, the plan (window
-// size, batches, temporaries' bytes), and the field products per second the MSM achieves
-// against two throughput kernels measured in the same run — chains of BN254 field products
-// (the bound for the MSM's arithmetic) and chains of 32-bit integer multiplies (what the
-// products are made of). docs/msm.md records the figures.
+// Multi-scalar multiplication (curve::msm) over BN254 G1 (or BLS12-381 G1) for n = 2^min-log
+// .. 2^max-log points: per n the median wall time of several runs, points per second, the
+// plan (window size, batches, temporaries' bytes), and the field products per second the
+// MSM achieves against two throughput kernels measured in the same run — chains of field
+// products (the bound for the MSM's arithmetic) and chains of 32-bit integer multiplies
+// (what the products are made of). docs/msm.md records the figures.
 //
-//   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0]
+//   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--curve bn254|bls12_381]
 //
 // Times are wall-clock from the call of msm() to its return: planning, allocating the
 // temporaries, one submission per batch of windows with a wait, converting the sum to
-// affine coordinates and downloading it. Points and scalars are on the device before.
+// affine coordinates and downloading it. Points and scalars are on the device before. The
+// first call of the run (the drivers compile the kernels then) is shown apart.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -26,7 +27,6 @@
 #include "stdlib_bench.hpp"
 
 using namespace sprig;
-using G1 = curve::Bn254G1;
 using stdlib_bench::time_ms;
 
 namespace {
@@ -35,6 +35,7 @@ namespace {
 constexpr double mixed_addition_products = 10, addition_products = 14, doubling_products = 9;
 
 // points[i] = (i + 1) G: 32 doublings and additions each, cheap next to the MSM.
+template <class G1>
 const auto& multiples_kernel() {
   auto trace = [] {
     return kernel("bench_multiples_of_g", [](Buffer<curve::Affine<G1>> points, UInt first, UInt count) {
@@ -45,16 +46,17 @@ const auto& multiples_kernel() {
       });
     }, workgroup(64));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_multiples", trace);
+  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_multiples/" + std::string(G1::name), trace);
 }
 
-// Each invocation runs 4 independent chains of `iterations` BN254 Montgomery products.
+// Each invocation runs 4 independent chains of `iterations` Montgomery products of field P.
 constexpr std::uint32_t chain_iterations = 64;
+template <class P>
 const auto& field_product_kernel() {
-  using M = field::Montgomery<field::Bn254Base>;
-  using F = field::Fp<field::Bn254Base>;
+  using M = field::Montgomery<P>;
+  using F = field::Fp<P>;
   auto trace = [] {
-    return kernel("bench_bn254_product_chains", [](ReadBuffer<M> seeds, WriteBuffer<M> out) {
+    return kernel("bench_" + std::string(P::name) + "_product_chains", [](ReadBuffer<M> seeds, WriteBuffer<M> out) {
       UInt i = global_id().x();
       F factor = seeds[i % seeds.size()];
       std::vector<Var<M>> chains;
@@ -65,7 +67,7 @@ const auto& field_product_kernel() {
       out[i] = F(chains[0].load()) + F(chains[1].load()) + F(chains[2].load()) + F(chains[3].load());
     }, workgroup(64));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_field_products", trace);
+  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_field_products/" + std::string(P::name), trace);
 }
 
 // Each invocation runs 4 independent chains of `iterations` 32 x 32 -> 64-bit products
@@ -93,14 +95,15 @@ const auto& integer_multiply_kernel() {
   return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_u32_multiplies", trace);
 }
 
+template <class P>
 double field_products_per_ms(Device& device, std::size_t invocations, int repeat) {
-  using M = field::Montgomery<field::Bn254Base>;
+  using M = field::Montgomery<P>;
   std::vector<M> seeds(1024);
   for (std::size_t i = 0; i < seeds.size(); ++i)
-    seeds[i] = field::to_montgomery(field::Canonical<field::Bn254Base>::from_u64(i * 2654435761u + 7));
+    seeds[i] = field::to_montgomery(field::Canonical<P>::from_u64(i * 2654435761u + 7));
   auto seed_buffer = device.upload(seeds);
   auto out = device.alloc<M>(invocations);
-  double ms = time_ms(device, repeat, [&](Sequence& s) { s.run(field_product_kernel(), grid(invocations), seed_buffer, out); });
+  double ms = time_ms(device, repeat, [&](Sequence& s) { s.run(field_product_kernel<P>(), grid(invocations), seed_buffer, out); });
   return double(invocations) * 4 * chain_iterations / ms;
 }
 
@@ -121,25 +124,16 @@ double msm_products(const curve::MsmPlan& plan) {
          w * plan.window_bits * doubling_products;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  vk::Device gpu = vk::Device::best();
+template <class G1>
+void bench(vk::Device& gpu, int min_log, int max_log, int repeat, std::uint64_t budget_mib) {
   const bool cpu = gpu.info().type == "cpu";
-  int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
-  std::uint64_t budget_mib = 0;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--min-log")) min_log = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--max-log")) max_log = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--repeat")) repeat = std::max(1, std::atoi(argv[i + 1]));
-    else if (!std::strcmp(argv[i], "--budget-mib")) budget_mib = std::strtoull(argv[i + 1], nullptr, 10);
-  }
-  std::printf("BN254 G1 MSM on %s (%s), median of %d runs\n", gpu.name().c_str(), gpu.info().backend.c_str(), repeat);
+  std::printf("%s MSM on %s (%s), median of %d runs\n", std::string(G1::name).c_str(), gpu.name().c_str(),
+              gpu.info().backend.c_str(), repeat);
 
   const std::size_t throughput_invocations = cpu ? (1u << 14) : (1u << 22);
-  const double products_per_ms = field_products_per_ms(gpu, throughput_invocations, 3);
+  const double products_per_ms = field_products_per_ms<typename G1::Base>(gpu, throughput_invocations, 3);
   const double multiplies_per_ms = integer_multiplies_per_ms(gpu, throughput_invocations, 3);
-  std::printf("BN254 field products: %.4g /s; 32-bit multiplies (low and high words): %.4g /s; ratio %.0f\n\n",
+  std::printf("field products: %.4g /s; 32-bit multiplies (low and high words): %.4g /s; ratio %.0f\n\n",
               products_per_ms * 1e3, multiplies_per_ms * 1e3, multiplies_per_ms / products_per_ms);
 
   const std::size_t max_n = std::size_t(1) << max_log;
@@ -147,7 +141,7 @@ int main(int argc, char** argv) {
   auto points = gpu.alloc<curve::Affine<G1>>(max_n);
   for (std::size_t first = 0; first < max_n; first += std::size_t(1) << 20) {
     std::size_t count = std::min<std::size_t>(max_n - first, std::size_t(1) << 20);
-    gpu.run(multiples_kernel(), grid(count), points, std::uint32_t(first), std::uint32_t(count));
+    gpu.run(multiples_kernel<G1>(), grid(count), points, std::uint32_t(first), std::uint32_t(count));
   }
   std::mt19937 random(7);
   std::vector<curve::MsmScalar<G1>> scalars(max_n);
@@ -157,8 +151,8 @@ int main(int argc, char** argv) {
   }
   auto all_scalars = gpu.upload(scalars);
 
-  std::printf("| n | ms (median) | points/s | c | batches | temporaries MiB | with inputs MiB | field products/s | of the product bound |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| n | ms (median) | first call ms | points/s | c | batches | temporaries MiB | with inputs MiB | field products/s | of the product bound |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   curve::MsmOptions options{.memory_budget = budget_mib << 20};
   for (int log_n = min_log; log_n <= max_log; ++log_n) {
     const std::size_t n = std::size_t(1) << log_n;
@@ -172,7 +166,9 @@ int main(int argc, char** argv) {
       s.run_and_wait();
     }
     curve::MsmPlan plan = curve::msm_plan<G1>(gpu, n, options);
+    auto first_start = std::chrono::steady_clock::now();
     curve::msm<G1>(gpu, p, k, options);  // pipelines, first-touch allocations
+    double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
     std::vector<double> ms;
     for (int r = 0; r < repeat; ++r) {
       auto start = std::chrono::steady_clock::now();
@@ -184,12 +180,31 @@ int main(int argc, char** argv) {
     double inputs_mib = double(n) * (sizeof(curve::Affine<G1>) + sizeof(curve::MsmScalar<G1>)) / (1 << 20);
     double temporaries_mib = double(plan.peak_bytes()) / (1 << 20);
     double products_per_s = msm_products(plan) / median * 1e3;
-    std::printf("| 2^%d | %.2f | %.4g | %u | %u | %.2f | %.2f | %.4g | %.3f |\n", log_n, median, double(n) / median * 1e3,
-                plan.window_bits, plan.batches, temporaries_mib, temporaries_mib + inputs_mib, products_per_s,
-                products_per_s / (products_per_ms * 1e3));
+    std::printf("| 2^%d | %.2f | %.0f | %.4g | %u | %u | %.2f | %.2f | %.4g | %.3f |\n", log_n, median, first_ms,
+                double(n) / median * 1e3, plan.window_bits, plan.batches, temporaries_mib, temporaries_mib + inputs_mib,
+                products_per_s, products_per_s / (products_per_ms * 1e3));
     std::fflush(stdout);
   }
+}
 
-  std::printf("\nPipeline creation (vkCreateComputePipelines), per kernel:\n");
+}  // namespace
+
+int main(int argc, char** argv) {
+  vk::Device gpu = vk::Device::best();
+  const bool cpu = gpu.info().type == "cpu";
+  int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
+  std::uint64_t budget_mib = 0;
+  std::string curve_name = "bn254";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--min-log")) min_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--max-log")) max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--repeat")) repeat = std::max(1, std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--budget-mib")) budget_mib = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--curve")) curve_name = argv[i + 1];
+  }
+  if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, budget_mib);
+  else bench<curve::Bn254G1>(gpu, min_log, max_log, repeat, budget_mib);
+
+  std::printf("\nPipeline creation (vkCreateComputePipelines; a driver may compile later, at the first launch):\n");
   for (const vk::KernelTimes& t : gpu.kernel_times()) std::printf("  %s: %.0f ms\n", t.kernel.c_str(), t.pipeline_ms);
 }
