@@ -72,7 +72,7 @@ struct MsmBuffers {
 };
 
 // Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,
-// first_window + windows) into window_sums.
+// first_window + windows) into window_sums, and after the last batch their combination.
 template <ShortWeierstrass C>
 void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmBuffers<C>& buffers,
                       const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
@@ -84,10 +84,11 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
                std::uint32_t(n), std::uint32_t(msm * n), first_window, windows, plan.window_bits);
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
                             buffers.entries, n, windows);
-  record_bucket_accumulation<C>(sequence, points, buffers.entries, buffers.bucket_ends, buffers.buckets,
-                                buffers.partial_sums, n * windows, bucket_count);
-  record_bucket_reduction<C>(sequence, plan, buffers.buckets, buffers.partial_sums, buffers.window_sums,
-                             first_window, windows);
+  XyzzSumBuffers<C> sums{buffers.bucket_ends, buffers.buckets, buffers.partial_sums, buffers.window_sums,
+                         buffers.results};
+  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, n * windows, bucket_count);
+  record_bucket_reduction<C>(sequence, plan, sums, first_window, windows);
+  if (first_window + windows == plan.windows) record_window_combination<C>(sequence, plan, sums, msm);
 }
 
 template <ShortWeierstrass C>
@@ -109,9 +110,6 @@ MsmBatchResult<C> run_msms(Device& device, const DeviceBuffer<Affine<C>>& points
       auto sequence = device.sequence();
       std::uint32_t windows = std::min(plan.windows_per_batch, plan.windows - first);
       record_msm_batch<C>(device, sequence, plan, buffers, points, scalars, msm, first, windows);
-      if (first + windows == plan.windows)
-        sequence.run(window_combination_kernel<C>(), grid(1), buffers.window_sums, buffers.results, msm, plan.windows,
-                     plan.window_bits);
       if (first + windows == plan.windows && msm + 1 == msms)
         to_affine(device, sequence, buffers.results, buffers.affine_results);
       sequence.run_and_wait();

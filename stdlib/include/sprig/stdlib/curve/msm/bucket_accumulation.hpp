@@ -6,8 +6,8 @@
 //   * a bucket that starts in the run: its sum within the run goes to buckets[b], which no
 //     other run writes (every bucket starts in one run);
 //   * the bucket the run starts in the middle of: its sum goes to partial_sums[run].
-// The combining kernel then adds, for each bucket spanning runs, the partial sums of the
-// runs it continues into. That walk is one full addition per run the bucket spans: a bucket
+// The combining program (xyzz_sums.hpp) then adds, for each bucket spanning runs, the
+// partial sums of the runs it continues into. That walk is one full addition per run the bucket spans: a bucket
 // of all n points of a window costs n / msm_run_length additions in one invocation.
 #pragma once
 
@@ -17,6 +17,7 @@
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
 #include "sprig/stdlib/curve/msm/point_steps.hpp"
+#include "sprig/stdlib/curve/msm/xyzz_sums.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig::curve::detail {
@@ -86,46 +87,17 @@ const auto& bucket_accumulation_kernel() {
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_accumulation"), trace);
 }
 
-// For each bucket spanning several runs: its sum in its first run plus the partial sums of
-// the runs it continues into.
-template <ShortWeierstrass C>
-const auto& bucket_combination_kernel() {
-  using X = Xyzz<C>;
-  auto trace = [] {
-    return kernel(
-        std::string(C::name) + "_msm_bucket_combination",
-        [](ReadBuffer<std::uint32_t> ends, ReadBuffer<X> partial_sums, Buffer<X> buckets, UInt bucket_count) {
-          UInt b = msm_invocation();
-          if_(b < bucket_count, [&] {
-            UInt start = select(b == 0u, UInt(0u), UInt(ends[max(b, 1u) - 1u])), end = ends[b];
-            UInt first_run = start / msm_run_length, last_run = (max(end, 1u) - 1u) / msm_run_length;
-            if_(end > start && last_run > first_run, [&] {
-              Var<X> sum = buckets[b];
-              for_(first_run + 1u, last_run + 1u, [&](UInt run) {
-                sum = add_points<C>(sum.load(), partial_sums[run].load());
-              });
-              buckets[b] = sum.load();
-            });
-          });
-        },
-        workgroup(msm_workgroup_size).names("ends", "partial_sums", "buckets", "bucket_count"));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_combination"), trace);
-}
-
-// Records both kernels over `windows` windows of `buckets_per_window` buckets and
-// `entry_bound` (window, point) pairs at most (the zero digits are in no bucket).
+// Records the accumulation and the combination (xyzz_sums.hpp) over `bucket_count`
+// buckets and `entry_bound` (window, point) pairs at most (zero digits are in no bucket).
 template <ShortWeierstrass C>
 void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points,
-                                const DeviceBuffer<std::uint32_t>& entries, const DeviceBuffer<std::uint32_t>& ends,
-                                const DeviceBuffer<Xyzz<C>>& buckets, const DeviceBuffer<Xyzz<C>>& partial_sums,
+                                const DeviceBuffer<std::uint32_t>& entries, const XyzzSumBuffers<C>& buffers,
                                 std::uint64_t entry_bound, std::uint64_t bucket_count) {
-  sequence.fill(buckets, 0);  // empty buckets are never written: the point at infinity
+  sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
   std::uint64_t runs = (entry_bound + msm_run_length - 1) / msm_run_length;
-  sequence.run(bucket_accumulation_kernel<C>(), msm_grid(runs), points, entries, ends, buckets, partial_sums,
-               std::uint32_t(bucket_count), bisection_steps(bucket_count));
-  sequence.run(bucket_combination_kernel<C>(), msm_grid(bucket_count), ends, partial_sums, buckets,
-               std::uint32_t(bucket_count));
+  sequence.run(bucket_accumulation_kernel<C>(), msm_grid(runs), points, entries, buffers.ends, buffers.buckets,
+               buffers.partial_sums, std::uint32_t(bucket_count), bisection_steps(bucket_count));
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, bucket_count);
 }
 
 }  // namespace sprig::curve::detail

@@ -1,0 +1,149 @@
+// The MSM's sums of XYZZ points — combining the runs' partial sums into buckets (stage c),
+// the buckets' segment sums and the windows' sums (stage d), Horner's rule over the windows
+// (stage e) — as four programs of one kernel. Drivers inline every call of a device
+// function (Mesa's and NVIDIA's compilers both do), so a kernel costs compile time in
+// proportion to its calls of the addition: each program here is a loop doing one addition
+// per step into one of three accumulators, with the operands chosen per step, so that the
+// four stages compile one copy of the addition instead of four (on lavapipe that halves the
+// MSM's first-call time, which is nearly all compilation).
+//
+// The accumulators are `sum`, `running` and `weighted`; a step adds `right` to one of them.
+#pragma once
+
+#include <string>
+
+#include "sprig/stdlib/curve/msm/invocations.hpp"
+#include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/msm/point_steps.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+
+namespace sprig::curve::detail {
+
+enum class XyzzSums : std::uint32_t {
+  // Per bucket b (count: buckets): buckets[b] += partial_sums[r] for the runs r the bucket
+  // continues into. Arguments: none.
+  CombineRuns = 0,
+  // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
+  // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A_s),
+  // [2 i + 1] = running (T_s). Arguments: buckets per window, m.
+  Segments = 1,
+  // Per window (count: windows): for each segment s from the top, sum += A_s,
+  // running += T_s, weighted += running; then weighted += -running, log2(m) doublings of
+  // weighted, and sum += weighted into window_sums[first + w]. Arguments: first window,
+  // segments, log2(m).
+  WindowSums = 2,
+  // One invocation: sum = S_(W-1), then per window below, c doublings (sum += sum) and
+  // sum += S_w, into results[msm]. Arguments: msm, W, c.
+  Horner = 3,
+};
+
+template <ShortWeierstrass C>
+const auto& xyzz_sums_kernel() {
+  using X = Xyzz<C>;
+  auto trace = [] {
+    return kernel(
+        std::string(C::name) + "_msm_xyzz_sums",
+        [](ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, Buffer<X> partial_sums, Buffer<X> window_sums,
+           WriteBuffer<X> results, UInt program, UInt count, UInt a, UInt b, UInt c) {
+          UInt i = msm_invocation();
+          if_(i < count, [&] {
+            const SourceLoc& loc = i.node()->loc;
+            Expr<X> infinity = xyzz_infinity_point<C>(loc);
+            Var<X> sum = infinity, running = infinity, weighted = infinity;
+            Var<std::uint32_t> steps = 0u;
+            // CombineRuns: bucket i's first and last run.
+            Var<std::uint32_t> first_run = 0u;
+            // Segments: the top bucket of segment i; WindowSums: the segment walk's steps.
+            Var<std::uint32_t> top = 0u, walk = 0u;
+            UInt program_is = program;
+            if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
+              UInt start = select(i == 0u, UInt(0u), UInt(ends[max(i, 1u) - 1u])), end = ends[i];
+              UInt last_run = (max(end, 1u) - 1u) / msm_run_length;
+              first_run = start / msm_run_length;
+              steps = select(end > start && last_run > first_run.load(), last_run - first_run.load(), UInt(0u));
+              sum = buckets[i].load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
+              UInt segments = a / b;
+              top = (i / segments) * a + (i % segments + 1u) * b - 1u;
+              steps = 2u * b;
+            }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
+              walk = 3u * b;
+              steps = walk.load() + c + 2u;
+            }).else_([&] {
+              sum = window_sums[b - 1u].load();
+              steps = (b - 1u) * (c + 1u);
+            });
+
+            // Each step: `target` 0 (sum), 1 (running) or 2 (weighted) += right.
+            for_(0u, steps.load(), [&](UInt step) {
+              Var<std::uint32_t> target = 0u;
+              Var<X> right = infinity;
+              if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
+                right = partial_sums[first_run.load() + 1u + step].load();
+              }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
+                Bool weighting = (step & 1u) != 0u;
+                target = select(weighting, UInt(2u), UInt(1u));
+                right = select_point<C>(weighting, running.load(), buckets[top.load() - (step >> 1u)].load());
+              }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
+                UInt segments = b;
+                Bool walking = step < walk.load();
+                UInt phase = step % 3u, segment = segments - 1u - min(step, walk.load() - 1u) / 3u;
+                UInt at = 2u * (i * segments + segment);
+                if_(walking, [&] {
+                  target = phase;
+                  right = select_point<C>(phase == 0u, partial_sums[at].load(),
+                                          select_point<C>(phase == 1u, partial_sums[at + 1u].load(), running.load()));
+                }).else_if_(step == walk.load(), [&] {
+                  target = 2u;
+                  right = point_of(negated(parts_of(running.load()), loc), loc);
+                }).else_if_(step + 1u < steps.load(), [&] {
+                  target = 2u;
+                  right = weighted.load();
+                }).else_([&] { right = weighted.load(); });
+              }).else_([&] {
+                Bool doubling = step % (c + 1u) != c;
+                UInt window = b - 2u - step / (c + 1u);
+                right = select_point<C>(doubling, sum.load(), window_sums[window].load());
+              });
+              UInt t = target.load();
+              Expr<X> left = select_point<C>(t == 0u, sum.load(), select_point<C>(t == 1u, running.load(), weighted.load()));
+              Expr<X> result = add_points<C>(left, right.load());
+              sum = select_point<C>(t == 0u, result, sum.load());
+              running = select_point<C>(t == 1u, result, running.load());
+              weighted = select_point<C>(t == 2u, result, weighted.load());
+            });
+
+            if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
+              if_(steps.load() > 0u, [&] { buckets[i] = sum.load(); });
+            }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
+              partial_sums[2u * i] = weighted.load();
+              partial_sums[2u * i + 1u] = running.load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
+              window_sums[a + i] = sum.load();
+            }).else_([&] { results[a] = sum.load(); });
+          });
+        },
+        workgroup(msm_workgroup_size)
+            .names("ends", "buckets", "partial_sums", "window_sums", "results", "program", "count", "a", "b", "c"));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_xyzz_sums"), trace);
+}
+
+// The buffers every program binds (each uses some of them).
+template <ShortWeierstrass C>
+struct XyzzSumBuffers {
+  const DeviceBuffer<std::uint32_t>& ends;
+  const DeviceBuffer<Xyzz<C>>& buckets;
+  const DeviceBuffer<Xyzz<C>>& partial_sums;
+  const DeviceBuffer<Xyzz<C>>& window_sums;
+  const DeviceBuffer<Xyzz<C>>& results;
+};
+
+template <ShortWeierstrass C>
+void record_xyzz_sums(Sequence& sequence, const XyzzSumBuffers<C>& buffers, XyzzSums program, std::uint64_t count,
+                      std::uint32_t a = 0, std::uint32_t b = 0, std::uint32_t c = 0) {
+  sequence.run(xyzz_sums_kernel<C>(), msm_grid(count), buffers.ends, buffers.buckets, buffers.partial_sums,
+               buffers.window_sums, buffers.results, std::uint32_t(program), std::uint32_t(count), a, b, c);
+}
+
+}  // namespace sprig::curve::detail
