@@ -6,6 +6,7 @@
 // (what the products are made of). docs/msm.md records the figures.
 //
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--curve bn254|bls12_381]
+//   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //
 // Times are wall-clock from the call of msm() to its return: planning, allocating the
 // temporaries, one submission per batch of windows with a wait, converting the sum to
@@ -125,6 +126,18 @@ double msm_products(const curve::MsmPlan& plan) {
 }
 
 template <class G1>
+void print_plan(const Device& device, int log_n, std::uint64_t budget_mib) {
+  curve::MsmPlan plan = curve::msm_plan<G1>(device, std::uint64_t(1) << log_n, {.memory_budget = budget_mib << 20});
+  std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, segments of %u, %u windows per batch, "
+              "%u batches\n\n| buffer | bytes |\n| --- | --- |\n",
+              std::string(G1::name).c_str(), log_n, device.name().c_str(), plan.window_bits, plan.windows, plan.buckets,
+              plan.segment_length, plan.windows_per_batch, plan.batches);
+  for (const curve::MsmBuffer& b : plan.buffers)
+    std::printf("| %s | %llu |\n", b.name.c_str(), static_cast<unsigned long long>(b.bytes));
+  std::printf("| total | %llu |\n", static_cast<unsigned long long>(plan.peak_bytes()));
+}
+
+template <class G1>
 void bench(vk::Device& gpu, int min_log, int max_log, int repeat, std::uint64_t budget_mib) {
   const bool cpu = gpu.info().type == "cpu";
   std::printf("%s MSM on %s (%s), median of %d runs\n", std::string(G1::name).c_str(), gpu.name().c_str(),
@@ -195,12 +208,19 @@ int main(int argc, char** argv) {
   int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
   std::uint64_t budget_mib = 0;
   std::string curve_name = "bn254";
+  int plan_log = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--min-log")) min_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--max-log")) max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--repeat")) repeat = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--budget-mib")) budget_mib = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--curve")) curve_name = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--plan")) plan_log = std::atoi(argv[i + 1]);
+  }
+  if (plan_log > 0) {
+    if (curve_name == "bls12_381") print_plan<curve::Bls12381G1>(gpu, plan_log, budget_mib);
+    else print_plan<curve::Bn254G1>(gpu, plan_log, budget_mib);
+    return 0;
   }
   if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, budget_mib);
   else bench<curve::Bn254G1>(gpu, min_log, max_log, repeat, budget_mib);

@@ -23,7 +23,7 @@ std::uint64_t bytes_with(const Device& device, std::uint64_t n, std::uint32_t wi
 
 }  // namespace
 
-TEST_CASE("the window size grows with n as the work count says") {
+TEST_CASE("the MSM window size grows with n as the work count says") {
   CHECK(curve::msm_window_bits<Bn254G1>(1) == 2);
   CHECK(curve::msm_window_bits<Bn254G1>(1u << 10) == 8);
   CHECK(curve::msm_window_bits<Bn254G1>(1u << 17) == 13);
@@ -59,7 +59,7 @@ TEST_CASE("an MSM reports its window size, batches and the plan's peak") {
   CHECK(result.peak_device_bytes == plan.peak_bytes());
 }
 
-TEST_CASE("budgets giving one, two and many batches of windows give the same point") {
+TEST_CASE("budgets giving one, two and many batches of windows give the same MSM") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   const std::uint64_t n = 150;
   msm_test::Progression<Bn254G1> inputs(n, 22);
