@@ -36,6 +36,8 @@ inline constexpr std::uint32_t msm_run_length = 64;
 // A batch takes windows until it holds about this many entries: enough to fill a GPU, so
 // more windows per batch would only cost memory.
 inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 20;
+// Buckets per segment of the reduction's first walk (fewer where a window has fewer).
+inline constexpr std::uint32_t msm_segment_length = 32;
 // The sign bit of a sorted entry (the point index is below it).
 inline constexpr std::uint32_t msm_sign_bit = 0x80000000u;
 // The digit of a (point, window) whose scalar digit is 0: in no bucket.
@@ -81,7 +83,7 @@ struct MsmPlan {
   std::uint32_t window_bits = 0;    // c
   std::uint32_t windows = 0;        // W: c W covers the scalar's bits and one more
   std::uint32_t buckets = 0;        // per window, 2^(c-1): digit magnitudes 1 .. 2^(c-1)
-  std::uint32_t segment_length = 0;  // buckets per reduction segment (a power of two)
+  std::uint32_t segment_length = 0;  // buckets per reduction segment, m (a power of two)
   std::uint32_t windows_per_batch = 0;
   std::uint32_t batches = 0;  // per MSM
   std::vector<MsmBuffer> buffers;
@@ -156,9 +158,7 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
     throw std::invalid_argument(what + std::to_string(n) + " points: at most 2^30 - 1");
   plan.windows = detail::window_count(detail::scalar_bits<C>(), plan.window_bits);
   plan.buckets = 1u << (plan.window_bits - 1);
-  // Segments of about the square root of the bucket count: the per-segment walk and the
-  // per-window walk over segments then take about as long.
-  plan.segment_length = 1u << ((plan.window_bits - 1 + 1) / 2);
+  plan.segment_length = std::min(plan.buckets, detail::msm_segment_length);
 
   auto fits = [&](std::uint32_t batch_windows, MsmBuffer* over) {
     std::vector<MsmBuffer> buffers = detail::msm_buffers<C>(device, plan, batch_windows);

@@ -1,10 +1,10 @@
 // The MSM's sums of XYZZ points — combining the runs' partial sums into buckets (stage c),
-// the buckets' segment sums and the windows' sums (stage d), Horner's rule over the windows
-// (stage e) — as four programs of one kernel. Drivers inline every call of a device
+// the buckets' segment sums, their pairwise combination and the windows' sums (stage d),
+// Horner's rule over the windows (stage e) — as programs of one kernel. Drivers inline every call of a device
 // function (Mesa's and NVIDIA's compilers both do), so a kernel costs compile time in
 // proportion to its calls of the addition: each program here is a loop doing one addition
 // per step into one of three accumulators, with the operands chosen per step, so that the
-// four stages compile one copy of the addition instead of four (on lavapipe that halves the
+// stages compile one copy of the addition instead of four (on lavapipe that halves the
 // MSM's first-call time, which is nearly all compilation).
 //
 // The accumulators are `sum`, `running` and `weighted`; a step adds `right` to one of them.
@@ -24,17 +24,20 @@ enum class XyzzSums : std::uint32_t {
   // continues into. Arguments: none.
   CombineRuns = 0,
   // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
-  // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A_s),
-  // [2 i + 1] = running (T_s). Arguments: buckets per window, m.
+  // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A),
+  // [2 i + 1] = running (T). Arguments: buckets per window, m.
   Segments = 1,
-  // Per window (count: windows): for each segment s from the top, sum += A_s,
-  // running += T_s, weighted += running; then weighted += -running, log2(m) doublings of
-  // weighted, and sum += weighted into window_sums[first + w]. Arguments: first window,
-  // segments, log2(m).
-  WindowSums = 2,
+  // Per (window, pair of adjacent groups of segments at `level`) (count: windows * groups / 2):
+  // the upper group's T doubled (log2(m) + level) times into weighted, then running (the
+  // lower T) += upper T, sum (the lower A) += upper A, sum += weighted; written over the
+  // lower group. Arguments: segments per window, level, log2(m).
+  CombineSegments = 2,
   // One invocation: sum = S_(W-1), then per window below, c doublings (sum += sum) and
   // sum += S_w, into results[msm]. Arguments: msm, W, c.
   Horner = 3,
+  // Per window (count: windows): window_sums[first + w] = the A of the window's group of
+  // all segments. Arguments: first window, segments per window.
+  WindowSums = 4,
 };
 
 template <ShortWeierstrass C>
@@ -47,14 +50,14 @@ const auto& xyzz_sums_kernel() {
            WriteBuffer<X> results, UInt program, UInt count, UInt a, UInt b, UInt c) {
           UInt i = msm_invocation();
           if_(i < count, [&] {
-            const SourceLoc& loc = i.node()->loc;
-            Expr<X> infinity = xyzz_infinity_point<C>(loc);
+            Expr<X> infinity = xyzz_infinity_point<C>(i.node()->loc);
             Var<X> sum = infinity, running = infinity, weighted = infinity;
             Var<std::uint32_t> steps = 0u;
             // CombineRuns: bucket i's first and last run.
             Var<std::uint32_t> first_run = 0u;
-            // Segments: the top bucket of segment i; WindowSums: the segment walk's steps.
-            Var<std::uint32_t> top = 0u, walk = 0u;
+            // Segments: the top bucket of segment i; CombineSegments: the lower and upper
+            // groups' A (their T follows) and the doublings.
+            Var<std::uint32_t> top = 0u, lower = 0u, upper = 0u, doublings = 0u;
             UInt program_is = program;
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
               UInt start = select(i == 0u, UInt(0u), UInt(ends[max(i, 1u) - 1u])), end = ends[i];
@@ -66,9 +69,17 @@ const auto& xyzz_sums_kernel() {
               UInt segments = a / b;
               top = (i / segments) * a + (i % segments + 1u) * b - 1u;
               steps = 2u * b;
+            }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
+              UInt pairs = a >> (b + 1u), window = i / pairs, pair = i % pairs;
+              lower = 2u * (window * a + (2u * pair << b));
+              upper = lower.load() + (2u << b);
+              doublings = c + b;
+              steps = doublings.load() + 3u;
+              sum = partial_sums[lower.load()].load();
+              running = partial_sums[lower.load() + 1u].load();
+              weighted = partial_sums[upper.load() + 1u].load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
-              walk = 3u * b;
-              steps = walk.load() + c + 2u;
+              sum = partial_sums[2u * i * b].load();
             }).else_([&] {
               sum = window_sums[b - 1u].load();
               steps = (b - 1u) * (c + 1u);
@@ -84,21 +95,16 @@ const auto& xyzz_sums_kernel() {
                 Bool weighting = (step & 1u) != 0u;
                 target = select(weighting, UInt(2u), UInt(1u));
                 right = select_point<C>(weighting, running.load(), buckets[top.load() - (step >> 1u)].load());
-              }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
-                UInt segments = b;
-                Bool walking = step < walk.load();
-                UInt phase = step % 3u, segment = segments - 1u - min(step, walk.load() - 1u) / 3u;
-                UInt at = 2u * (i * segments + segment);
-                if_(walking, [&] {
-                  target = phase;
-                  right = select_point<C>(phase == 0u, partial_sums[at].load(),
-                                          select_point<C>(phase == 1u, partial_sums[at + 1u].load(), running.load()));
-                }).else_if_(step == walk.load(), [&] {
-                  target = 2u;
-                  right = point_of(negated(parts_of(running.load()), loc), loc);
-                }).else_if_(step + 1u < steps.load(), [&] {
+              }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
+                UInt d = doublings.load();
+                if_(step < d, [&] {
                   target = 2u;
                   right = weighted.load();
+                }).else_if_(step == d, [&] {
+                  target = 1u;
+                  right = partial_sums[upper.load() + 1u].load();
+                }).else_if_(step == d + 1u, [&] {
+                  right = partial_sums[upper.load()].load();
                 }).else_([&] { right = weighted.load(); });
               }).else_([&] {
                 Bool doubling = step % (c + 1u) != c;
@@ -118,6 +124,9 @@ const auto& xyzz_sums_kernel() {
             }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
               partial_sums[2u * i] = weighted.load();
               partial_sums[2u * i + 1u] = running.load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
+              partial_sums[lower.load()] = sum.load();
+              partial_sums[lower.load() + 1u] = running.load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
               window_sums[a + i] = sum.load();
             }).else_([&] { results[a] = sum.load(); });
