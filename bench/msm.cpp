@@ -115,14 +115,18 @@ double integer_multiplies_per_ms(Device& device, std::size_t invocations, int re
 }
 
 // Field products of one MSM, counted from the plan: every point once per window (mixed
-// additions), two full additions per bucket, three per segment, the product by the
-// segment length and Horner's doublings.
+// additions), two full additions per bucket, the tree over each window's segments (its
+// doublings are additions that branch to the doubling) and Horner's doublings and additions.
+// Zero digits and the runs' combination are not counted.
 double msm_products(const curve::MsmPlan& plan) {
   double w = plan.windows, n = double(plan.points), buckets = plan.buckets, segments = plan.segments();
-  double segment_bits = std::log2(double(plan.segment_length));
-  return w * (n * mixed_addition_products + 2 * buckets * addition_products + 3 * segments * addition_products +
-              segment_bits * doubling_products) +
-         w * plan.window_bits * doubling_products;
+  double segment_bits = std::log2(double(plan.segment_length)), levels = std::log2(segments);
+  double tree = 0;
+  for (double level = 0; level < levels; ++level)
+    tree += segments / std::exp2(level + 1) * ((segment_bits + level) * (addition_products + doubling_products) +
+                                              3 * addition_products);
+  double horner = w * plan.window_bits * (addition_products + doubling_products) + w * addition_products;
+  return w * (n * mixed_addition_products + 2 * buckets * addition_products + tree) + horner;
 }
 
 template <class G1>

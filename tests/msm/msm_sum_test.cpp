@@ -178,7 +178,10 @@ TEST_CASE("an MSM of no points is the point at infinity") {
   auto scalars = device.alloc<curve::MsmScalar<Bn254G1>>(0);
   auto result = curve::msm<Bn254G1>(device, points, scalars);
   CHECK(result.point == curve::Affine<Bn254G1>::infinity());
+  CHECK(result.batches == 0);
   CHECK(result.peak_device_bytes == 0);
+  // Nothing is planned, so no budget is too small.
+  CHECK(curve::msm<Bn254G1>(device, points, scalars, {.memory_budget = 1}).point == curve::Affine<Bn254G1>::infinity());
 }
 
 TEST_CASE("an MSM of points and scalars of different lengths throws") {

@@ -95,13 +95,12 @@ template <ShortWeierstrass C>
 MsmBatchResult<C> run_msms(Device& device, const DeviceBuffer<Affine<C>>& points,
                            const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msms, const MsmOptions& options) {
   const std::uint64_t n = points.size();
-  MsmPlan plan = plan_msm<C>(device.info(), std::max<std::uint64_t>(n, 1), msms, options);
-  MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, plan.peak_bytes()};
-  if (n == 0) {
-    result.points.assign(msms, Affine<C>::infinity());
-    result.peak_device_bytes = 0;
-    return result;
+  if (n == 0) {  // the empty sum: nothing to plan or allocate
+    std::uint32_t c = options.window_bits ? options.window_bits : msm_window_bits<C>(1);
+    return {std::vector<Affine<C>>(msms, Affine<C>::infinity()), c, 0, 0};
   }
+  MsmPlan plan = plan_msm<C>(device.info(), n, msms, options);
+  MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, plan.peak_bytes()};
   MsmBuffers<C> buffers(device, plan);
   // One submission per batch: the scan's own temporaries of a batch are freed before the
   // next batch allocates its own, so the plan's single "scan_scratch" entry is the peak.

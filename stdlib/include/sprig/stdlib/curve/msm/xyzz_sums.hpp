@@ -4,8 +4,8 @@
 // function (Mesa's and NVIDIA's compilers both do), so a kernel costs compile time in
 // proportion to its calls of the addition: each program here is a loop doing one addition
 // per step into one of three accumulators, with the operands chosen per step, so that the
-// stages compile one copy of the addition instead of four (on lavapipe that halves the
-// MSM's first-call time, which is nearly all compilation).
+// stages compile one copy of the addition instead of one per stage (docs/msm.md has the
+// measurement).
 //
 // The accumulators are `sum`, `running` and `weighted`; a step adds `right` to one of them.
 #pragma once
