@@ -57,6 +57,7 @@ TEST_CASE("an MSM reports its window size, batches and the plan's peak") {
   CHECK(result.window_bits == plan.window_bits);
   CHECK(result.batches == 1);
   CHECK(result.peak_device_bytes == plan.peak_bytes());
+  CHECK(result.input_device_bytes == 100 * (64 + 32));
 }
 
 TEST_CASE("budgets giving one, two and many batches of windows give the same MSM") {

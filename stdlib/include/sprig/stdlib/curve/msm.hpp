@@ -31,10 +31,11 @@ using MsmScalar = field::Canonical<typename C::Scalar>;
 
 template <ShortWeierstrass C>
 struct MsmResult {
-  Affine<C> point;                    // the sum; (0, 0) for the point at infinity
-  std::uint32_t window_bits = 0;      // c
-  std::uint32_t batches = 0;          // batches of windows per MSM
-  std::uint64_t peak_device_bytes = 0;  // the temporaries, inputs not counted
+  Affine<C> point;                      // the sum; (0, 0) for the point at infinity
+  std::uint32_t window_bits = 0;        // c
+  std::uint32_t batches = 0;            // batches of windows per MSM
+  std::uint64_t peak_device_bytes = 0;  // the temporaries the MSM allocated
+  std::uint64_t input_device_bytes = 0;  // the points and scalars, counted apart
 };
 
 template <ShortWeierstrass C>
@@ -43,6 +44,7 @@ struct MsmBatchResult {
   std::uint32_t window_bits = 0;
   std::uint32_t batches = 0;
   std::uint64_t peak_device_bytes = 0;
+  std::uint64_t input_device_bytes = 0;
 };
 
 namespace detail {
@@ -97,10 +99,10 @@ MsmBatchResult<C> run_msms(Device& device, const DeviceBuffer<Affine<C>>& points
   const std::uint64_t n = points.size();
   if (n == 0) {  // the empty sum: nothing to plan or allocate
     std::uint32_t c = options.window_bits ? options.window_bits : msm_window_bits<C>(1);
-    return {std::vector<Affine<C>>(msms, Affine<C>::infinity()), c, 0, 0};
+    return {std::vector<Affine<C>>(msms, Affine<C>::infinity()), c, 0, 0, 0};
   }
   MsmPlan plan = plan_msm<C>(device.info(), n, msms, options);
-  MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, plan.peak_bytes()};
+  MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, plan.peak_bytes(), points.bytes() + scalars.bytes()};
   MsmBuffers<C> buffers(device, plan);
   // One submission per batch: the scan's own temporaries of a batch are freed before the
   // next batch allocates its own, so the plan's single "scan_scratch" entry is the peak.
@@ -135,7 +137,7 @@ MsmResult<C> msm(Device& device, const DeviceBuffer<Affine<C>>& points, const De
     throw std::invalid_argument(std::string(C::name) + " msm: " + std::to_string(points.size()) + " points but " +
                                 std::to_string(scalars.size()) + " scalars");
   MsmBatchResult<C> batch = detail::run_msms<C>(device, points, scalars, 1, options);
-  return {batch.points[0], batch.window_bits, batch.batches, batch.peak_device_bytes};
+  return {batch.points[0], batch.window_bits, batch.batches, batch.peak_device_bytes, batch.input_device_bytes};
 }
 
 // Several MSMs over the same n points: scalar vector v is scalars[v n .. v n + n), and
