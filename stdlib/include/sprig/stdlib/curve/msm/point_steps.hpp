@@ -18,6 +18,11 @@ Expr<Xyzz<C>> add_affine(const Expr<Xyzz<C>>& a, const Expr<Affine<C>>& b) {
 }
 
 template <ShortWeierstrass C>
+Expr<Xyzz<C>> double_point(const Expr<Xyzz<C>>& a) {
+  return double_function<C>()(a);
+}
+
+template <ShortWeierstrass C>
 Expr<Xyzz<C>> xyzz_infinity_point(const SourceLoc& loc) {
   return point_of(xyzz_infinity<C>(loc), loc);
 }

@@ -2,7 +2,7 @@
 // window down: result = (...(S_(W-1) 2^c + S_(W-2)) 2^c + ...) + S_0, c doublings and one
 // full addition per window, in one invocation on the device (W c doublings: 260 for BN254
 // at c = 13), writing results[msm] in XYZZ coordinates. It is a program of the XYZZ sums
-// kernel (xyzz_sums.hpp), a doubling being sum + sum (the addition's doubling branch).
+// kernel (xyzz_sums.hpp).
 #pragma once
 
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"

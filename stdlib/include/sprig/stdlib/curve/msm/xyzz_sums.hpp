@@ -3,9 +3,9 @@
 // Horner's rule over the windows (stage e) — as programs of one kernel. Drivers inline every call of a device
 // function (Mesa's and NVIDIA's compilers both do), so a kernel costs compile time in
 // proportion to its calls of the addition: each program here is a loop doing one addition
-// per step into one of three accumulators, with the operands chosen per step, so that the
-// stages compile one copy of the addition instead of one per stage (docs/msm.md has the
-// measurement).
+// (or one doubling) per step into one of three accumulators, with the operands chosen per
+// step, so that the stages compile one copy of the addition instead of one per stage
+// (docs/msm.md has the measurement).
 //
 // The accumulators are `sum`, `running` and `weighted`; a step adds `right` to one of them.
 #pragma once
@@ -32,8 +32,8 @@ enum class XyzzSums : std::uint32_t {
   // lower T) += upper T, sum (the lower A) += upper A, sum += weighted; written over the
   // lower group. Arguments: segments per window, level, log2(m).
   CombineSegments = 2,
-  // One invocation: sum = S_(W-1), then per window below, c doublings (sum += sum) and
-  // sum += S_w, into results[msm]. Arguments: msm, W, c.
+  // One invocation: sum = S_(W-1), then per window below, c doublings and sum += S_w, into
+  // results[msm]. Arguments: msm, W, c.
   Horner = 3,
   // Per window (count: windows): window_sums[first + w] = the A of the window's group of
   // all segments. Arguments: first window, segments per window.
@@ -85,10 +85,12 @@ const auto& xyzz_sums_kernel() {
               steps = (b - 1u) * (c + 1u);
             });
 
-            // Each step: `target` 0 (sum), 1 (running) or 2 (weighted) += right.
+            // Each step: `target` 0 (sum), 1 (running) or 2 (weighted) += right, or, where
+            // `doubling`, target = 2 target.
             for_(0u, steps.load(), [&](UInt step) {
               Var<std::uint32_t> target = 0u;
               Var<X> right = infinity;
+              Var<bool> doubling = false;
               if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
                 right = partial_sums[first_run.load() + 1u + step].load();
               }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
@@ -99,7 +101,7 @@ const auto& xyzz_sums_kernel() {
                 UInt d = doublings.load();
                 if_(step < d, [&] {
                   target = 2u;
-                  right = weighted.load();
+                  doubling = true;
                 }).else_if_(step == d, [&] {
                   target = 1u;
                   right = partial_sums[upper.load() + 1u].load();
@@ -107,16 +109,21 @@ const auto& xyzz_sums_kernel() {
                   right = partial_sums[upper.load()].load();
                 }).else_([&] { right = weighted.load(); });
               }).else_([&] {
-                Bool doubling = step % (c + 1u) != c;
-                UInt window = b - 2u - step / (c + 1u);
-                right = select_point<C>(doubling, sum.load(), window_sums[window].load());
+                doubling = step % (c + 1u) != c;
+                right = window_sums[b - 2u - step / (c + 1u)].load();
               });
               UInt t = target.load();
               Expr<X> left = select_point<C>(t == 0u, sum.load(), select_point<C>(t == 1u, running.load(), weighted.load()));
-              Expr<X> result = add_points<C>(left, right.load());
-              sum = select_point<C>(t == 0u, result, sum.load());
-              running = select_point<C>(t == 1u, result, running.load());
-              weighted = select_point<C>(t == 2u, result, weighted.load());
+              // Doublings (the tree's products by powers of two, Horner's) call the doubling
+              // itself: a second copy of its code in the kernel, against an addition that
+              // would detect equal points and double anyway, at twice the products.
+              Var<X> result = infinity;
+              if_(doubling.load(), [&] { result = double_point<C>(left); }).else_([&] {
+                result = add_points<C>(left, right.load());
+              });
+              sum = select_point<C>(t == 0u, result.load(), sum.load());
+              running = select_point<C>(t == 1u, result.load(), running.load());
+              weighted = select_point<C>(t == 2u, result.load(), weighted.load());
             });
 
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
