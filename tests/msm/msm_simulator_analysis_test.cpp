@@ -1,7 +1,7 @@
 // The simulator's analyses find nothing wrong in the MSM's kernels — no race, no
 // out-of-bounds access, no uninitialised read, no barrier divergence — at subgroup sizes 8
 // and 32, over inputs that take every path: zero digits, a bucket spanning runs, points at
-// infinity, several batches of windows, and the batch form.
+// infinity, a tree over segments of buckets, several batches of windows, and the batch form.
 #include <iostream>
 
 #include <catch2/catch.hpp>
@@ -23,11 +23,13 @@ TEST_CASE("the simulator reports no problem in the MSM kernels") {
   auto scalars = msm_test::random_scalars<Bn254G1>(n, 31);
   for (std::size_t i = 0; i < 70; ++i) scalars[i] = 99;  // one bucket over two runs
   scalars[7] = 0;
-  auto first = msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, {.window_bits = 6});
+  // 128 buckets per window: four segments of 32, two levels of the tree.
+  auto first = msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, {.window_bits = 8});
   // A budget of about a third of the windows: several batches.
-  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(dev, n, {.window_bits = 6});
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(dev, n, {.window_bits = 8});
   auto batched = msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars,
-                                            {.window_bits = 6, .memory_budget = plan.peak_bytes() / 3});
+                                            {.window_bits = 8, .memory_budget = plan.peak_bytes() / 3});
+  msm_test::check_point(first.point, msm_test::naive_sum<Bn254G1>(inputs.points, scalars));
   CHECK(batched.batches > 2);
   CHECK(batched.point == first.point);
   auto points = dev.upload(curve_test::affine_points<Bn254G1>(inputs.points));
