@@ -5,7 +5,8 @@
 // products (the bound for the MSM's arithmetic) and chains of 32-bit integer multiplies
 // (what the products are made of). docs/msm.md records the figures.
 //
-//   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--curve bn254|bls12_381]
+//   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
+//             [--curve bn254|bls12_381]
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //
 // Times are wall-clock from the call of msm() to its return: planning, allocating the
@@ -130,8 +131,8 @@ double msm_products(const curve::MsmPlan& plan) {
 }
 
 template <class G1>
-void print_plan(const Device& device, int log_n, std::uint64_t budget_mib) {
-  curve::MsmPlan plan = curve::msm_plan<G1>(device, std::uint64_t(1) << log_n, {.memory_budget = budget_mib << 20});
+void print_plan(const Device& device, int log_n, const curve::MsmOptions& options) {
+  curve::MsmPlan plan = curve::msm_plan<G1>(device, std::uint64_t(1) << log_n, options);
   std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, segments of %u, %u windows per batch, "
               "%u batches\n\n| buffer | bytes |\n| --- | --- |\n",
               std::string(G1::name).c_str(), log_n, device.name().c_str(), plan.window_bits, plan.windows, plan.buckets,
@@ -142,7 +143,7 @@ void print_plan(const Device& device, int log_n, std::uint64_t budget_mib) {
 }
 
 template <class G1>
-void bench(vk::Device& gpu, int min_log, int max_log, int repeat, std::uint64_t budget_mib) {
+void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::MsmOptions& options) {
   const bool cpu = gpu.info().type == "cpu";
   std::printf("%s MSM on %s (%s), median of %d runs\n", std::string(G1::name).c_str(), gpu.name().c_str(),
               gpu.info().backend.c_str(), repeat);
@@ -170,7 +171,6 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, std::uint64_t 
 
   std::printf("| n | ms (median) | first call ms | points/s | c | batches | temporaries MiB | with inputs MiB | field products/s | of the product bound |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-  curve::MsmOptions options{.memory_budget = budget_mib << 20};
   for (int log_n = min_log; log_n <= max_log; ++log_n) {
     const std::size_t n = std::size_t(1) << log_n;
     // Views of the first n points and scalars would need buffer offsets: copy instead.
@@ -211,6 +211,7 @@ int main(int argc, char** argv) {
   const bool cpu = gpu.info().type == "cpu";
   int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
   std::uint64_t budget_mib = 0;
+  std::uint32_t run_length = 0;
   std::string curve_name = "bn254";
   int plan_log = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -220,14 +221,16 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--budget-mib")) budget_mib = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--curve")) curve_name = argv[i + 1];
     else if (!std::strcmp(argv[i], "--plan")) plan_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--run-length")) run_length = std::uint32_t(std::atoi(argv[i + 1]));
   }
+  curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length};
   if (plan_log > 0) {
-    if (curve_name == "bls12_381") print_plan<curve::Bls12381G1>(gpu, plan_log, budget_mib);
-    else print_plan<curve::Bn254G1>(gpu, plan_log, budget_mib);
+    if (curve_name == "bls12_381") print_plan<curve::Bls12381G1>(gpu, plan_log, options);
+    else print_plan<curve::Bn254G1>(gpu, plan_log, options);
     return 0;
   }
-  if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, budget_mib);
-  else bench<curve::Bn254G1>(gpu, min_log, max_log, repeat, budget_mib);
+  if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, options);
+  else bench<curve::Bn254G1>(gpu, min_log, max_log, repeat, options);
 
   std::printf("\nPipeline creation (vkCreateComputePipelines; a driver may compile later, at the first launch):\n");
   for (const vk::KernelTimes& t : gpu.kernel_times()) std::printf("  %s: %.0f ms\n", t.kernel.c_str(), t.pipeline_ms);

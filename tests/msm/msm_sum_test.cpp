@@ -207,3 +207,18 @@ TEST_CASE("an MSM's window size can be chosen, from 2 to 24 bits") {
   CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = 25}),
                     Catch::Contains("window_bits must be 2 to 24, not 25"));
 }
+
+TEST_CASE("an MSM's run length (entries per accumulating invocation) does not change its sum") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(90, 25);
+  auto scalars = msm_test::random_scalars<Bn254G1>(90, 26);
+  for (std::size_t i = 0; i < 45; ++i) scalars[i] = 12345;  // buckets spanning many short runs
+  RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  for (std::uint32_t run_length : {1u, 7u, 64u, 1024u}) {
+    INFO("runs of " << run_length);
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.run_length = run_length});
+    msm_test::check_point(result.point, expected);
+  }
+  CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.run_length = 1025}),
+                    Catch::Contains("run_length must be 1 to 1024, not 1025"));
+}

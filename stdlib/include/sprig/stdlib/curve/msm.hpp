@@ -88,7 +88,7 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
                             buffers.entries, n, windows);
   XyzzSumBuffers<C> sums{buffers.bucket_ends, buffers.buckets, buffers.partial_sums, buffers.window_sums,
                          buffers.results};
-  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, n * windows, bucket_count);
+  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, n * windows, bucket_count, plan.run_length);
   record_bucket_reduction<C>(sequence, plan, sums, first_window, windows);
   if (first_window + windows == plan.windows) record_window_combination<C>(sequence, plan, sums, msm);
 }

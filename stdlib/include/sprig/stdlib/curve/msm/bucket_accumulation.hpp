@@ -1,5 +1,5 @@
-// MSM stage (c): the buckets' sums. The grouped entries are cut into runs of
-// msm_run_length; one invocation sums one run with mixed additions (XYZZ + affine, the
+// MSM stage (c): the buckets' sums. The grouped entries are cut into runs (of 64 entries
+// unless MsmOptions::run_length says otherwise); one invocation sums one run with mixed additions (XYZZ + affine, the
 // negated point for a negative digit), however the entries fall into buckets, so a bucket
 // holding every point costs no one invocation more than a run. A run meets each bucket in
 // one piece:
@@ -8,7 +8,7 @@
 //   * the bucket the run starts in the middle of: its sum goes to partial_sums[run].
 // The combining program (xyzz_sums.hpp) then adds, for each bucket spanning runs, the
 // partial sums of the runs it continues into. That walk is one full addition per run the bucket spans: a bucket
-// of all n points of a window costs n / msm_run_length additions in one invocation.
+// of all n points of a window costs n / run length additions in one invocation.
 #pragma once
 
 #include <bit>
@@ -49,12 +49,12 @@ const auto& bucket_accumulation_kernel() {
     return kernel(
         std::string(C::name) + "_msm_bucket_accumulation",
         [](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
-           WriteBuffer<X> buckets, WriteBuffer<X> partial_sums, UInt bucket_count, UInt steps) {
+           WriteBuffer<X> buckets, WriteBuffer<X> partial_sums, UInt bucket_count, UInt steps, UInt run_length) {
           UInt run = msm_invocation();
           UInt total = ends[bucket_count - 1u];
-          UInt first = run * msm_run_length;
+          UInt first = run * run_length;
           if_(first < total, [&] {
-            UInt last = min(first + msm_run_length, total);
+            UInt last = min(first + run_length, total);
             Var<std::uint32_t> bucket = bucket_of(ends, bucket_count, steps, first);
             Var<std::uint32_t> start = select(bucket.load() == 0u, UInt(0u), UInt(ends[max(bucket.load(), 1u) - 1u]));
             Var<std::uint32_t> end = ends[bucket.load()];
@@ -82,22 +82,24 @@ const auto& bucket_accumulation_kernel() {
           });
         },
         workgroup(msm_workgroup_size)
-            .names("points", "entries", "ends", "buckets", "partial_sums", "bucket_count", "steps"));
+            .names("points", "entries", "ends", "buckets", "partial_sums", "bucket_count", "steps",
+                   "run_length"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_accumulation"), trace);
 }
 
 // Records the accumulation and the combination (xyzz_sums.hpp) over `bucket_count`
-// buckets and `entry_bound` (window, point) pairs at most (zero digits are in no bucket).
+// buckets and `entry_bound` (window, point) pairs at most (zero digits are in no bucket),
+// in runs of `run_length` entries.
 template <ShortWeierstrass C>
 void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points,
                                 const DeviceBuffer<std::uint32_t>& entries, const XyzzSumBuffers<C>& buffers,
-                                std::uint64_t entry_bound, std::uint64_t bucket_count) {
+                                std::uint64_t entry_bound, std::uint64_t bucket_count, std::uint32_t run_length) {
   sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
-  std::uint64_t runs = (entry_bound + msm_run_length - 1) / msm_run_length;
+  std::uint64_t runs = (entry_bound + run_length - 1) / run_length;
   sequence.run(bucket_accumulation_kernel<C>(), msm_grid(runs), points, entries, buffers.ends, buffers.buckets,
-               buffers.partial_sums, std::uint32_t(bucket_count), bisection_steps(bucket_count));
-  record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, bucket_count);
+               buffers.partial_sums, std::uint32_t(bucket_count), bisection_steps(bucket_count), run_length);
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, bucket_count, run_length);
 }
 
 }  // namespace sprig::curve::detail

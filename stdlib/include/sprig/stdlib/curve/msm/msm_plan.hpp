@@ -24,6 +24,9 @@ struct MsmOptions {
   // Device memory the MSM may allocate besides its inputs, in bytes; 0: no limit. Windows
   // are processed in batches to stay within it.
   std::uint64_t memory_budget = 0;
+  // Tuning: grouped entries one invocation of the accumulation sums (1 to 1024); 0: 64.
+  // Shorter runs mean more invocations, more partial sums to combine and store.
+  std::uint32_t run_length = 0;
 };
 
 // The stages, in the order one batch of windows runs them.
@@ -31,8 +34,9 @@ enum class MsmStage : std::uint8_t { Decompose, Scan, Scatter, Accumulate, Combi
 
 namespace detail {
 
-// Entries (one point in one window) that one invocation of the accumulation sums.
-inline constexpr std::uint32_t msm_run_length = 64;
+// Entries (one point in one window) that one invocation of the accumulation sums, unless
+// MsmOptions::run_length says otherwise.
+inline constexpr std::uint32_t msm_default_run_length = 64;
 // A batch takes windows until it holds about this many entries: enough to fill a GPU, so
 // more windows per batch would only cost memory.
 inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 20;
@@ -84,6 +88,7 @@ struct MsmPlan {
   std::uint32_t windows = 0;        // W: c W covers the scalar's bits and one more
   std::uint32_t buckets = 0;        // per window, 2^(c-1): digit magnitudes 1 .. 2^(c-1)
   std::uint32_t segment_length = 0;  // buckets per reduction segment, m (a power of two)
+  std::uint32_t run_length = 0;     // entries per invocation of the accumulation
   std::uint32_t windows_per_batch = 0;
   std::uint32_t batches = 0;  // per MSM
   std::vector<MsmBuffer> buffers;
@@ -121,7 +126,7 @@ template <ShortWeierstrass C>
 std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan, std::uint32_t batch_windows) {
   const std::uint64_t n = plan.points, xyzz = sizeof(Xyzz<C>);
   const std::uint64_t entries = n * batch_windows, bucket_slots = std::uint64_t(plan.buckets) * batch_windows;
-  const std::uint64_t runs = (entries + msm_run_length - 1) / msm_run_length;
+  const std::uint64_t runs = (entries + plan.run_length - 1) / plan.run_length;
   const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * batch_windows;
   using S = MsmStage;
   return {
@@ -159,6 +164,9 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   plan.windows = detail::window_count(detail::scalar_bits<C>(), plan.window_bits);
   plan.buckets = 1u << (plan.window_bits - 1);
   plan.segment_length = std::min(plan.buckets, detail::msm_segment_length);
+  plan.run_length = options.run_length ? options.run_length : detail::msm_default_run_length;
+  if (plan.run_length > 1024)
+    throw std::invalid_argument(what + "run_length must be 1 to 1024, not " + std::to_string(plan.run_length));
 
   auto fits = [&](std::uint32_t batch_windows, MsmBuffer* over) {
     std::vector<MsmBuffer> buffers = detail::msm_buffers<C>(device, plan, batch_windows);

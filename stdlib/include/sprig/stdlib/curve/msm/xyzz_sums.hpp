@@ -21,7 +21,7 @@ namespace sprig::curve::detail {
 
 enum class XyzzSums : std::uint32_t {
   // Per bucket b (count: buckets): buckets[b] += partial_sums[r] for the runs r the bucket
-  // continues into. Arguments: none.
+  // continues into. Arguments: the run length.
   CombineRuns = 0,
   // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
   // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A),
@@ -61,8 +61,8 @@ const auto& xyzz_sums_kernel() {
             UInt program_is = program;
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
               UInt start = select(i == 0u, UInt(0u), UInt(ends[max(i, 1u) - 1u])), end = ends[i];
-              UInt last_run = (max(end, 1u) - 1u) / msm_run_length;
-              first_run = start / msm_run_length;
+              UInt last_run = (max(end, 1u) - 1u) / a;
+              first_run = start / a;
               steps = select(end > start && last_run > first_run.load(), last_run - first_run.load(), UInt(0u));
               sum = buckets[i].load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
