@@ -12,7 +12,6 @@
 
 #include <string>
 
-#include "sprig/stdlib/curve/msm/bucket_search.hpp"
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
 #include "sprig/stdlib/curve/msm/point_steps.hpp"
@@ -21,9 +20,8 @@
 namespace sprig::curve::detail {
 
 enum class XyzzSums : std::uint32_t {
-  // Per bucket b (count: buckets): buckets[b] += partial_sums[f + 1], where f is the run the
-  // bucket starts in, if it continues into later runs (RunTree has summed their partial
-  // sums there). Arguments: the run length.
+  // Per bucket b (count: buckets): buckets[b] += partial_sums[r] for the runs r the bucket
+  // continues into. Arguments: the run length.
   CombineRuns = 0,
   // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
   // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A),
@@ -40,12 +38,6 @@ enum class XyzzSums : std::uint32_t {
   // Per window (count: windows): window_sums[first + w] = the A of the window's group of
   // all segments. Arguments: first window, segments per window.
   WindowSums = 4,
-  // Per run r (count: runs), one level k of a tree over the runs a bucket continues into,
-  // f + 1 .. l (f: the run it starts in): run r = f + 1 + j with j a multiple of 2^(k+1)
-  // adds partial_sums[r + 2^k] if that run is the bucket's too. After the levels,
-  // partial_sums[f + 1] holds the sum of all of them: no walk is longer than the tree.
-  // Arguments: the run length, k, the bucket count.
-  RunTree = 5,
 };
 
 template <ShortWeierstrass C>
@@ -61,7 +53,7 @@ const auto& xyzz_sums_kernel() {
             Expr<X> infinity = xyzz_infinity_point<C>(i.node()->loc);
             Var<X> sum = infinity, running = infinity, weighted = infinity;
             Var<std::uint32_t> steps = 0u;
-            // CombineRuns: the run bucket i starts in; RunTree: the run whose partial sum to add.
+            // CombineRuns: bucket i's first and last run.
             Var<std::uint32_t> first_run = 0u;
             // Segments: the top bucket of segment i; CombineSegments: the lower and upper
             // groups' A (their T follows) and the doublings.
@@ -71,7 +63,7 @@ const auto& xyzz_sums_kernel() {
               UInt start = select(i == 0u, UInt(0u), UInt(ends[max(i, 1u) - 1u])), end = ends[i];
               UInt last_run = (max(end, 1u) - 1u) / a;
               first_run = start / a;
-              steps = select(end > start && last_run > first_run.load(), UInt(1u), UInt(0u));
+              steps = select(end > start && last_run > first_run.load(), last_run - first_run.load(), UInt(0u));
               sum = buckets[i].load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
               UInt segments = a / b;
@@ -88,22 +80,6 @@ const auto& xyzz_sums_kernel() {
               weighted = partial_sums[upper.load() + 1u].load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
               sum = partial_sums[2u * i * b].load();
-            }).else_if_(program_is == std::uint32_t(XyzzSums::RunTree), [&] {
-              UInt e = i * a, total = ends[c - 1u];
-              if_(e < total, [&] {
-                UInt bucket = bucket_of(ends, c, 32u - count_leading_zeros(c), e);
-                UInt start = select(bucket == 0u, UInt(0u), UInt(ends[max(bucket, 1u) - 1u]));
-                UInt last_run = (UInt(ends[bucket]) - 1u) / a, j = i - start / a - 1u;
-                UInt partner = i + (1u << b);
-                // Run i continues the bucket (which started before it), is a left child at
-                // level b, and its partner is the bucket's too.
-                Bool adds = start < e && (j & ((2u << b) - 1u)) == 0u && partner <= last_run;
-                if_(adds, [&] {
-                  first_run = partner;  // the run whose partial sum step 0 adds
-                  steps = 1u;
-                  sum = partial_sums[i].load();
-                });
-              });
             }).else_([&] {
               sum = window_sums[b - 1u].load();
               steps = (b - 1u) * (c + 1u);
@@ -116,9 +92,7 @@ const auto& xyzz_sums_kernel() {
               Var<X> right = infinity;
               Var<bool> doubling = false;
               if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
-                right = partial_sums[first_run.load() + 1u].load();
-              }).else_if_(program_is == std::uint32_t(XyzzSums::RunTree), [&] {
-                right = partial_sums[first_run.load()].load();
+                right = partial_sums[first_run.load() + 1u + step].load();
               }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
                 Bool weighting = (step & 1u) != 0u;
                 target = select(weighting, UInt(2u), UInt(1u));
@@ -154,8 +128,6 @@ const auto& xyzz_sums_kernel() {
 
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
               if_(steps.load() > 0u, [&] { buckets[i] = sum.load(); });
-            }).else_if_(program_is == std::uint32_t(XyzzSums::RunTree), [&] {
-              if_(steps.load() > 0u, [&] { partial_sums[i] = sum.load(); });
             }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
               partial_sums[2u * i] = weighted.load();
               partial_sums[2u * i + 1u] = running.load();
