@@ -1,7 +1,8 @@
 // The simulator's analyses find nothing wrong in the MSM's kernels — no race, no
 // out-of-bounds access, no uninitialised read, no barrier divergence — at subgroup sizes 8
 // and 32, over inputs that take every path: zero digits, a bucket spanning runs, points at
-// infinity, a tree over segments of buckets, several batches of windows, and the batch form.
+// infinity, a tree over segments of buckets, buckets spanning chunks of runs, several batches
+// of windows, and the batch form.
 #include <iostream>
 
 #include <catch2/catch.hpp>
@@ -32,6 +33,9 @@ TEST_CASE("the simulator reports no problem in the MSM kernels") {
   msm_test::check_point(first.point, msm_test::naive_sum<Bn254G1>(inputs.points, scalars));
   CHECK(batched.batches > 2);
   CHECK(batched.point == first.point);
+  // Runs of one entry: the 70 equal scalars' buckets span two chunks of 64 runs.
+  CHECK(msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, {.window_bits = 8, .run_length = 1}).point ==
+        first.point);
   auto points = dev.upload(curve_test::affine_points<Bn254G1>(inputs.points));
   std::vector<mpz_class> two = scalars;
   two.insert(two.end(), scalars.begin(), scalars.end());

@@ -210,9 +210,10 @@ TEST_CASE("an MSM's window size can be chosen, from 2 to 24 bits") {
 
 TEST_CASE("an MSM's run length (entries per accumulating invocation) does not change its sum") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
-  msm_test::Progression<Bn254G1> inputs(90, 25);
-  auto scalars = msm_test::random_scalars<Bn254G1>(90, 26);
-  for (std::size_t i = 0; i < 45; ++i) scalars[i] = 12345;  // buckets spanning many short runs
+  msm_test::Progression<Bn254G1> inputs(150, 25);
+  auto scalars = msm_test::random_scalars<Bn254G1>(150, 26);
+  // Buckets of 100 entries: in runs of one entry each spans two chunks of 64 runs.
+  for (std::size_t i = 0; i < 100; ++i) scalars[i] = 12345;
   RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
   for (std::uint32_t run_length : {1u, 7u, 64u, 1024u}) {
     INFO("runs of " << run_length);

@@ -1,19 +1,20 @@
 // MSM stage (c): the buckets' sums. The grouped entries are cut into runs (of 64 entries
-// unless MsmOptions::run_length says otherwise); one invocation sums one run with mixed additions (XYZZ + affine, the
-// negated point for a negative digit), however the entries fall into buckets, so a bucket
-// holding every point costs no one invocation more than a run. A run meets each bucket in
-// one piece:
+// unless MsmOptions::run_length says otherwise); one invocation sums one run with mixed
+// additions (XYZZ + affine, the negated point for a negative digit), however the entries
+// fall into buckets, so a bucket holding every point costs no one invocation more than a
+// run. A run meets each bucket in one piece:
 //   * a bucket that starts in the run: its sum within the run goes to buckets[b], which no
 //     other run writes (every bucket starts in one run);
 //   * the bucket the run starts in the middle of: its sum goes to partial_sums[run].
-// The combining program (xyzz_sums.hpp) then adds, for each bucket spanning runs, the
-// partial sums of the runs it continues into. That walk is one full addition per run the bucket spans: a bucket
-// of all n points of a window costs n / run length additions in one invocation.
+// Programs of the XYZZ sums kernel (xyzz_sums.hpp) then add, for each bucket spanning runs,
+// the partial sums of the runs it continues into: first each 64th of those runs sums the
+// next 63 (one launch over the runs), then the bucket walks those chunk sums, so a bucket
+// of all n points of a window costs walks of 63 and n / (64 * run length) additions.
 #pragma once
 
-#include <bit>
 #include <string>
 
+#include "sprig/stdlib/curve/msm/bucket_search.hpp"
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
 #include "sprig/stdlib/curve/msm/point_steps.hpp"
@@ -21,25 +22,6 @@
 #include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig::curve::detail {
-
-// The bucket holding entry e: the first b < bucket_count with ends[b] > e (ends is
-// non-decreasing and ends[bucket_count - 1] > e), by bisection in `steps` rounds.
-inline UInt bucket_of(const ReadBuffer<std::uint32_t>& ends, const UInt& bucket_count, const UInt& steps,
-                      const UInt& e) {
-  Var<std::uint32_t> lo = 0u, hi = bucket_count - 1u;
-  for_(0u, steps, [&](UInt) {
-    UInt mid = (lo.load() + hi.load()) >> 1u;
-    Bool above = UInt(ends[mid]) > e;
-    hi = select(above, mid, hi.load());
-    lo = select(above, lo.load(), mid + 1u);
-  });
-  return hi.load();
-}
-
-// The rounds bucket_of needs for `bucket_count` buckets.
-inline std::uint32_t bisection_steps(std::uint64_t bucket_count) {
-  return std::uint32_t(std::bit_width(bucket_count));
-}
 
 template <ShortWeierstrass C>
 const auto& bucket_accumulation_kernel() {
@@ -99,6 +81,7 @@ void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>
   std::uint64_t runs = (entry_bound + run_length - 1) / run_length;
   sequence.run(bucket_accumulation_kernel<C>(), msm_grid(runs), points, entries, buffers.ends, buffers.buckets,
                buffers.partial_sums, std::uint32_t(bucket_count), bisection_steps(bucket_count), run_length);
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::RunChunks, runs, run_length, std::uint32_t(bucket_count));
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, bucket_count, run_length);
 }
 

@@ -12,6 +12,7 @@
 
 #include <string>
 
+#include "sprig/stdlib/curve/msm/bucket_search.hpp"
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
 #include "sprig/stdlib/curve/msm/point_steps.hpp"
@@ -20,8 +21,9 @@
 namespace sprig::curve::detail {
 
 enum class XyzzSums : std::uint32_t {
-  // Per bucket b (count: buckets): buckets[b] += partial_sums[r] for the runs r the bucket
-  // continues into. Arguments: the run length.
+  // Per bucket b (count: buckets): buckets[b] += partial_sums[r] for every 64th run r of
+  // those the bucket continues into, f + 1, f + 65, ... (f: the run it starts in), which
+  // RunChunks left holding the sums of their chunks. Arguments: the run length.
   CombineRuns = 0,
   // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
   // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A),
@@ -38,7 +40,14 @@ enum class XyzzSums : std::uint32_t {
   // Per window (count: windows): window_sums[first + w] = the A of the window's group of
   // all segments. Arguments: first window, segments per window.
   WindowSums = 4,
+  // Per run r (count: runs): if r is f + 1 + 64 k for the bucket its first entry is in, a
+  // bucket that started before it in run f, partial_sums[r] += the next 63 runs' partial
+  // sums, as far as the bucket goes. Arguments: the run length, the bucket count.
+  RunChunks = 5,
 };
+
+// Runs of a bucket that one invocation of RunChunks sums.
+inline constexpr std::uint32_t msm_run_chunk = 64;
 
 template <ShortWeierstrass C>
 const auto& xyzz_sums_kernel() {
@@ -53,7 +62,7 @@ const auto& xyzz_sums_kernel() {
             Expr<X> infinity = xyzz_infinity_point<C>(i.node()->loc);
             Var<X> sum = infinity, running = infinity, weighted = infinity;
             Var<std::uint32_t> steps = 0u;
-            // CombineRuns: bucket i's first and last run.
+            // CombineRuns: the run bucket i starts in.
             Var<std::uint32_t> first_run = 0u;
             // Segments: the top bucket of segment i; CombineSegments: the lower and upper
             // groups' A (their T follows) and the doublings.
@@ -63,7 +72,8 @@ const auto& xyzz_sums_kernel() {
               UInt start = select(i == 0u, UInt(0u), UInt(ends[max(i, 1u) - 1u])), end = ends[i];
               UInt last_run = (max(end, 1u) - 1u) / a;
               first_run = start / a;
-              steps = select(end > start && last_run > first_run.load(), last_run - first_run.load(), UInt(0u));
+              UInt spanned = select(end > start && last_run > first_run.load(), last_run - first_run.load(), UInt(0u));
+              steps = (spanned + msm_run_chunk - 1u) / msm_run_chunk;
               sum = buckets[i].load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
               UInt segments = a / b;
@@ -80,6 +90,18 @@ const auto& xyzz_sums_kernel() {
               weighted = partial_sums[upper.load() + 1u].load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
               sum = partial_sums[2u * i * b].load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
+              UInt e = i * a;
+              if_(e < UInt(ends[b - 1u]), [&] {
+                UInt bucket = bucket_of(ends, b, 32u - count_leading_zeros(b), e);
+                UInt start = select(bucket == 0u, UInt(0u), UInt(ends[max(bucket, 1u) - 1u]));
+                UInt last_run = (UInt(ends[bucket]) - 1u) / a;
+                // The bucket started before run i, and i is the first run of a chunk.
+                if_(start < e && (i - start / a - 1u) % msm_run_chunk == 0u, [&] {
+                  steps = min(last_run - i, UInt(msm_run_chunk - 1u));
+                  sum = partial_sums[i].load();
+                });
+              });
             }).else_([&] {
               sum = window_sums[b - 1u].load();
               steps = (b - 1u) * (c + 1u);
@@ -92,7 +114,9 @@ const auto& xyzz_sums_kernel() {
               Var<X> right = infinity;
               Var<bool> doubling = false;
               if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
-                right = partial_sums[first_run.load() + 1u + step].load();
+                right = partial_sums[first_run.load() + 1u + step * msm_run_chunk].load();
+              }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
+                right = partial_sums[i + 1u + step].load();
               }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
                 Bool weighting = (step & 1u) != 0u;
                 target = select(weighting, UInt(2u), UInt(1u));
@@ -128,6 +152,8 @@ const auto& xyzz_sums_kernel() {
 
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
               if_(steps.load() > 0u, [&] { buckets[i] = sum.load(); });
+            }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
+              if_(steps.load() > 0u, [&] { partial_sums[i] = sum.load(); });
             }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
               partial_sums[2u * i] = weighted.load();
               partial_sums[2u * i + 1u] = running.load();
