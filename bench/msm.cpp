@@ -105,13 +105,15 @@ double field_products_per_ms(Device& device, std::size_t invocations, int repeat
     seeds[i] = field::to_montgomery(field::Canonical<P>::from_u64(i * 2654435761u + 7));
   auto seed_buffer = device.upload(seeds);
   auto out = device.alloc<M>(invocations);
-  double ms = time_ms(device, repeat, [&](Sequence& s) { s.run(field_product_kernel<P>(), grid(invocations), seed_buffer, out); });
+  double ms = time_ms(device, repeat,
+                      [&](Sequence& s) { s.run(field_product_kernel<P>(), grid(invocations), seed_buffer, out); });
   return double(invocations) * 4 * chain_iterations / ms;
 }
 
 double integer_multiplies_per_ms(Device& device, std::size_t invocations, int repeat) {
   auto out = device.alloc<std::uint32_t>(invocations);
-  double ms = time_ms(device, repeat, [&](Sequence& s) { s.run(integer_multiply_kernel(), grid(invocations), out, 12345u); });
+  double ms = time_ms(device, repeat,
+                      [&](Sequence& s) { s.run(integer_multiply_kernel(), grid(invocations), out, 12345u); });
   return double(invocations) * 4 * chain_iterations * 4 * 2 / ms;  // mul and mul_hi
 }
 
@@ -169,7 +171,8 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
   }
   auto all_scalars = gpu.upload(scalars);
 
-  std::printf("| n | ms (median) | first call ms | points/s | c | batches | temporaries MiB | with inputs MiB | field products/s | of the product bound |\n");
+  std::printf("| n | ms (median) | first call ms | points/s | c | batches | temporaries MiB | with inputs MiB | "
+              "field products/s | of the product bound |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (int log_n = min_log; log_n <= max_log; ++log_n) {
     const std::size_t n = std::size_t(1) << log_n;

@@ -70,7 +70,8 @@ std::vector<sprig::curve::MsmScalar<C>> scalar_words(const std::vector<mpz_class
 
 template <class C>
 sprig::curve::MsmResult<C> run_msm(sprig::Device& device, const std::vector<RefPoint>& points,
-                                   const std::vector<mpz_class>& scalars, const sprig::curve::MsmOptions& options = {}) {
+                                   const std::vector<mpz_class>& scalars,
+                                   const sprig::curve::MsmOptions& options = {}) {
   auto point_buffer = device.upload(curve_test::affine_points<C>(points));
   auto scalar_buffer = device.upload(scalar_words<C>(scalars));
   return sprig::curve::msm<C>(device, point_buffer, scalar_buffer, options);

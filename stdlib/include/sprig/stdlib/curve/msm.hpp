@@ -148,8 +148,8 @@ MsmBatchResult<C> msm_batch(Device& device, const DeviceBuffer<Affine<C>>& point
   const std::string what = std::string(C::name) + " msm_batch: ";
   if (points.size() == 0) throw std::invalid_argument(what + "no points: the number of scalar vectors is unknown");
   if (scalars.size() % points.size() != 0)
-    throw std::invalid_argument(what + std::to_string(scalars.size()) + " scalars are not a whole number of vectors of " +
-                                std::to_string(points.size()));
+    throw std::invalid_argument(what + std::to_string(scalars.size()) +
+                                " scalars are not a whole number of vectors of " + std::to_string(points.size()));
   return detail::run_msms<C>(device, points, scalars, std::uint32_t(scalars.size() / points.size()), options);
 }
 

@@ -31,8 +31,9 @@ void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const Xyzz
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::Segments, std::uint64_t(windows) * segments, plan.buckets,
                       plan.segment_length);
   for (std::uint32_t level = 0; (1u << level) < segments; ++level)
-    record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineSegments, std::uint64_t(windows) * (segments >> (level + 1)),
-                        segments, level, std::uint32_t(std::countr_zero(plan.segment_length)));
+    record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineSegments,
+                        std::uint64_t(windows) * (segments >> (level + 1)), segments, level,
+                        std::uint32_t(std::countr_zero(plan.segment_length)));
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::WindowSums, windows, first_window, segments);
 }
 

@@ -201,8 +201,8 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
                                   std::to_string(trial.largest().bytes) + " bytes)";
     throw std::invalid_argument(what + std::to_string(n) + " points in windows of " +
                                 std::to_string(plan.window_bits) + " bits ask for " +
-                                std::to_string(trial.peak_bytes()) + " bytes of temporaries with one window per batch: " +
-                                limit);
+                                std::to_string(trial.peak_bytes()) +
+                                " bytes of temporaries with one window per batch: " + limit);
   }
   plan.windows_per_batch = batch_windows;
   plan.batches = (plan.windows + batch_windows - 1) / batch_windows;

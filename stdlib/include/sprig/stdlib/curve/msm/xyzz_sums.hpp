@@ -1,11 +1,11 @@
 // The MSM's sums of XYZZ points — combining the runs' partial sums into buckets (stage c),
 // the buckets' segment sums, their pairwise combination and the windows' sums (stage d),
-// Horner's rule over the windows (stage e) — as programs of one kernel. Drivers inline every call of a device
-// function (Mesa's and NVIDIA's compilers both do), so a kernel costs compile time in
-// proportion to its calls of the addition: each program here is a loop doing one addition
-// (or one doubling) per step into one of three accumulators, with the operands chosen per
-// step, so that the stages compile one copy of the addition instead of one per stage
-// (docs/msm.md has the measurement).
+// Horner's rule over the windows (stage e) — as programs of one kernel. Drivers inline
+// every call of a device function (Mesa's and NVIDIA's compilers both do), so a kernel
+// costs compile time in proportion to its calls of the addition: each program here is a
+// loop doing one addition (or one doubling) per step into one of three accumulators, with
+// the operands chosen per step, so that the stages compile one copy of the addition
+// instead of one per stage (docs/msm.md has the measurement).
 //
 // The accumulators are `sum`, `running` and `weighted`; a step adds `right` to one of them.
 #pragma once
@@ -20,30 +20,31 @@
 
 namespace sprig::curve::detail {
 
+// The programs, in the order a batch runs them.
 enum class XyzzSums : std::uint32_t {
-  // Per bucket b (count: buckets): buckets[b] += partial_sums[r] for every 64th run r of
-  // those the bucket continues into, f + 1, f + 65, ... (f: the run it starts in), which
-  // RunChunks left holding the sums of their chunks. Arguments: the run length.
-  CombineRuns = 0,
-  // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
-  // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A),
-  // [2 i + 1] = running (T). Arguments: buckets per window, m.
-  Segments = 1,
-  // Per (window, pair of adjacent groups of segments at `level`) (count: windows * groups / 2):
-  // the upper group's T doubled (log2(m) + level) times into weighted, then running (the
-  // lower T) += upper T, sum (the lower A) += upper A, sum += weighted; written over the
-  // lower group. Arguments: segments per window, level, log2(m).
-  CombineSegments = 2,
-  // One invocation: sum = S_(W-1), then per window below, c doublings and sum += S_w, into
-  // results[msm]. Arguments: msm, W, c.
-  Horner = 3,
-  // Per window (count: windows): window_sums[first + w] = the A of the window's group of
-  // all segments. Arguments: first window, segments per window.
-  WindowSums = 4,
   // Per run r (count: runs): if r is f + 1 + 64 k for the bucket its first entry is in, a
   // bucket that started before it in run f, partial_sums[r] += the next 63 runs' partial
   // sums, as far as the bucket goes. Arguments: the run length, the bucket count.
-  RunChunks = 5,
+  RunChunks = 0,
+  // Per bucket b (count: buckets): buckets[b] += partial_sums[r] for every 64th run r of
+  // those the bucket continues into, f + 1, f + 65, ... (f: the run it starts in), which
+  // RunChunks left holding the sums of their chunks. Arguments: the run length.
+  CombineRuns = 1,
+  // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
+  // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A),
+  // [2 i + 1] = running (T). Arguments: buckets per window, m.
+  Segments = 2,
+  // Per (window, pair of adjacent groups of segments at `level`) (count: windows * groups
+  // / 2): the upper group's T doubled (log2(m) + level) times into weighted, then running
+  // (the lower T) += upper T, sum (the lower A) += upper A, sum += weighted; written over
+  // the lower group. Arguments: segments per window, level, log2(m).
+  CombineSegments = 3,
+  // Per window (count: windows): window_sums[first + w] = the A of the window's group of
+  // all segments. Arguments: first window, segments per window.
+  WindowSums = 4,
+  // One invocation: sum = S_(W-1), then per window below, c doublings and sum += S_w, into
+  // results[msm]. Arguments: msm, W, c.
+  Horner = 5,
 };
 
 // Runs of a bucket that one invocation of RunChunks sums.
@@ -137,7 +138,8 @@ const auto& xyzz_sums_kernel() {
                 right = window_sums[b - 2u - step / (c + 1u)].load();
               });
               UInt t = target.load();
-              Expr<X> left = select_point<C>(t == 0u, sum.load(), select_point<C>(t == 1u, running.load(), weighted.load()));
+              Expr<X> left =
+                  select_point<C>(t == 0u, sum.load(), select_point<C>(t == 1u, running.load(), weighted.load()));
               // Doublings (the tree's products by powers of two, Horner's) call the doubling
               // itself: a second copy of its code in the kernel, against an addition that
               // would detect equal points and double anyway, at twice the products.
