@@ -100,3 +100,14 @@ TEST_CASE("an MSM refuses a budget below its buffers for one window, naming the 
                                     std::to_string(needed - 1) + " bytes; the largest buffer is 'buckets'"));
   CHECK_THROWS_AS(curve::msm<Bn254G1>(device, points, scalars, {.memory_budget = 1}), std::invalid_argument);
 }
+
+TEST_CASE("an MSM plan refuses n whose buffers of one window exceed the device's largest binding") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::uint64_t limit = device.info().max_buffer_bytes;
+  // Two bytes a point: one window's digits alone (4 bytes a point) are twice the limit.
+  const std::uint64_t n = limit / 2;
+  if (n >= (std::uint64_t(1) << 30)) return;  // a device binding 2 GiB or more: n is refused for its size
+  CHECK_THROWS_WITH(curve::msm_plan<Bn254G1>(device, n),
+                    Catch::Contains("the buffer 'digits' needs " + std::to_string(4 * n) + " bytes, above the " +
+                                    std::to_string(limit) + " bytes that " + device.name() + " binds at once"));
+}
