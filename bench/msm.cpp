@@ -1,0 +1,240 @@
+// Multi-scalar multiplication (curve::msm) over BN254 G1 (or BLS12-381 G1) for n = 2^min-log
+// .. 2^max-log points: per n the median wall time of several runs, points per second, the
+// plan (window size, batches, temporaries' bytes), and the field products per second the
+// MSM achieves against two throughput kernels measured in the same run — chains of field
+// products (the bound for the MSM's arithmetic) and chains of 32-bit integer multiplies
+// (what the products are made of). docs/msm.md records the figures.
+//
+//   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
+//             [--curve bn254|bls12_381]
+//   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
+//
+// Times are wall-clock from the call of msm() to its return: planning, allocating the
+// temporaries, one submission per batch of windows with a wait, converting the sum to
+// affine coordinates and downloading it. Points and scalars are on the device before. The
+// first call of the run (the drivers compile the kernels then) is shown apart.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include <sprig/sprig.hpp>
+#include <sprig/stdlib/curve/curve.hpp>
+#include <sprig/stdlib/curve/msm.hpp>
+
+#include "stdlib_bench.hpp"
+
+using namespace sprig;
+using stdlib_bench::time_ms;
+
+namespace {
+
+// Field products per operation (docs/curves.md: S = M, the field has no squaring of its own).
+constexpr double mixed_addition_products = 10, addition_products = 14, doubling_products = 9;
+
+// points[i] = (i + 1) G: 32 doublings and additions each, cheap next to the MSM.
+template <class G1>
+const auto& multiples_kernel() {
+  auto trace = [] {
+    return kernel("bench_multiples_of_g", [](Buffer<curve::Affine<G1>> points, UInt first, UInt count) {
+      UInt i = first + global_id().x();
+      if_(i < first + count, [&] {
+        std::array<UInt, 1> k{i + 1u};
+        points[i] = curve::scalar_multiply(curve::AffinePoint<G1>::generator(), k).to_affine();
+      });
+    }, workgroup(64));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_multiples/" + std::string(G1::name), trace);
+}
+
+// Each invocation runs 4 independent chains of `iterations` Montgomery products of field P.
+constexpr std::uint32_t chain_iterations = 64;
+template <class P>
+const auto& field_product_kernel() {
+  using M = field::Montgomery<P>;
+  using F = field::Fp<P>;
+  auto trace = [] {
+    return kernel("bench_" + std::string(P::name) + "_product_chains", [](ReadBuffer<M> seeds, WriteBuffer<M> out) {
+      UInt i = global_id().x();
+      F factor = seeds[i % seeds.size()];
+      std::vector<Var<M>> chains;
+      for (std::uint32_t c = 0; c < 4; ++c) chains.emplace_back(Expr<M>(seeds[(i + c + 1u) % seeds.size()]));
+      for_(0u, chain_iterations, [&](UInt) {
+        for (auto& c : chains) c = F(c.load()) * factor;
+      });
+      out[i] = F(chains[0].load()) + F(chains[1].load()) + F(chains[2].load()) + F(chains[3].load());
+    }, workgroup(64));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_field_products/" + std::string(P::name), trace);
+}
+
+// Each invocation runs 4 independent chains of `iterations` 32 x 32 -> 64-bit products
+// (the low and the high word: two multiplies each), as a Montgomery product's limbs take them.
+const auto& integer_multiply_kernel() {
+  auto trace = [] {
+    return kernel("bench_u32_multiply_chains", [](WriteBuffer<std::uint32_t> out, UInt seed) {
+      UInt i = global_id().x();
+      std::vector<Var<std::uint32_t>> low, high;
+      for (std::uint32_t c = 0; c < 4; ++c) {
+        low.emplace_back(i * 0x9e3779b9u + seed + c);
+        high.emplace_back(i ^ (seed * (c + 7u)));
+      }
+      UInt factor = (seed | 1u) * 0x2545f491u + i;
+      for_(0u, chain_iterations * 4u, [&](UInt) {
+        for (std::uint32_t c = 0; c < 4; ++c) {
+          UInt l = low[c].load(), h = high[c].load();
+          low[c] = l * factor + h;
+          high[c] = mul_hi(l, factor) ^ h;
+        }
+      });
+      out[i] = low[0] ^ low[1] ^ low[2] ^ low[3] ^ high[0] ^ high[1] ^ high[2] ^ high[3];
+    }, workgroup(64));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_u32_multiplies", trace);
+}
+
+template <class P>
+double field_products_per_ms(Device& device, std::size_t invocations, int repeat) {
+  using M = field::Montgomery<P>;
+  std::vector<M> seeds(1024);
+  for (std::size_t i = 0; i < seeds.size(); ++i)
+    seeds[i] = field::to_montgomery(field::Canonical<P>::from_u64(i * 2654435761u + 7));
+  auto seed_buffer = device.upload(seeds);
+  auto out = device.alloc<M>(invocations);
+  double ms = time_ms(device, repeat,
+                      [&](Sequence& s) { s.run(field_product_kernel<P>(), grid(invocations), seed_buffer, out); });
+  return double(invocations) * 4 * chain_iterations / ms;
+}
+
+double integer_multiplies_per_ms(Device& device, std::size_t invocations, int repeat) {
+  auto out = device.alloc<std::uint32_t>(invocations);
+  double ms = time_ms(device, repeat,
+                      [&](Sequence& s) { s.run(integer_multiply_kernel(), grid(invocations), out, 12345u); });
+  return double(invocations) * 4 * chain_iterations * 4 * 2 / ms;  // mul and mul_hi
+}
+
+// Field products of one MSM, counted from the plan: every point once per window (mixed
+// additions), two full additions per bucket, the tree over each window's segments (its
+// doublings are additions that branch to the doubling) and Horner's doublings and additions.
+// Zero digits and the runs' combination are not counted.
+double msm_products(const curve::MsmPlan& plan) {
+  double w = plan.windows, n = double(plan.points), buckets = plan.buckets, segments = plan.segments();
+  double segment_bits = std::log2(double(plan.segment_length)), levels = std::log2(segments);
+  double tree = 0;
+  for (double level = 0; level < levels; ++level)
+    tree += segments / std::exp2(level + 1) * ((segment_bits + level) * (addition_products + doubling_products) +
+                                              3 * addition_products);
+  double horner = w * plan.window_bits * (addition_products + doubling_products) + w * addition_products;
+  return w * (n * mixed_addition_products + 2 * buckets * addition_products + tree) + horner;
+}
+
+template <class G1>
+void print_plan(const Device& device, int log_n, const curve::MsmOptions& options) {
+  curve::MsmPlan plan = curve::msm_plan<G1>(device, std::uint64_t(1) << log_n, options);
+  std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, segments of %u, %u windows per batch, "
+              "%u batches\n\n| buffer | bytes |\n| --- | --- |\n",
+              std::string(G1::name).c_str(), log_n, device.name().c_str(), plan.window_bits, plan.windows, plan.buckets,
+              plan.segment_length, plan.windows_per_batch, plan.batches);
+  for (const curve::MsmBuffer& b : plan.buffers)
+    std::printf("| %s | %llu |\n", b.name.c_str(), static_cast<unsigned long long>(b.bytes));
+  std::printf("| total | %llu |\n", static_cast<unsigned long long>(plan.peak_bytes()));
+}
+
+template <class G1>
+void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::MsmOptions& options) {
+  const bool cpu = gpu.info().type == "cpu";
+  std::printf("%s MSM on %s (%s), median of %d runs\n", std::string(G1::name).c_str(), gpu.name().c_str(),
+              gpu.info().backend.c_str(), repeat);
+
+  const std::size_t throughput_invocations = cpu ? (1u << 14) : (1u << 22);
+  const double products_per_ms = field_products_per_ms<typename G1::Base>(gpu, throughput_invocations, 3);
+  const double multiplies_per_ms = integer_multiplies_per_ms(gpu, throughput_invocations, 3);
+  std::printf("field products: %.4g /s; 32-bit multiplies (low and high words): %.4g /s; ratio %.0f\n\n",
+              products_per_ms * 1e3, multiplies_per_ms * 1e3, multiplies_per_ms / products_per_ms);
+
+  const std::size_t max_n = std::size_t(1) << max_log;
+  // Points (i + 1) G for the largest n, made in launches of 2^20; scalars below 2^252.
+  auto points = gpu.alloc<curve::Affine<G1>>(max_n);
+  for (std::size_t first = 0; first < max_n; first += std::size_t(1) << 20) {
+    std::size_t count = std::min<std::size_t>(max_n - first, std::size_t(1) << 20);
+    gpu.run(multiples_kernel<G1>(), grid(count), points, std::uint32_t(first), std::uint32_t(count));
+  }
+  std::mt19937 random(7);
+  std::vector<curve::MsmScalar<G1>> scalars(max_n);
+  for (auto& k : scalars) {
+    for (auto& limb : k.limbs) limb = random();
+    k.limbs[7] &= 0x0fffffffu;
+  }
+  auto all_scalars = gpu.upload(scalars);
+
+  std::printf("| n | ms (median) | first call ms | points/s | c | batches | temporaries MiB | with inputs MiB | "
+              "field products/s | of the product bound |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  for (int log_n = min_log; log_n <= max_log; ++log_n) {
+    const std::size_t n = std::size_t(1) << log_n;
+    // Views of the first n points and scalars would need buffer offsets: copy instead.
+    auto p = gpu.alloc<curve::Affine<G1>>(n);
+    auto k = gpu.alloc<curve::MsmScalar<G1>>(n);
+    {
+      auto s = gpu.sequence();
+      s.copy(points, 0, p, 0, n * sizeof(curve::Affine<G1>));
+      s.copy(all_scalars, 0, k, 0, n * sizeof(curve::MsmScalar<G1>));
+      s.run_and_wait();
+    }
+    curve::MsmPlan plan = curve::msm_plan<G1>(gpu, n, options);
+    auto first_start = std::chrono::steady_clock::now();
+    curve::msm<G1>(gpu, p, k, options);  // pipelines, first-touch allocations
+    double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
+    std::vector<double> ms;
+    for (int r = 0; r < repeat; ++r) {
+      auto start = std::chrono::steady_clock::now();
+      curve::msm<G1>(gpu, p, k, options);
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    double median = ms[ms.size() / 2];
+    double inputs_mib = double(n) * (sizeof(curve::Affine<G1>) + sizeof(curve::MsmScalar<G1>)) / (1 << 20);
+    double temporaries_mib = double(plan.peak_bytes()) / (1 << 20);
+    double products_per_s = msm_products(plan) / median * 1e3;
+    std::printf("| 2^%d | %.2f | %.0f | %.4g | %u | %u | %.2f | %.2f | %.4g | %.3f |\n", log_n, median, first_ms,
+                double(n) / median * 1e3, plan.window_bits, plan.batches, temporaries_mib, temporaries_mib + inputs_mib,
+                products_per_s, products_per_s / (products_per_ms * 1e3));
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  vk::Device gpu = vk::Device::best();
+  const bool cpu = gpu.info().type == "cpu";
+  int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
+  std::uint64_t budget_mib = 0;
+  std::uint32_t run_length = 0;
+  std::string curve_name = "bn254";
+  int plan_log = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--min-log")) min_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--max-log")) max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--repeat")) repeat = std::max(1, std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--budget-mib")) budget_mib = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--curve")) curve_name = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--plan")) plan_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--run-length")) run_length = std::uint32_t(std::atoi(argv[i + 1]));
+  }
+  curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length};
+  if (plan_log > 0) {
+    if (curve_name == "bls12_381") print_plan<curve::Bls12381G1>(gpu, plan_log, options);
+    else print_plan<curve::Bn254G1>(gpu, plan_log, options);
+    return 0;
+  }
+  if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, options);
+  else bench<curve::Bn254G1>(gpu, min_log, max_log, repeat, options);
+
+  std::printf("\nPipeline creation (vkCreateComputePipelines; a driver may compile later, at the first launch):\n");
+  for (const vk::KernelTimes& t : gpu.kernel_times()) std::printf("  %s: %.0f ms\n", t.kernel.c_str(), t.pipeline_ms);
+}

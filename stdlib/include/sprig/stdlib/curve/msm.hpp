@@ -1,0 +1,156 @@
+// Multi-scalar multiplication: sum_i k_i P_i over affine points of curve C, by Pippenger's
+// buckets with signed-digit (Booth) windows, every stage a kernel (docs/msm.md):
+//
+//   auto result = curve::msm<curve::Bn254G1>(device, points, scalars);   // result.point: Affine
+//   auto many = curve::msm_batch<curve::Bn254G1>(device, points, scalar_vectors);
+//
+// Scalars are curve::MsmScalar<C> (the scalar field's Canonical struct): 256-bit integers
+// as eight 32-bit words, least significant first. Any 256-bit value is accepted and reduced
+// modulo r, which for points of the order-r group is the same sum. n = 0 gives the point at
+// infinity; points and scalars of different lengths throw std::invalid_argument.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/curve/batch_affine.hpp"
+#include "sprig/stdlib/curve/msm/bucket_accumulation.hpp"
+#include "sprig/stdlib/curve/msm/bucket_grouping.hpp"
+#include "sprig/stdlib/curve/msm/bucket_reduction.hpp"
+#include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/msm/signed_digits.hpp"
+#include "sprig/stdlib/curve/msm/window_combination.hpp"
+
+namespace sprig::curve {
+
+template <ShortWeierstrass C>
+using MsmScalar = field::Canonical<typename C::Scalar>;
+
+template <ShortWeierstrass C>
+struct MsmResult {
+  Affine<C> point;                      // the sum; (0, 0) for the point at infinity
+  std::uint32_t window_bits = 0;        // c
+  std::uint32_t batches = 0;            // batches of windows per MSM
+  std::uint64_t peak_device_bytes = 0;  // the temporaries the MSM allocated
+  std::uint64_t input_device_bytes = 0;  // the points and scalars, counted apart
+};
+
+template <ShortWeierstrass C>
+struct MsmBatchResult {
+  std::vector<Affine<C>> points;  // one per scalar vector
+  std::uint32_t window_bits = 0;
+  std::uint32_t batches = 0;
+  std::uint64_t peak_device_bytes = 0;
+  std::uint64_t input_device_bytes = 0;
+};
+
+namespace detail {
+
+// The plan's buffers, allocated in one place (names and sizes as msm_buffers lists them).
+template <ShortWeierstrass C>
+struct MsmBuffers {
+  DeviceBuffer<std::uint32_t> digits, entries, bucket_counts, bucket_ends;
+  DeviceBuffer<Xyzz<C>> buckets, partial_sums, window_sums, results;
+  DeviceBuffer<Affine<C>> affine_results;
+
+  MsmBuffers(Device& device, const MsmPlan& plan) {
+    auto words = [&](std::string_view name) { return std::max<std::uint64_t>(plan.buffer(name).bytes / 4, 1); };
+    auto points = [&](std::string_view name) {
+      return std::max<std::uint64_t>(plan.buffer(name).bytes / sizeof(Xyzz<C>), 1);
+    };
+    digits = device.alloc<std::uint32_t>(words("digits"));
+    entries = device.alloc<std::uint32_t>(words("entries"));
+    bucket_counts = device.alloc<std::uint32_t>(words("bucket_counts"));
+    bucket_ends = device.alloc<std::uint32_t>(words("bucket_ends"));
+    buckets = device.alloc<Xyzz<C>>(points("buckets"));
+    partial_sums = device.alloc<Xyzz<C>>(points("partial_sums"));
+    window_sums = device.alloc<Xyzz<C>>(points("window_sums"));
+    results = device.alloc<Xyzz<C>>(plan.msms);  // "results" counts these and affine_results
+    affine_results = device.alloc<Affine<C>>(plan.msms);
+  }
+};
+
+// Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,
+// first_window + windows) into window_sums, and after the last batch their combination.
+template <ShortWeierstrass C>
+void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmBuffers<C>& buffers,
+                      const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
+                      std::uint32_t msm, std::uint32_t first_window, std::uint32_t windows) {
+  const std::uint64_t n = plan.points;
+  std::uint64_t bucket_count = std::uint64_t(windows) * plan.buckets;
+  sequence.fill(buffers.bucket_counts, 0);
+  sequence.run(signed_digits_kernel<C>(), msm_grid(n), scalars, buffers.digits, buffers.bucket_counts,
+               std::uint32_t(n), std::uint32_t(msm * n), first_window, windows, plan.window_bits);
+  record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
+                            buffers.entries, n, windows);
+  XyzzSumBuffers<C> sums{buffers.bucket_ends, buffers.buckets, buffers.partial_sums, buffers.window_sums,
+                         buffers.results};
+  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, n * windows, bucket_count, plan.run_length);
+  record_bucket_reduction<C>(sequence, plan, sums, first_window, windows);
+  if (first_window + windows == plan.windows) record_window_combination<C>(sequence, plan, sums, msm);
+}
+
+template <ShortWeierstrass C>
+MsmBatchResult<C> run_msms(Device& device, const DeviceBuffer<Affine<C>>& points,
+                           const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msms, const MsmOptions& options) {
+  const std::uint64_t n = points.size();
+  if (n == 0) {  // the empty sum: nothing to plan or allocate
+    std::uint32_t c = options.window_bits ? options.window_bits : msm_window_bits<C>(1);
+    return {std::vector<Affine<C>>(msms, Affine<C>::infinity()), c, 0, 0, 0};
+  }
+  MsmPlan plan = plan_msm<C>(device.info(), n, msms, options);
+  MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, plan.peak_bytes(), points.bytes() + scalars.bytes()};
+  MsmBuffers<C> buffers(device, plan);
+  // One submission per batch: the scan's own temporaries of a batch are freed before the
+  // next batch allocates its own, so the plan's single "scan_scratch" entry is the peak.
+  for (std::uint32_t msm = 0; msm < msms; ++msm) {
+    for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_batch) {
+      auto sequence = device.sequence();
+      std::uint32_t windows = std::min(plan.windows_per_batch, plan.windows - first);
+      record_msm_batch<C>(device, sequence, plan, buffers, points, scalars, msm, first, windows);
+      if (first + windows == plan.windows && msm + 1 == msms)
+        to_affine(device, sequence, buffers.results, buffers.affine_results);
+      sequence.run_and_wait();
+    }
+  }
+  result.points = device.download(buffers.affine_results);
+  return result;
+}
+
+}  // namespace detail
+
+// The plan msm() would follow for n points (and msm_batch() for `msms` scalar vectors):
+// window size, batches and the temporaries' bytes, without running anything.
+template <ShortWeierstrass C>
+MsmPlan msm_plan(const Device& device, std::uint64_t n, const MsmOptions& options = {}, std::uint32_t msms = 1) {
+  return plan_msm<C>(device.info(), std::max<std::uint64_t>(n, 1), msms, options);
+}
+
+// sum_i scalars[i] points[i].
+template <ShortWeierstrass C>
+MsmResult<C> msm(Device& device, const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
+                 const MsmOptions& options = {}) {
+  if (points.size() != scalars.size())
+    throw std::invalid_argument(std::string(C::name) + " msm: " + std::to_string(points.size()) + " points but " +
+                                std::to_string(scalars.size()) + " scalars");
+  MsmBatchResult<C> batch = detail::run_msms<C>(device, points, scalars, 1, options);
+  return {batch.points[0], batch.window_bits, batch.batches, batch.peak_device_bytes, batch.input_device_bytes};
+}
+
+// Several MSMs over the same n points: scalar vector v is scalars[v n .. v n + n), and
+// points[v] of the result is its sum. The temporaries serve each vector in turn.
+template <ShortWeierstrass C>
+MsmBatchResult<C> msm_batch(Device& device, const DeviceBuffer<Affine<C>>& points,
+                            const DeviceBuffer<MsmScalar<C>>& scalars, const MsmOptions& options = {}) {
+  const std::string what = std::string(C::name) + " msm_batch: ";
+  if (points.size() == 0) throw std::invalid_argument(what + "no points: the number of scalar vectors is unknown");
+  if (scalars.size() % points.size() != 0)
+    throw std::invalid_argument(what + std::to_string(scalars.size()) +
+                                " scalars are not a whole number of vectors of " + std::to_string(points.size()));
+  return detail::run_msms<C>(device, points, scalars, std::uint32_t(scalars.size() / points.size()), options);
+}
+
+}  // namespace sprig::curve

@@ -1,0 +1,88 @@
+// MSM stage (c): the buckets' sums. The grouped entries are cut into runs (of 64 entries
+// unless MsmOptions::run_length says otherwise); one invocation sums one run with mixed
+// additions (XYZZ + affine, the negated point for a negative digit), however the entries
+// fall into buckets, so a bucket holding every point costs no one invocation more than a
+// run. A run meets each bucket in one piece:
+//   * a bucket that starts in the run: its sum within the run goes to buckets[b], which no
+//     other run writes (every bucket starts in one run);
+//   * the bucket the run starts in the middle of: its sum goes to partial_sums[run].
+// Programs of the XYZZ sums kernel (xyzz_sums.hpp) then add, for each bucket spanning runs,
+// the partial sums of the runs it continues into: first each 64th of those runs sums the
+// next 63 (one launch over the runs), then the bucket walks those chunk sums, so a bucket
+// of all n points of a window costs walks of 63 and n / (64 * run length) additions.
+#pragma once
+
+#include <string>
+
+#include "sprig/stdlib/curve/msm/bucket_search.hpp"
+#include "sprig/stdlib/curve/msm/invocations.hpp"
+#include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/msm/point_steps.hpp"
+#include "sprig/stdlib/curve/msm/xyzz_sums.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+
+namespace sprig::curve::detail {
+
+template <ShortWeierstrass C>
+const auto& bucket_accumulation_kernel() {
+  using A = Affine<C>;
+  using X = Xyzz<C>;
+  auto trace = [] {
+    return kernel(
+        std::string(C::name) + "_msm_bucket_accumulation",
+        [](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
+           WriteBuffer<X> buckets, WriteBuffer<X> partial_sums, UInt bucket_count, UInt steps, UInt run_length) {
+          UInt run = msm_invocation();
+          UInt total = ends[bucket_count - 1u];
+          UInt first = run * run_length;
+          if_(first < total, [&] {
+            UInt last = min(first + run_length, total);
+            Var<std::uint32_t> bucket = bucket_of(ends, bucket_count, steps, first);
+            Var<std::uint32_t> start = select(bucket.load() == 0u, UInt(0u), UInt(ends[max(bucket.load(), 1u) - 1u]));
+            Var<std::uint32_t> end = ends[bucket.load()];
+            const SourceLoc& loc = run.node()->loc;
+            Var<X> sum = xyzz_infinity_point<C>(loc);
+            auto flush = [&] {
+              if_(start.load() < first, [&] { partial_sums[run] = sum.load(); }).else_([&] {
+                buckets[bucket.load()] = sum.load();
+              });
+            };
+            for_(first, last, [&](UInt e) {
+              if_(e >= end.load(), [&] {
+                flush();
+                // The buckets between were empty, so the next one starts here.
+                bucket = bucket_of(ends, bucket_count, steps, e);
+                start = e;
+                end = UInt(ends[bucket.load()]);
+                sum = xyzz_infinity_point<C>(loc);
+              });
+              UInt entry = entries[e];
+              Expr<A> point = points[entry & ~msm_sign_bit];
+              sum = add_affine<C>(sum.load(), negated_if<C>((entry & msm_sign_bit) != 0u, point));
+            });
+            flush();
+          });
+        },
+        workgroup(msm_workgroup_size)
+            .names("points", "entries", "ends", "buckets", "partial_sums", "bucket_count", "steps",
+                   "run_length"));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_accumulation"), trace);
+}
+
+// Records the accumulation and the combination (xyzz_sums.hpp) over `bucket_count`
+// buckets and `entry_bound` (window, point) pairs at most (zero digits are in no bucket),
+// in runs of `run_length` entries.
+template <ShortWeierstrass C>
+void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points,
+                                const DeviceBuffer<std::uint32_t>& entries, const XyzzSumBuffers<C>& buffers,
+                                std::uint64_t entry_bound, std::uint64_t bucket_count, std::uint32_t run_length) {
+  sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
+  std::uint64_t runs = (entry_bound + run_length - 1) / run_length;
+  sequence.run(bucket_accumulation_kernel<C>(), msm_grid(runs), points, entries, buffers.ends, buffers.buckets,
+               buffers.partial_sums, std::uint32_t(bucket_count), bisection_steps(bucket_count), run_length);
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::RunChunks, runs, run_length, std::uint32_t(bucket_count));
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, bucket_count, run_length);
+}
+
+}  // namespace sprig::curve::detail

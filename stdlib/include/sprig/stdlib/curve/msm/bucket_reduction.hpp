@@ -1,0 +1,40 @@
+// MSM stage (d): each window's sum_j j B_j over its buckets B_1 .. B_K (K = 2^(c-1), bucket
+// slot j - 1 holds magnitude j), by running sums over segments of m buckets, then a tree
+// over the segments, so that the walk no invocation takes is longer than m buckets or one
+// level of the tree.
+//
+//   segment s (buckets s m + 1 .. s m + m), walked from the top with a running sum:
+//     T = sum_t B_(s m + t)             A = sum_t t B_(s m + t)      (t = 1 .. m)
+//   two adjacent groups of segments, the lower of l buckets:
+//     T = T_lower + T_upper             A = A_lower + A_upper + l T_upper
+//
+// l is m 2^level, a power of two: the product is log2(l) doublings. After log2(K / m)
+// levels the group of all segments holds A = sum_j j B_j: the window's sum. One invocation
+// per (window, segment) walks m buckets (2 m full additions), one per pair of groups does
+// log2(l) + 3 steps: programs of the XYZZ sums kernel, one launch per level.
+#pragma once
+
+#include <bit>
+#include <string>
+
+#include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/msm/xyzz_sums.hpp"
+
+namespace sprig::curve::detail {
+
+// Records the programs (xyzz_sums.hpp) for `windows` windows of the batch starting at
+// `first_window`: the segment sums go to partial_sums, whose run sums are spent by now.
+template <ShortWeierstrass C>
+void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const XyzzSumBuffers<C>& buffers,
+                             std::uint32_t first_window, std::uint32_t windows) {
+  const std::uint32_t segments = plan.segments();
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::Segments, std::uint64_t(windows) * segments, plan.buckets,
+                      plan.segment_length);
+  for (std::uint32_t level = 0; (1u << level) < segments; ++level)
+    record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineSegments,
+                        std::uint64_t(windows) * (segments >> (level + 1)), segments, level,
+                        std::uint32_t(std::countr_zero(plan.segment_length)));
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::WindowSums, windows, first_window, segments);
+}
+
+}  // namespace sprig::curve::detail

@@ -1,0 +1,32 @@
+// Which bucket a grouped entry is in: the grouping stage leaves ends[b], one past bucket
+// b's last entry (non-decreasing), and the accumulation and the combination of its runs
+// find an entry's bucket by bisection over those ends.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "sprig/dsl.hpp"
+
+namespace sprig::curve::detail {
+
+// The bucket holding entry e: the first b < bucket_count with ends[b] > e (ends is
+// non-decreasing and ends[bucket_count - 1] > e), by bisection in `steps` rounds.
+inline UInt bucket_of(const ReadBuffer<std::uint32_t>& ends, const UInt& bucket_count, const UInt& steps,
+                      const UInt& e) {
+  Var<std::uint32_t> lo = 0u, hi = bucket_count - 1u;
+  for_(0u, steps, [&](UInt) {
+    UInt mid = (lo.load() + hi.load()) >> 1u;
+    Bool above = UInt(ends[mid]) > e;
+    hi = select(above, mid, hi.load());
+    lo = select(above, lo.load(), mid + 1u);
+  });
+  return hi.load();
+}
+
+// The rounds bucket_of needs for `bucket_count` buckets.
+inline std::uint32_t bisection_steps(std::uint64_t bucket_count) {
+  return std::uint32_t(std::bit_width(bucket_count));
+}
+
+}  // namespace sprig::curve::detail

@@ -1,0 +1,213 @@
+// The shape of an MSM and its device memory, decided on the host before anything runs: the
+// window size, how many windows one batch processes, and every temporary buffer with its
+// size and the stages that use it. The peak is computed from that list, and the list is what
+// a transient-buffer planner would take over (docs/msm.md, "Memory plan").
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sprig/runtime/backend.hpp"
+#include "sprig/stdlib/curve/host_point.hpp"
+#include "sprig/stdlib/decoupled_lookback.hpp"
+#include "sprig/stdlib/scan.hpp"
+
+namespace sprig::curve {
+
+struct MsmOptions {
+  // Bits per window, c (2 to 24); 0: chosen from n (msm_window_bits).
+  std::uint32_t window_bits = 0;
+  // Device memory the MSM may allocate besides its inputs, in bytes; 0: no limit. Windows
+  // are processed in batches to stay within it.
+  std::uint64_t memory_budget = 0;
+  // Tuning: grouped entries one invocation of the accumulation sums (1 to 1024); 0: 64.
+  // Shorter runs mean more invocations, more partial sums to combine and store.
+  std::uint32_t run_length = 0;
+};
+
+// The stages, in the order one batch of windows runs them.
+enum class MsmStage : std::uint8_t { Decompose, Scan, Scatter, Accumulate, Combine, Reduce, WindowSum, Horner };
+
+namespace detail {
+
+// Entries (one point in one window) that one invocation of the accumulation sums, unless
+// MsmOptions::run_length says otherwise.
+inline constexpr std::uint32_t msm_default_run_length = 64;
+// A batch takes windows until it holds about this many entries: enough to fill a GPU, so
+// more windows per batch would only cost memory.
+inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 20;
+// Buckets per segment of the reduction's first walk (fewer where a window has fewer).
+inline constexpr std::uint32_t msm_segment_length = 32;
+// The sign bit of a sorted entry (the point index is below it).
+inline constexpr std::uint32_t msm_sign_bit = 0x80000000u;
+// The digit of a (point, window) whose scalar digit is 0: in no bucket.
+inline constexpr std::uint32_t msm_no_bucket = 0xffffffffu;
+
+// Bits of the largest scalar (r - 1): windows must cover one bit more (the last Booth digit
+// takes no borrow from above).
+template <ShortWeierstrass C>
+constexpr std::uint32_t scalar_bits() {
+  return std::uint32_t(field::detail::bit_length(field::FieldConstants<typename C::Scalar>::modulus));
+}
+
+inline std::uint32_t window_count(std::uint32_t bits, std::uint32_t c) { return (bits + 1 + c - 1) / c; }
+
+}  // namespace detail
+
+// The default window size: the c of 2..20 that minimises the work counted in mixed
+// additions, windows * (n + 2.8 * 2^(c-1)) — each window adds every point once into one of
+// its 2^(c-1) buckets, and the reduction spends two full additions (1.4 mixed ones each, by
+// product count) per bucket.
+template <ShortWeierstrass C>
+std::uint32_t msm_window_bits(std::uint64_t n) {
+  std::uint32_t best = 2;
+  double best_cost = 1e300;
+  for (std::uint32_t c = 2; c <= 20; ++c) {
+    double cost = double(detail::window_count(detail::scalar_bits<C>(), c)) *
+                  (double(n) + 2.8 * double(std::uint64_t(1) << (c - 1)));
+    if (cost < best_cost) best = c, best_cost = cost;
+  }
+  return best;
+}
+
+// One temporary buffer of the plan.
+struct MsmBuffer {
+  std::string name;
+  std::uint64_t bytes = 0;
+  MsmStage first_use{}, last_use{};
+};
+
+struct MsmPlan {
+  std::uint64_t points = 0;         // n
+  std::uint32_t msms = 1;           // scalar vectors over the same points
+  std::uint32_t window_bits = 0;    // c
+  std::uint32_t windows = 0;        // W: c W covers the scalar's bits and one more
+  std::uint32_t buckets = 0;        // per window, 2^(c-1): digit magnitudes 1 .. 2^(c-1)
+  std::uint32_t segment_length = 0;  // buckets per reduction segment, m (a power of two)
+  std::uint32_t run_length = 0;     // entries per invocation of the accumulation
+  std::uint32_t windows_per_batch = 0;
+  std::uint32_t batches = 0;  // per MSM
+  std::vector<MsmBuffer> buffers;
+
+  std::uint32_t segments() const { return buckets / segment_length; }
+  std::uint64_t peak_bytes() const {
+    std::uint64_t sum = 0;
+    for (const MsmBuffer& b : buffers) sum += b.bytes;
+    return sum;
+  }
+  const MsmBuffer& largest() const {
+    return *std::max_element(buffers.begin(), buffers.end(),
+                             [](const MsmBuffer& a, const MsmBuffer& b) { return a.bytes < b.bytes; });
+  }
+  const MsmBuffer& buffer(std::string_view name) const {
+    for (const MsmBuffer& b : buffers)
+      if (b.name == name) return b;
+    throw std::logic_error("msm plan: no buffer " + std::string(name));
+  }
+};
+
+namespace detail {
+
+// The bucket-offset scan's own temporaries (stdlib scan) for `count` counters.
+inline std::uint64_t scan_scratch_bytes(const DeviceInfo& device, std::uint64_t count) {
+  if (sprig::detail::resolve_scan_mode(ScanMode::Auto, device) == ScanMode::DecoupledLookBack) {
+    std::uint64_t tiles = sprig::detail::lookback_scan_shape<std::uint32_t>(ScanOptions{}, device).tiles_for(count);
+    return sprig::detail::tile_status_words(tiles) * 8 + sprig::detail::tile_value_slots<std::uint32_t>(tiles) * 4;
+  }
+  return sprig::detail::scan_shape<std::uint32_t>(ScanOptions{}, device).tiles_for(count) * 4;
+}
+
+// The buffers of a plan whose batches hold `batch_windows` windows.
+template <ShortWeierstrass C>
+std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan, std::uint32_t batch_windows) {
+  const std::uint64_t n = plan.points, xyzz = sizeof(Xyzz<C>);
+  const std::uint64_t entries = n * batch_windows, bucket_slots = std::uint64_t(plan.buckets) * batch_windows;
+  const std::uint64_t runs = (entries + plan.run_length - 1) / plan.run_length;
+  const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * batch_windows;
+  using S = MsmStage;
+  return {
+      {"digits", entries * 4, S::Decompose, S::Scatter},
+      {"entries", entries * 4, S::Scatter, S::Accumulate},
+      {"bucket_counts", bucket_slots * 4, S::Decompose, S::Scan},
+      {"bucket_ends", bucket_slots * 4, S::Scan, S::Combine},
+      {"scan_scratch", scan_scratch_bytes(device, bucket_slots), S::Scan, S::Scan},
+      {"buckets", bucket_slots * xyzz, S::Accumulate, S::Reduce},
+      // The runs' carried partial sums, then (the lifetimes do not overlap) the reduction's
+      // segment sums.
+      {"partial_sums", std::max(runs, segment_sums) * xyzz, S::Accumulate, S::WindowSum},
+      {"window_sums", std::uint64_t(plan.windows) * xyzz, S::WindowSum, S::Horner},
+      {"results", std::uint64_t(plan.msms) * (xyzz + sizeof(Affine<C>)), S::Horner, S::Horner},
+  };
+}
+
+}  // namespace detail
+
+// The plan for `n` points and `msms` scalar vectors: the most windows per batch that the
+// budget and the device's largest binding allow, up to about msm_batch_entries entries. A
+// budget (or binding) too small for one window per batch throws std::invalid_argument with
+// the bytes asked for, the budget and the largest buffer.
+template <ShortWeierstrass C>
+MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options) {
+  const std::string what = std::string(C::name) + " msm: ";
+  MsmPlan plan;
+  plan.points = n;
+  plan.msms = msms;
+  plan.window_bits = options.window_bits ? options.window_bits : msm_window_bits<C>(n);
+  if (plan.window_bits < 2 || plan.window_bits > 24)
+    throw std::invalid_argument(what + "window_bits must be 2 to 24, not " + std::to_string(plan.window_bits));
+  if (n >= (std::uint64_t(1) << 30))
+    throw std::invalid_argument(what + std::to_string(n) + " points: at most 2^30 - 1");
+  plan.windows = detail::window_count(detail::scalar_bits<C>(), plan.window_bits);
+  plan.buckets = 1u << (plan.window_bits - 1);
+  plan.segment_length = std::min(plan.buckets, detail::msm_segment_length);
+  plan.run_length = options.run_length ? options.run_length : detail::msm_default_run_length;
+  if (plan.run_length > 1024)
+    throw std::invalid_argument(what + "run_length must be 1 to 1024, not " + std::to_string(plan.run_length));
+
+  auto fits = [&](std::uint32_t batch_windows, MsmBuffer* over) {
+    std::vector<MsmBuffer> buffers = detail::msm_buffers<C>(device, plan, batch_windows);
+    MsmPlan trial = plan;
+    trial.buffers = buffers;
+    for (const MsmBuffer& b : buffers) {
+      if (b.bytes > device.max_buffer_bytes) {
+        if (over) *over = b;
+        return false;
+      }
+    }
+    if (options.memory_budget != 0 && trial.peak_bytes() > options.memory_budget) {
+      if (over) *over = trial.largest();
+      return false;
+    }
+    return true;
+  };
+  std::uint64_t wanted = std::max<std::uint64_t>(1, detail::msm_batch_entries / std::max<std::uint64_t>(n, 1));
+  std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows, wanted));
+  while (batch_windows > 1 && !fits(batch_windows, nullptr)) --batch_windows;
+  MsmBuffer over;
+  if (!fits(batch_windows, &over)) {
+    std::vector<MsmBuffer> smallest = detail::msm_buffers<C>(device, plan, 1);
+    MsmPlan trial = plan;
+    trial.buffers = smallest;
+    std::string limit = over.bytes > device.max_buffer_bytes
+                            ? "the buffer '" + over.name + "' needs " + std::to_string(over.bytes) +
+                                  " bytes, above the " + std::to_string(device.max_buffer_bytes) + " bytes that " +
+                                  device.name + " binds at once"
+                            : "the budget allows " + std::to_string(options.memory_budget) +
+                                  " bytes; the largest buffer is '" + trial.largest().name + "' (" +
+                                  std::to_string(trial.largest().bytes) + " bytes)";
+    throw std::invalid_argument(what + std::to_string(n) + " points in windows of " +
+                                std::to_string(plan.window_bits) + " bits ask for " +
+                                std::to_string(trial.peak_bytes()) +
+                                " bytes of temporaries with one window per batch: " + limit);
+  }
+  plan.windows_per_batch = batch_windows;
+  plan.batches = (plan.windows + batch_windows - 1) / batch_windows;
+  plan.buffers = detail::msm_buffers<C>(device, plan, batch_windows);
+  return plan;
+}
+
+}  // namespace sprig::curve

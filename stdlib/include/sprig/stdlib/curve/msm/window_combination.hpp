@@ -1,0 +1,19 @@
+// MSM stage (e): the windows' sums combined by Horner's rule, from the most significant
+// window down: result = (...(S_(W-1) 2^c + S_(W-2)) 2^c + ...) + S_0, c doublings and one
+// full addition per window, in one invocation on the device (W c doublings: 260 for BN254
+// at c = 13), writing results[msm] in XYZZ coordinates. It is a program of the XYZZ sums
+// kernel (xyzz_sums.hpp).
+#pragma once
+
+#include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/msm/xyzz_sums.hpp"
+
+namespace sprig::curve::detail {
+
+template <ShortWeierstrass C>
+void record_window_combination(Sequence& sequence, const MsmPlan& plan, const XyzzSumBuffers<C>& buffers,
+                               std::uint32_t msm) {
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::Horner, 1, msm, plan.windows, plan.window_bits);
+}
+
+}  // namespace sprig::curve::detail

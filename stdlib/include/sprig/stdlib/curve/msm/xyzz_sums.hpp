@@ -1,0 +1,193 @@
+// The MSM's sums of XYZZ points — combining the runs' partial sums into buckets (stage c),
+// the buckets' segment sums, their pairwise combination and the windows' sums (stage d),
+// Horner's rule over the windows (stage e) — as programs of one kernel. Drivers inline
+// every call of a device function (Mesa's and NVIDIA's compilers both do), so a kernel
+// costs compile time in proportion to its calls of the addition: each program here is a
+// loop doing one addition (or one doubling) per step into one of three accumulators, with
+// the operands chosen per step, so that the stages compile one copy of the addition
+// instead of one per stage (docs/msm.md has the measurement).
+//
+// The accumulators are `sum`, `running` and `weighted`; a step adds `right` to one of them.
+#pragma once
+
+#include <string>
+
+#include "sprig/stdlib/curve/msm/bucket_search.hpp"
+#include "sprig/stdlib/curve/msm/invocations.hpp"
+#include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/msm/point_steps.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+
+namespace sprig::curve::detail {
+
+// The programs, in the order a batch runs them.
+enum class XyzzSums : std::uint32_t {
+  // Per run r (count: runs): if r is f + 1 + 64 k for the bucket its first entry is in, a
+  // bucket that started before it in run f, partial_sums[r] += the next 63 runs' partial
+  // sums, as far as the bucket goes. Arguments: the run length, the bucket count.
+  RunChunks = 0,
+  // Per bucket b (count: buckets): buckets[b] += partial_sums[r] for every 64th run r of
+  // those the bucket continues into, f + 1, f + 65, ... (f: the run it starts in), which
+  // RunChunks left holding the sums of their chunks. Arguments: the run length.
+  CombineRuns = 1,
+  // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
+  // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A),
+  // [2 i + 1] = running (T). Arguments: buckets per window, m.
+  Segments = 2,
+  // Per (window, pair of adjacent groups of segments at `level`) (count: windows * groups
+  // / 2): the upper group's T doubled (log2(m) + level) times into weighted, then running
+  // (the lower T) += upper T, sum (the lower A) += upper A, sum += weighted; written over
+  // the lower group. Arguments: segments per window, level, log2(m).
+  CombineSegments = 3,
+  // Per window (count: windows): window_sums[first + w] = the A of the window's group of
+  // all segments. Arguments: first window, segments per window.
+  WindowSums = 4,
+  // One invocation: sum = S_(W-1), then per window below, c doublings and sum += S_w, into
+  // results[msm]. Arguments: msm, W, c.
+  Horner = 5,
+};
+
+// Runs of a bucket that one invocation of RunChunks sums.
+inline constexpr std::uint32_t msm_run_chunk = 64;
+
+template <ShortWeierstrass C>
+const auto& xyzz_sums_kernel() {
+  using X = Xyzz<C>;
+  auto trace = [] {
+    return kernel(
+        std::string(C::name) + "_msm_xyzz_sums",
+        [](ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, Buffer<X> partial_sums, Buffer<X> window_sums,
+           WriteBuffer<X> results, UInt program, UInt count, UInt a, UInt b, UInt c) {
+          UInt i = msm_invocation();
+          if_(i < count, [&] {
+            Expr<X> infinity = xyzz_infinity_point<C>(i.node()->loc);
+            Var<X> sum = infinity, running = infinity, weighted = infinity;
+            Var<std::uint32_t> steps = 0u;
+            // CombineRuns: the run bucket i starts in.
+            Var<std::uint32_t> first_run = 0u;
+            // Segments: the top bucket of segment i; CombineSegments: the lower and upper
+            // groups' A (their T follows) and the doublings.
+            Var<std::uint32_t> top = 0u, lower = 0u, upper = 0u, doublings = 0u;
+            UInt program_is = program;
+            if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
+              UInt start = select(i == 0u, UInt(0u), UInt(ends[max(i, 1u) - 1u])), end = ends[i];
+              UInt last_run = (max(end, 1u) - 1u) / a;
+              first_run = start / a;
+              UInt spanned = select(end > start && last_run > first_run.load(), last_run - first_run.load(), UInt(0u));
+              steps = (spanned + msm_run_chunk - 1u) / msm_run_chunk;
+              sum = buckets[i].load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
+              UInt segments = a / b;
+              top = (i / segments) * a + (i % segments + 1u) * b - 1u;
+              steps = 2u * b;
+            }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
+              UInt pairs = a >> (b + 1u), window = i / pairs, pair = i % pairs;
+              lower = 2u * (window * a + (2u * pair << b));
+              upper = lower.load() + (2u << b);
+              doublings = c + b;
+              steps = doublings.load() + 3u;
+              sum = partial_sums[lower.load()].load();
+              running = partial_sums[lower.load() + 1u].load();
+              weighted = partial_sums[upper.load() + 1u].load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
+              sum = partial_sums[2u * i * b].load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
+              UInt e = i * a;
+              if_(e < UInt(ends[b - 1u]), [&] {
+                UInt bucket = bucket_of(ends, b, 32u - count_leading_zeros(b), e);
+                UInt start = select(bucket == 0u, UInt(0u), UInt(ends[max(bucket, 1u) - 1u]));
+                UInt last_run = (UInt(ends[bucket]) - 1u) / a;
+                // The bucket started before run i, and i is the first run of a chunk.
+                if_(start < e && (i - start / a - 1u) % msm_run_chunk == 0u, [&] {
+                  steps = min(last_run - i, UInt(msm_run_chunk - 1u));
+                  sum = partial_sums[i].load();
+                });
+              });
+            }).else_([&] {
+              sum = window_sums[b - 1u].load();
+              steps = (b - 1u) * (c + 1u);
+            });
+
+            // Each step: `target` 0 (sum), 1 (running) or 2 (weighted) += right, or, where
+            // `doubling`, target = 2 target.
+            for_(0u, steps.load(), [&](UInt step) {
+              Var<std::uint32_t> target = 0u;
+              Var<X> right = infinity;
+              Var<bool> doubling = false;
+              if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
+                right = partial_sums[first_run.load() + 1u + step * msm_run_chunk].load();
+              }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
+                right = partial_sums[i + 1u + step].load();
+              }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
+                Bool weighting = (step & 1u) != 0u;
+                target = select(weighting, UInt(2u), UInt(1u));
+                right = select_point<C>(weighting, running.load(), buckets[top.load() - (step >> 1u)].load());
+              }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
+                UInt d = doublings.load();
+                if_(step < d, [&] {
+                  target = 2u;
+                  doubling = true;
+                }).else_if_(step == d, [&] {
+                  target = 1u;
+                  right = partial_sums[upper.load() + 1u].load();
+                }).else_if_(step == d + 1u, [&] {
+                  right = partial_sums[upper.load()].load();
+                }).else_([&] { right = weighted.load(); });
+              }).else_([&] {
+                doubling = step % (c + 1u) != c;
+                right = window_sums[b - 2u - step / (c + 1u)].load();
+              });
+              UInt t = target.load();
+              Expr<X> left =
+                  select_point<C>(t == 0u, sum.load(), select_point<C>(t == 1u, running.load(), weighted.load()));
+              // Doublings (the tree's products by powers of two, Horner's) call the doubling
+              // itself: a second copy of its code in the kernel, against an addition that
+              // would detect equal points and double anyway, at twice the products.
+              Var<X> result = infinity;
+              if_(doubling.load(), [&] { result = double_point<C>(left); }).else_([&] {
+                result = add_points<C>(left, right.load());
+              });
+              sum = select_point<C>(t == 0u, result.load(), sum.load());
+              running = select_point<C>(t == 1u, result.load(), running.load());
+              weighted = select_point<C>(t == 2u, result.load(), weighted.load());
+            });
+
+            if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
+              if_(steps.load() > 0u, [&] { buckets[i] = sum.load(); });
+            }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
+              if_(steps.load() > 0u, [&] { partial_sums[i] = sum.load(); });
+            }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
+              partial_sums[2u * i] = weighted.load();
+              partial_sums[2u * i + 1u] = running.load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
+              partial_sums[lower.load()] = sum.load();
+              partial_sums[lower.load() + 1u] = running.load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
+              window_sums[a + i] = sum.load();
+            }).else_([&] { results[a] = sum.load(); });
+          });
+        },
+        workgroup(msm_workgroup_size)
+            .names("ends", "buckets", "partial_sums", "window_sums", "results", "program", "count", "a", "b", "c"));
+  };
+  return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_xyzz_sums"), trace);
+}
+
+// The buffers every program binds (each uses some of them).
+template <ShortWeierstrass C>
+struct XyzzSumBuffers {
+  const DeviceBuffer<std::uint32_t>& ends;
+  const DeviceBuffer<Xyzz<C>>& buckets;
+  const DeviceBuffer<Xyzz<C>>& partial_sums;
+  const DeviceBuffer<Xyzz<C>>& window_sums;
+  const DeviceBuffer<Xyzz<C>>& results;
+};
+
+template <ShortWeierstrass C>
+void record_xyzz_sums(Sequence& sequence, const XyzzSumBuffers<C>& buffers, XyzzSums program, std::uint64_t count,
+                      std::uint32_t a = 0, std::uint32_t b = 0, std::uint32_t c = 0) {
+  sequence.run(xyzz_sums_kernel<C>(), msm_grid(count), buffers.ends, buffers.buckets, buffers.partial_sums,
+               buffers.window_sums, buffers.results, std::uint32_t(program), std::uint32_t(count), a, b, c);
+}
+
+}  // namespace sprig::curve::detail

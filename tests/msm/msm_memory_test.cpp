@@ -1,0 +1,113 @@
+// The MSM's memory plan: the window rule, the buffers and their bytes, batches of windows
+// under a budget (one, two or many give the same point), the refusal of a budget below one
+// window's buffers, and the reported peak.
+#include <catch2/catch.hpp>
+
+#include "msm_test_support.hpp"
+
+using namespace sprig;
+using curve::Bn254G1;
+using msm_test::RefPoint;
+
+namespace {
+
+constexpr std::uint64_t mib = 1u << 20;
+
+// The plan's bytes with `windows` windows per batch.
+std::uint64_t bytes_with(const Device& device, std::uint64_t n, std::uint32_t windows) {
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n);
+  std::uint64_t sum = 0;
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, windows)) sum += b.bytes;
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("the MSM window size grows with n as the work count says") {
+  CHECK(curve::msm_window_bits<Bn254G1>(1) == 2);
+  CHECK(curve::msm_window_bits<Bn254G1>(1u << 10) == 8);
+  CHECK(curve::msm_window_bits<Bn254G1>(1u << 17) == 13);
+  CHECK(curve::msm_window_bits<Bn254G1>(1u << 24) == 20);
+}
+
+TEST_CASE("the MSM plan for 2^17 BN254 points fits 34 MiB with its 12 MiB of inputs") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::uint64_t n = 1u << 17;
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n);
+  const std::uint64_t inputs = n * (sizeof(curve::Affine<Bn254G1>) + sizeof(curve::MsmScalar<Bn254G1>));
+  CHECK(inputs == 12 * mib);
+  CHECK(plan.window_bits == 13);
+  CHECK(plan.windows == 20);        // 20 * 13 = 260 bits cover r's 254 and one more
+  CHECK(plan.windows_per_batch == 8);  // 2^20 entries a batch
+  CHECK(plan.batches == 3);
+  CHECK(plan.buffer("digits").bytes == 8 * n * 4);
+  CHECK(plan.buffer("entries").bytes == 8 * n * 4);
+  CHECK(plan.buffer("buckets").bytes == 8 * 4096 * 128);
+  CHECK(plan.buffer("partial_sums").bytes == 8 * n / 64 * 128);
+  for (const curve::MsmBuffer& b : plan.buffers) UNSCOPED_INFO(b.name << ": " << b.bytes << " bytes");
+  CHECK(plan.peak_bytes() + inputs <= 34 * mib);
+}
+
+TEST_CASE("an MSM reports its window size, batches and the plan's peak") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(100, 20);
+  auto scalars = msm_test::random_scalars<Bn254G1>(100, 21);
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars);
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, 100);
+  CHECK(result.window_bits == plan.window_bits);
+  CHECK(result.batches == 1);
+  CHECK(result.peak_device_bytes == plan.peak_bytes());
+  CHECK(result.input_device_bytes == 100 * (64 + 32));
+}
+
+TEST_CASE("budgets giving one, two and many batches of windows give the same MSM") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::uint64_t n = 150;
+  msm_test::Progression<Bn254G1> inputs(n, 22);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 23);
+  RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  const std::uint32_t windows = curve::msm_plan<Bn254G1>(device, n).windows;
+  struct Case {
+    std::uint64_t budget;
+    std::uint32_t batches;
+  };
+  std::vector<Case> cases{{0, 1},
+                          {bytes_with(device, n, (windows + 1) / 2), 2},
+                          {bytes_with(device, n, 3), (windows + 2) / 3},
+                          {bytes_with(device, n, 1), windows}};
+  std::vector<curve::Affine<Bn254G1>> points;
+  for (const Case& c : cases) {
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.memory_budget = c.budget});
+    INFO("budget " << c.budget);
+    CHECK(result.batches == c.batches);
+    CHECK((c.budget == 0 || result.peak_device_bytes <= c.budget));
+    points.push_back(result.point);
+  }
+  for (const auto& p : points) CHECK(p == points[0]);
+  msm_test::check_point(points[0], expected);
+}
+
+TEST_CASE("an MSM refuses a budget below its buffers for one window, naming the bytes") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::uint64_t n = 1000;
+  const std::uint64_t needed = bytes_with(device, n, 1);
+  msm_test::Progression<Bn254G1> inputs(3, 24);
+  auto points = device.upload(std::vector<curve::Affine<Bn254G1>>(n, curve::Affine<Bn254G1>::generator()));
+  auto scalars = device.upload(std::vector<curve::MsmScalar<Bn254G1>>(n));
+  CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, points, scalars, {.memory_budget = needed - 1}),
+                    Catch::Contains("1000 points in windows of 8 bits ask for " + std::to_string(needed) +
+                                    " bytes of temporaries with one window per batch: the budget allows " +
+                                    std::to_string(needed - 1) + " bytes; the largest buffer is 'buckets'"));
+  CHECK_THROWS_AS(curve::msm<Bn254G1>(device, points, scalars, {.memory_budget = 1}), std::invalid_argument);
+}
+
+TEST_CASE("an MSM plan refuses n whose buffers of one window exceed the device's largest binding") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::uint64_t limit = device.info().max_buffer_bytes;
+  // Two bytes a point: one window's digits alone (4 bytes a point) are twice the limit.
+  const std::uint64_t n = limit / 2;
+  if (n >= (std::uint64_t(1) << 30)) return;  // a device binding 2 GiB or more: n is refused for its size
+  CHECK_THROWS_WITH(curve::msm_plan<Bn254G1>(device, n),
+                    Catch::Contains("the buffer 'digits' needs " + std::to_string(4 * n) + " bytes, above the " +
+                                    std::to_string(limit) + " bytes that " + device.name() + " binds at once"));
+}

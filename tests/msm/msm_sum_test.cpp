@@ -1,0 +1,225 @@
+// curve::msm on both backends against GMP: small MSMs against the naive sum of products,
+// every input the bucket method treats specially (n = 1, zero and equal scalars, repeated
+// points, points at infinity, scalars at and above r), a larger MSM against the sum by
+// discrete logarithms, the batch form, and the errors of bad input.
+#include <catch2/catch.hpp>
+
+#include "msm_test_support.hpp"
+
+using namespace sprig;
+using curve::Bls12381G1;
+using curve::Bn254G1;
+using msm_test::CurveReference;
+using msm_test::RefPoint;
+
+TEST_CASE("an MSM of a few points is the sum of their double-and-add products") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  std::size_t n = GENERATE(1, 2, 3, 7, 64);
+  msm_test::Progression<Bn254G1> inputs(n, 100 + n);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 200 + n);
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars);
+  INFO(n << " points");
+  msm_test::check_point(result.point, msm_test::naive_sum<Bn254G1>(inputs.points, scalars));
+}
+
+// One test case with a section per behaviour: a driver compiles BLS12-381's kernels for
+// tens of seconds (docs/msm.md), once per process, and each test case is a process of its own.
+TEST_CASE("BLS12-381 MSMs match GMP") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  using Ref = CurveReference<Bls12381G1>;
+  SECTION("an MSM of a few points is the sum of their double-and-add products") {
+    for (std::size_t n : {1, 3, 7}) {
+      msm_test::Progression<Bls12381G1> inputs(n, 100 + n);
+      auto scalars = msm_test::random_scalars<Bls12381G1>(n, 200 + n);
+      auto result = msm_test::run_msm<Bls12381G1>(device, inputs.points, scalars);
+      INFO(n << " points");
+      msm_test::check_point(result.point, msm_test::naive_sum<Bls12381G1>(inputs.points, scalars));
+    }
+  }
+  SECTION("an MSM reduces scalars at or above r modulo r") {
+    mpz_class r = Ref::r(), top = (mpz_class(1) << 256) - 1;
+    std::vector<mpz_class> scalars{r, r + 1, 2 * r + 5, top, r - 1};
+    msm_test::Progression<Bls12381G1> inputs(scalars.size(), 13);
+    auto result = msm_test::run_msm<Bls12381G1>(device, inputs.points, scalars);
+    msm_test::check_point(result.point, msm_test::naive_sum<Bls12381G1>(inputs.points, scalars));
+  }
+  SECTION("msm_batch sums each scalar vector over the same points") {
+    const std::size_t n = 9, vectors = 2;
+    msm_test::Progression<Bls12381G1> inputs(n, 16);
+    std::vector<mpz_class> all;
+    std::vector<RefPoint> expected;
+    for (std::size_t v = 0; v < vectors; ++v) {
+      auto scalars = msm_test::random_scalars<Bls12381G1>(n, 17 + v);
+      all.insert(all.end(), scalars.begin(), scalars.end());
+      expected.push_back(msm_test::sum_by_logs<Bls12381G1>(inputs.logs, scalars));
+    }
+    auto points = device.upload(curve_test::affine_points<Bls12381G1>(inputs.points));
+    auto result = curve::msm_batch<Bls12381G1>(device, points, device.upload(msm_test::scalar_words<Bls12381G1>(all)));
+    REQUIRE(result.points.size() == vectors);
+    for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], expected[v]);
+  }
+}
+
+TEST_CASE("an MSM of 257 points, not a multiple of any run or window, is the sum of the products") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(257, 3);
+  auto scalars = msm_test::random_scalars<Bn254G1>(257, 4);
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars);
+  msm_test::check_point(result.point, msm_test::naive_sum<Bn254G1>(inputs.points, scalars));
+}
+
+TEST_CASE("an MSM with every scalar 0 is the point at infinity") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(20, 5);
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, std::vector<mpz_class>(20, 0));
+  CHECK(result.point == curve::Affine<Bn254G1>::infinity());
+}
+
+TEST_CASE("an MSM with some scalars 0 leaves those points out") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(30, 6);
+  auto scalars = msm_test::random_scalars<Bn254G1>(30, 7);
+  for (std::size_t i = 0; i < 30; i += 3) scalars[i] = 0;
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars);
+  msm_test::check_point(result.point, msm_test::naive_sum<Bn254G1>(inputs.points, scalars));
+}
+
+TEST_CASE("an MSM with every scalar equal puts every point of a window in one bucket") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  // 300 points: each window's one bucket spans five runs of the accumulation.
+  msm_test::Progression<Bn254G1> inputs(300, 8);
+  mpz_class k = msm_test::random_scalars<Bn254G1>(1, 9)[0];
+  std::vector<mpz_class> scalars(300, k);
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars);
+  msm_test::check_point(result.point, msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
+}
+
+TEST_CASE("an MSM of one point repeated adds equal points into a bucket (the doubling case)") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  RefPoint g = CurveReference<Bn254G1>::generator();
+  std::vector<RefPoint> points(40, g);
+  std::vector<mpz_class> scalars(40, 5);
+  for (std::size_t i = 0; i < 40; i += 2) scalars[i] = 7;
+  // 20 * 5 + 20 * 7 = 240: 240 G.
+  auto result = msm_test::run_msm<Bn254G1>(device, points, scalars);
+  msm_test::check_point(result.point, CurveReference<Bn254G1>::multiply(g, 240));
+}
+
+TEST_CASE("an MSM of a point and its negation with equal scalars is the point at infinity") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  RefPoint p = CurveReference<Bn254G1>::multiply(CurveReference<Bn254G1>::generator(), 12345);
+  std::vector<RefPoint> points{p, CurveReference<Bn254G1>::negate(p)};
+  mpz_class k = msm_test::random_scalars<Bn254G1>(1, 10)[0];
+  auto result = msm_test::run_msm<Bn254G1>(device, points, {k, k});
+  CHECK(result.point == curve::Affine<Bn254G1>::infinity());
+}
+
+TEST_CASE("points at infinity among an MSM's inputs add nothing") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(25, 11);
+  for (std::size_t i = 0; i < 25; i += 4) inputs.points[i] = RefPoint::at_infinity();
+  auto scalars = msm_test::random_scalars<Bn254G1>(25, 12);
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars);
+  msm_test::check_point(result.point, msm_test::naive_sum<Bn254G1>(inputs.points, scalars));
+}
+
+TEST_CASE("an MSM reduces scalars at or above r modulo r") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  using Ref = CurveReference<Bn254G1>;
+  mpz_class r = Ref::r(), top = (mpz_class(1) << 256) - 1;
+  std::vector<mpz_class> scalars{r, r + 1, 2 * r + 5, 5 * r + 9, top, r - 1};
+  msm_test::Progression<Bn254G1> inputs(scalars.size(), 13);
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars);
+  // The naive sum multiplies by the integers as given: the same points, as the group has order r.
+  msm_test::check_point(result.point, msm_test::naive_sum<Bn254G1>(inputs.points, scalars));
+}
+
+TEST_CASE("an MSM of one point with scalar r - 1 is its negation") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  using Ref = CurveReference<Bn254G1>;
+  RefPoint p = Ref::multiply(Ref::generator(), 777);
+  auto result = msm_test::run_msm<Bn254G1>(device, {p}, {Ref::r() - 1});
+  msm_test::check_point(result.point, Ref::negate(p));
+}
+
+TEST_CASE("an MSM of thousands of points is the generator times the sum of k_i s_i") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  // The simulator interprets every lane: a smaller n keeps it within seconds.
+  const bool vulkan = device.info().backend == "vulkan";
+  std::size_t n = vulkan ? (1u << 14) + 5 : (1u << 10) + 5;
+  msm_test::Progression<Bn254G1> inputs(n, 14);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 15);
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars);
+  INFO(n << " points, windows of " << result.window_bits << " bits");
+  msm_test::check_point(result.point, msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
+}
+
+TEST_CASE("msm_batch sums each scalar vector over the same points") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::size_t n = 33, vectors = 3;
+  msm_test::Progression<Bn254G1> inputs(n, 16);
+  std::vector<mpz_class> all;
+  std::vector<RefPoint> expected;
+  for (std::size_t v = 0; v < vectors; ++v) {
+    auto scalars = msm_test::random_scalars<Bn254G1>(n, 17 + v);
+    all.insert(all.end(), scalars.begin(), scalars.end());
+    expected.push_back(msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
+  }
+  auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
+  auto scalars = device.upload(msm_test::scalar_words<Bn254G1>(all));
+  auto result = curve::msm_batch<Bn254G1>(device, points, scalars);
+  REQUIRE(result.points.size() == vectors);
+  for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], expected[v]);
+}
+
+TEST_CASE("an MSM of no points is the point at infinity") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  auto points = device.alloc<curve::Affine<Bn254G1>>(0);
+  auto scalars = device.alloc<curve::MsmScalar<Bn254G1>>(0);
+  auto result = curve::msm<Bn254G1>(device, points, scalars);
+  CHECK(result.point == curve::Affine<Bn254G1>::infinity());
+  CHECK(result.batches == 0);
+  CHECK(result.peak_device_bytes == 0);
+  // Nothing is planned, so no budget is too small.
+  CHECK(curve::msm<Bn254G1>(device, points, scalars, {.memory_budget = 1}).point == curve::Affine<Bn254G1>::infinity());
+}
+
+TEST_CASE("an MSM of points and scalars of different lengths throws") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  auto points = device.upload(std::vector<curve::Affine<Bn254G1>>(3, curve::Affine<Bn254G1>::generator()));
+  auto scalars = device.upload(std::vector<curve::MsmScalar<Bn254G1>>(2));
+  CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, points, scalars),
+                    Catch::Contains("bn254_g1 msm: 3 points but 2 scalars"));
+  CHECK_THROWS_WITH(curve::msm_batch<Bn254G1>(device, points, scalars),
+                    Catch::Contains("2 scalars are not a whole number of vectors of 3"));
+}
+
+TEST_CASE("an MSM's window size can be chosen, from 2 to 24 bits") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(50, 18);
+  auto scalars = msm_test::random_scalars<Bn254G1>(50, 19);
+  RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  for (std::uint32_t c : {2u, 5u, 9u}) {
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = c});
+    CHECK(result.window_bits == c);
+    msm_test::check_point(result.point, expected);
+  }
+  CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = 25}),
+                    Catch::Contains("window_bits must be 2 to 24, not 25"));
+}
+
+TEST_CASE("an MSM's run length (entries per accumulating invocation) does not change its sum") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(150, 25);
+  auto scalars = msm_test::random_scalars<Bn254G1>(150, 26);
+  // Buckets of 100 entries: in runs of one entry each spans two chunks of 64 runs.
+  for (std::size_t i = 0; i < 100; ++i) scalars[i] = 12345;
+  RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  for (std::uint32_t run_length : {1u, 7u, 64u, 1024u}) {
+    INFO("runs of " << run_length);
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.run_length = run_length});
+    msm_test::check_point(result.point, expected);
+  }
+  CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.run_length = 1025}),
+                    Catch::Contains("run_length must be 1 to 1024, not 1025"));
+}
