@@ -49,45 +49,55 @@ struct MsmBatchResult {
 
 namespace detail {
 
-// The plan's buffers, allocated in one place (names and sizes as msm_buffers lists them).
+// The plan's buffers (names and sizes as msm_buffers lists them). Those of one batch are
+// transients of the sequence, so the memory planner lets a batch's buffers share bytes where
+// their lives do not overlap, and every batch reuse the bytes of the one before; the window
+// sums and the results outlive the batches.
 template <ShortWeierstrass C>
-struct MsmBuffers {
-  DeviceBuffer<std::uint32_t> digits, entries, bucket_counts, bucket_ends;
-  DeviceBuffer<Xyzz<C>> buckets, partial_sums, window_sums, results;
+struct MsmResultBuffers {
+  DeviceBuffer<Xyzz<C>> window_sums, results;
   DeviceBuffer<Affine<C>> affine_results;
 
-  MsmBuffers(Device& device, const MsmPlan& plan) {
+  MsmResultBuffers(Device& device, const MsmPlan& plan)
+      : window_sums(device.alloc<Xyzz<C>>(plan.buffer("window_sums").bytes / sizeof(Xyzz<C>), "msm window sums")),
+        results(device.alloc<Xyzz<C>>(plan.msms, "msm results")),  // "results" counts these and affine_results
+        affine_results(device.alloc<Affine<C>>(plan.msms, "msm affine results")) {}
+};
+
+template <ShortWeierstrass C>
+struct MsmBatchBuffers {
+  DeviceBuffer<std::uint32_t> digits, entries, bucket_counts, bucket_ends;
+  DeviceBuffer<Xyzz<C>> buckets, partial_sums;
+
+  MsmBatchBuffers(Sequence& sequence, const MsmPlan& plan) {
     auto words = [&](std::string_view name) { return std::max<std::uint64_t>(plan.buffer(name).bytes / 4, 1); };
     auto points = [&](std::string_view name) {
       return std::max<std::uint64_t>(plan.buffer(name).bytes / sizeof(Xyzz<C>), 1);
     };
-    digits = device.alloc<std::uint32_t>(words("digits"));
-    entries = device.alloc<std::uint32_t>(words("entries"));
-    bucket_counts = device.alloc<std::uint32_t>(words("bucket_counts"));
-    bucket_ends = device.alloc<std::uint32_t>(words("bucket_ends"));
-    buckets = device.alloc<Xyzz<C>>(points("buckets"));
-    partial_sums = device.alloc<Xyzz<C>>(points("partial_sums"));
-    window_sums = device.alloc<Xyzz<C>>(points("window_sums"));
-    results = device.alloc<Xyzz<C>>(plan.msms);  // "results" counts these and affine_results
-    affine_results = device.alloc<Affine<C>>(plan.msms);
+    digits = sequence.transient<std::uint32_t>(words("digits"), "msm digits");
+    entries = sequence.transient<std::uint32_t>(words("entries"), "msm entries");
+    bucket_counts = sequence.transient<std::uint32_t>(words("bucket_counts"), "msm bucket counts");
+    bucket_ends = sequence.transient<std::uint32_t>(words("bucket_ends"), "msm bucket ends");
+    buckets = sequence.transient<Xyzz<C>>(points("buckets"), "msm buckets");
+    partial_sums = sequence.transient<Xyzz<C>>(points("partial_sums"), "msm partial sums");
   }
 };
 
 // Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,
 // first_window + windows) into window_sums, and after the last batch their combination.
 template <ShortWeierstrass C>
-void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmBuffers<C>& buffers,
+void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
                       const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
                       std::uint32_t msm, std::uint32_t first_window, std::uint32_t windows) {
   const std::uint64_t n = plan.points;
+  const MsmBatchBuffers<C> buffers(sequence, plan);
   std::uint64_t bucket_count = std::uint64_t(windows) * plan.buckets;
   sequence.fill(buffers.bucket_counts, 0);
   sequence.run(signed_digits_kernel<C>(), msm_grid(n), scalars, buffers.digits, buffers.bucket_counts,
                std::uint32_t(n), std::uint32_t(msm * n), first_window, windows, plan.window_bits);
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
                             buffers.entries, n, windows);
-  XyzzSumBuffers<C> sums{buffers.bucket_ends, buffers.buckets, buffers.partial_sums, buffers.window_sums,
-                         buffers.results};
+  XyzzSumBuffers<C> sums{buffers.bucket_ends, buffers.buckets, buffers.partial_sums, kept.window_sums, kept.results};
   record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, n * windows, bucket_count, plan.run_length);
   record_bucket_reduction<C>(sequence, plan, sums, first_window, windows);
   if (first_window + windows == plan.windows) record_window_combination<C>(sequence, plan, sums, msm);
@@ -102,20 +112,22 @@ MsmBatchResult<C> run_msms(Device& device, const DeviceBuffer<Affine<C>>& points
     return {std::vector<Affine<C>>(msms, Affine<C>::infinity()), c, 0, 0, 0};
   }
   MsmPlan plan = plan_msm<C>(device.info(), n, msms, options);
-  MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, plan.peak_bytes(), points.bytes() + scalars.bytes()};
-  MsmBuffers<C> buffers(device, plan);
-  // One submission per batch: the scan's own temporaries of a batch are freed before the
-  // next batch allocates its own, so the plan's single "scan_scratch" entry is the peak.
+  MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, 0, points.bytes() + scalars.bytes()};
+  MsmResultBuffers<C> buffers(device, plan);
+  // Every batch of every MSM in one submission: no host round trip between batches, and the
+  // planner places each batch's transients (and the scan's) where the previous batch's were.
+  auto sequence = device.sequence();
   for (std::uint32_t msm = 0; msm < msms; ++msm) {
     for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_batch) {
-      auto sequence = device.sequence();
       std::uint32_t windows = std::min(plan.windows_per_batch, plan.windows - first);
       record_msm_batch<C>(device, sequence, plan, buffers, points, scalars, msm, first, windows);
-      if (first + windows == plan.windows && msm + 1 == msms)
-        to_affine(device, sequence, buffers.results, buffers.affine_results);
-      sequence.run_and_wait();
     }
   }
+  to_affine(device, sequence, buffers.results, buffers.affine_results);
+  sequence.run_and_wait();
+  // What the MSM really held besides its inputs: the planned scratch and the kept buffers.
+  result.peak_device_bytes = sequence.memory_plan().scratch_bytes + buffers.window_sums.bytes() +
+                             buffers.results.bytes() + buffers.affine_results.bytes();
   result.points = device.download(buffers.affine_results);
   return result;
 }

@@ -1,7 +1,8 @@
 // The shape of an MSM and its device memory, decided on the host before anything runs: the
 // window size, how many windows one batch processes, and every temporary buffer with its
-// size and the stages that use it. The peak is computed from that list, and the list is what
-// a transient-buffer planner would take over (docs/msm.md, "Memory plan").
+// size and the stages that use it. The budget bounds the buffers' sum; msm() then makes a
+// batch's buffers transients of its sequence, which the memory planner places in less
+// (docs/msm.md, "Memory plan").
 #pragma once
 
 #include <algorithm>
@@ -37,9 +38,11 @@ namespace detail {
 // Entries (one point in one window) that one invocation of the accumulation sums, unless
 // MsmOptions::run_length says otherwise.
 inline constexpr std::uint32_t msm_default_run_length = 64;
-// A batch takes windows until it holds about this many entries: enough to fill a GPU, so
-// more windows per batch would only cost memory.
+// A batch takes windows until it holds about this many entries, or four windows of points
+// where that is more: enough invocations to fill a large GPU (at 2^20 points, 2^16
+// accumulation runs a batch), while at 2^17 points the whole MSM stays within 34 MiB.
 inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 20;
+inline constexpr std::uint64_t msm_batch_windows_of_points = 4;
 // Buckets per segment of the reduction's first walk (fewer where a window has fewer).
 inline constexpr std::uint32_t msm_segment_length = 32;
 // The sign bit of a sorted entry (the point index is below it).
@@ -184,7 +187,8 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
     }
     return true;
   };
-  std::uint64_t wanted = std::max<std::uint64_t>(1, detail::msm_batch_entries / std::max<std::uint64_t>(n, 1));
+  const std::uint64_t batch_entries = std::max(detail::msm_batch_entries, detail::msm_batch_windows_of_points * n);
+  std::uint64_t wanted = std::max<std::uint64_t>(1, batch_entries / std::max<std::uint64_t>(n, 1));
   std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows, wanted));
   while (batch_windows > 1 && !fits(batch_windows, nullptr)) --batch_windows;
   MsmBuffer over;
