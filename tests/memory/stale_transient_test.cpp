@@ -29,22 +29,28 @@ auto copy_kernel() {
   }, workgroup(32));
 }
 
+// a = 100 + i, then b = 200 + i, then out = a: under UnsafeAllAtZero, b overwrites a's
+// bytes while a is still to be read.
+Sequence write_two_then_copy_first(sim::Device& dev, TransientPlacement placement,
+                                   const DeviceBuffer<std::uint32_t>& out) {
+  const std::size_t n = out.size();
+  Sequence s = dev.sequence();
+  s.set_transient_placement(placement);
+  auto a = s.transient<std::uint32_t>(n, "a");
+  auto b = s.transient<std::uint32_t>(n, "b");
+  s.run(write_kernel(), grid(n), 100u, a);
+  s.run(write_kernel(), grid(n), 200u, b);
+  s.run(copy_kernel(), grid(n), a, out);
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("the simulator catches a memory plan that puts two live transients on the same bytes") {
   sim::Device dev = lenient_simulator();
-  auto write = write_kernel();
-  auto copy = copy_kernel();
   const std::size_t n = 64;
   auto out = dev.alloc<std::uint32_t>(n);
-  Sequence s = dev.sequence();
-  s.set_transient_placement(TransientPlacement::UnsafeAllAtZero);
-  auto a = s.transient<std::uint32_t>(n, "a");
-  auto b = s.transient<std::uint32_t>(n, "b");
-  s.run(write, grid(n), 100u, a);
-  s.run(write, grid(n), 200u, b);  // overwrites a's bytes while a is still to be read
-  s.run(copy, grid(n), a, out);
-  s.run_and_wait();
+  write_two_then_copy_first(dev, TransientPlacement::UnsafeAllAtZero, out).run_and_wait();
 
   CHECK(dev.download(out)[1] == 201);  // the wrong plan really did corrupt a
   sim::Report report = dev.report();
@@ -60,17 +66,9 @@ TEST_CASE("the simulator catches a memory plan that puts two live transients on 
 
 TEST_CASE("the planner's own plan for the same commands reads nothing stale") {
   sim::Device dev = lenient_simulator();
-  auto write = write_kernel();
-  auto copy = copy_kernel();
   const std::size_t n = 64;
   auto out = dev.alloc<std::uint32_t>(n);
-  Sequence s = dev.sequence();
-  auto a = s.transient<std::uint32_t>(n, "a");
-  auto b = s.transient<std::uint32_t>(n, "b");
-  s.run(write, grid(n), 100u, a);
-  s.run(write, grid(n), 200u, b);
-  s.run(copy, grid(n), a, out);
-  s.run_and_wait();
+  write_two_then_copy_first(dev, TransientPlacement::Shared, out).run_and_wait();
   CHECK(dev.download(out)[1] == 101);
   CHECK(dev.report().find(sim::Problem::StaleTransientRead) == nullptr);
 }
@@ -94,17 +92,8 @@ TEST_CASE("in strict mode a stale transient read fails the launch") {
   sim::Options options;
   options.strict = true;
   sim::Device dev(options);
-  auto write = write_kernel();
-  auto copy = copy_kernel();
-  const std::size_t n = 32;
-  auto out = dev.alloc<std::uint32_t>(n);
-  Sequence s = dev.sequence();
-  s.set_transient_placement(TransientPlacement::UnsafeAllAtZero);
-  auto a = s.transient<std::uint32_t>(n, "a");
-  auto b = s.transient<std::uint32_t>(n, "b");
-  s.run(write, grid(n), 1u, a);
-  s.run(write, grid(n), 2u, b);
-  s.run(copy, grid(n), a, out);
+  auto out = dev.alloc<std::uint32_t>(32);
+  Sequence s = write_two_then_copy_first(dev, TransientPlacement::UnsafeAllAtZero, out);
   CHECK_THROWS_WITH(s.run_and_wait(), Contains("stale transient read") && Contains("kernel 'copy'"));
 }
 
