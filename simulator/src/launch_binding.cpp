@@ -101,7 +101,7 @@ void bind_launch(const Launch& launch, std::uint64_t device_id, LaunchState& sta
     if (p.kind == ir::ParamKind::StorageBuffer) {
       const RawBuffer& b = std::get<RawBuffer>(launch.bindings[p.binding]);
       SimBuffer& s = sim_buffer(b, device_id, binding_label(p));
-      state.buffers[i] = BoundBuffer{s.data(),  std::min<std::uint64_t>(b.bytes(), s.size()), p.coherent, s.owners(),
+      state.buffers[i] = BoundBuffer{s.data(), std::min<std::uint64_t>(b.bytes(), s.size()), p.coherent, s.owners(),
                                      s.first_word(), s.owner_id()};
     } else if (p.kind == ir::ParamKind::Uniform) {
       state.uniforms[i] = std::get<std::vector<std::byte>>(launch.bindings[p.binding]);

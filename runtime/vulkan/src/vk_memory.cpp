@@ -275,9 +275,9 @@ std::string MemoryAllocator::over_driver_budget(VkDeviceSize size, std::uint32_t
   VkDeviceSize budget = budgets->heapBudget[heap], usage = budgets->heapUsage[heap];
   if (budget == 0 || (usage <= budget && size <= budget - usage)) return {};
   return "out of device memory: a " + byte_size_text(asked) + " buffer needs a new memory block of " +
-                    byte_size_text(size) + ", but the driver's budget for memory heap " + std::to_string(heap) + " is " +
-                    byte_size_text(budget) + " and " + byte_size_text(usage) + " of it is in use (" +
-                    held_description() + "; VK_EXT_memory_budget)";
+         byte_size_text(size) + ", but the driver's budget for memory heap " + std::to_string(heap) + " is " +
+         byte_size_text(budget) + " and " + byte_size_text(usage) + " of it is in use (" + held_description() +
+         "; VK_EXT_memory_budget)";
 }
 
 std::optional<DriverMemoryBudget> MemoryAllocator::driver_budget() const {

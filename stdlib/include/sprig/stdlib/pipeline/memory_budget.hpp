@@ -25,6 +25,12 @@ Geometry fit_to_budget(Device& device, const Chain& chain, Geometry g, std::uint
   constexpr std::size_t step = 1024;
   const std::uint64_t one = bytes_for(1), more = bytes_for(1 + step);
   const std::uint64_t per_element = (more - one + step - 1) / step, fixed = one > per_element ? one - per_element : 0;
+  if (per_element == 0) {  // nothing grows with the chunk: the fixed part alone decides
+    if (one > budget)
+      throw std::invalid_argument("gpu pipeline: Options::memory_budget is " + std::to_string(budget) +
+                                  " bytes, but the pipeline's buffers need " + std::to_string(one));
+    return g;
+  }
   if (fixed + per_element > budget)
     throw std::invalid_argument("gpu pipeline: Options::memory_budget is " + std::to_string(budget) +
                                 " bytes, but even one element per chunk needs " + std::to_string(fixed + per_element) +

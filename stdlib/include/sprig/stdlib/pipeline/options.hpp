@@ -16,8 +16,9 @@ struct Options {
   // Chunks in flight (each with its own persistent buffers): 2 is double buffering, 3 lets
   // chunk k+1 upload while chunk k computes and chunk k-1 downloads.
   std::uint32_t buffers = 3;
-  // Bytes of device memory the pipeline's buffers may take, all chunks in flight counted;
-  // the chunk size shrinks to fit (more chunks, same results). 0: no limit.
+  // Bytes the pipeline's buffers may take, all chunks in flight and every buffer it
+  // allocates through the device counted (host-visible input slots too); the chunk size
+  // shrinks to fit (more chunks, same results). 0: no limit.
   std::uint64_t memory_budget = 0;
 };
 
