@@ -1,5 +1,5 @@
 // Inclusive sum scan of uint32 (single pass, decoupled look-back) against CUB's device
-// scan (cupy.cumsum) and the copy bound. Also times the reduce-then-scan mode.
+// scan (cupy.cuda.cub.device_scan) and the copy bound. Also times the reduce-then-scan mode.
 #include <numeric>
 
 #include "stdlib_bench.hpp"
@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
       if (gpu.download(out) != expected) std::printf("WRONG RESULT: exclusive, n = %zu, mode %d\n", n, int(mode));
     }
   }
-  print_header(gpu, "inclusive_scan<uint32, plus>", "CUB (cupy.cumsum)");
+  print_header(gpu, "inclusive_scan<uint32, plus>", "CUB DeviceScan (cupy.cuda.cub.device_scan)");
   std::vector<std::pair<int, double>> two_pass;
   std::vector<std::pair<int, std::string>> shapes;
   for (int log_n : args.log_sizes) {
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
     // The look-back result too (the last one timed was reduce-then-scan).
     inclusive_scan(gpu, in, out, op, ScanOptions{ScanMode::DecoupledLookBack});
     if (gpu.download(out) != host) std::printf("WRONG RESULT (look-back) at 2^%d\n", log_n);
-    print_row(log_n, ms, peer(args, "cupy.cumsum", log_n), copy_ms(gpu, n * 4, args.repeat));
+    print_row(log_n, ms, peer(args, "cub.device_scan", log_n), copy_ms(gpu, n * 4, args.repeat));
     // Tile shapes (invocations x items), look-back mode.
     struct Shape {
       std::uint32_t invocations, items;

@@ -43,6 +43,9 @@ def main():
         with cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream):
             out = cupy.empty_like(values_u32)
             print(f"copy {log_n} {median_ms(lambda: out.__setitem__(slice(None), values_u32), args.repeat):.5f}")
+            # CUB's DeviceScan itself (scans in place); cupy.cumsum is CuPy's own kernel, not CUB.
+            print(f"cub.device_scan {log_n} "
+                  f"{median_ms(lambda: cupy.cuda.cub.device_scan(out, cupy.cuda.cub.CUPY_CUB_CUMSUM), args.repeat):.5f}")
             print(f"cupy.cumsum {log_n} {median_ms(lambda: cupy.cumsum(values_u32, out=out), args.repeat):.5f}")
             print(f"cupy.sort {log_n} {median_ms(lambda: cupy.sort(values_u32), args.repeat):.5f}")
         print(f"torch.cumsum {log_n} {median_ms(lambda: torch.cumsum(values, 0, dtype=torch.int32), args.repeat):.5f}")

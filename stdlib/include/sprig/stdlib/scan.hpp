@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "sprig/runtime/device.hpp"
@@ -37,6 +38,9 @@ struct ScanOptions {
   // Off by default: it is not reliably faster than scalar tiles, and much slower at some
   // shapes (docs/benchmarks.md, "Parallel primitives").
   bool vectorized = false;
+  // Idle iterations of a look-back between polls of a pending predecessor (unset: the
+  // device's default, lookback_traits in decoupled_lookback.hpp).
+  std::optional<std::uint32_t> lookback_poll_delay = std::nullopt;
 };
 
 namespace detail {
@@ -226,7 +230,8 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
     auto status = sequence.transient<std::uint64_t>(tile_status_words(tiles), "scan tile status");
     auto values = sequence.transient<T>(tile_value_slots<T>(tiles), "scan tile values");
     sequence.fill(status, 0);
-    LookBackTraits traits = lookback_traits(device.info());
+    LookBackTraits traits = lookback_traits(device.info(), tiles);
+    if (options.lookback_poll_delay) traits.poll_delay = *options.lookback_poll_delay;
     if constexpr (VectorizableScalar<T>) {
       if (options.vectorized && shape.items % 4 == 0 && n >= 4) {
         sequence.run(lookback_scan_vectorized_kernel<T>(op, kind, traits, shape), tile_grid(tiles, shape), in,
