@@ -1,4 +1,4 @@
-// Listing Vulkan devices and choosing one: by type, index, name or SPRIG_DEVICE.
+// Listing Vulkan devices and choosing them: by type, index, name, UUID, lists, SPRIG_DEVICE.
 #include <catch2/catch.hpp>
 
 #include "sprig/runtime/vulkan.hpp"
@@ -109,4 +109,49 @@ TEST_CASE("open() takes an index or a name, and unknown ones are errors") {
   CHECK_THROWS_WITH(vk::Device::open(99, test::test_options()), Catch::Contains("there is no Vulkan device 99"));
   CHECK_THROWS_WITH(vk::Device::open(std::string("no-such-device"), test::test_options()),
                     Catch::Contains("no Vulkan device's name contains 'no-such-device'"));
+}
+
+TEST_CASE("a device list takes indices, UUIDs and names, repeats included, or all") {
+  std::vector<DeviceInfo> devices = {fake("Alpha GPU", DeviceKind::Discrete), fake("llvmpipe (LLVM 15)", DeviceKind::Cpu)};
+  devices[0].uuid = "0123abcd-0000-1111-2222-333344445555";
+  devices[1].uuid = "ffffffff-0000-1111-2222-333344445555";
+  using Indices = std::vector<std::size_t>;
+  CHECK(vk::device_indices_from_list(devices, "all", "test") == Indices{0, 1});
+  CHECK(vk::device_indices_from_list(devices, "1,0", "test") == Indices{1, 0});
+  CHECK(vk::device_indices_from_list(devices, "0, 0 ,llvm", "test") == Indices{0, 0, 1});
+  CHECK(vk::device_indices_from_list(devices, "FFFFFFFF-0000-1111-2222-333344445555", "test") == Indices{1});
+  CHECK_THROWS_WITH(vk::device_indices_from_list(devices, "0,,1", "--devices"),
+                    Catch::Contains("--devices: an empty entry in the device list"));
+  CHECK_THROWS_WITH(vk::device_indices_from_list(devices, "0,7", "--devices"),
+                    Catch::Contains("--devices: '7' is not a device index") && Catch::Contains("1: llvmpipe"));
+  CHECK_THROWS_WITH(vk::device_indices_from_list(devices, "00000000-0000-1111-2222-333344445555", "--devices"),
+                    Catch::Contains("no Vulkan device has the UUID 00000000-0000-1111-2222-333344445555"));
+  CHECK_THROWS_WITH(vk::device_indices_from_list(devices, "beta", "--devices"),
+                    Catch::Contains("--devices: no Vulkan device's name contains 'beta'"));
+  CHECK(vk::device_index_from_override(devices, "1,0") == 1);  // best() takes the first entry
+}
+
+TEST_CASE("every Vulkan device reports a UUID that opens it") {
+  std::vector<DeviceInfo> devices = vk::list_devices(test::test_options());
+  for (const DeviceInfo& info : devices) {
+    REQUIRE(info.uuid.size() == 36);
+    CHECK(info.uuid[8] == '-');
+  }
+  std::vector<vk::Device> opened = vk::Device::open_all(devices.at(0).uuid, test::test_options());
+  REQUIRE(opened.size() == 1);
+  CHECK(opened[0].info().uuid == devices.at(0).uuid);
+}
+
+TEST_CASE("open_all opens a device twice when the list repeats it, and SPRIG_DEVICE lists devices") {
+  std::vector<vk::Device> twice = vk::Device::open_all("0,0", test::test_options());
+  REQUIRE(twice.size() == 2);
+  CHECK(twice[0].name() == twice[1].name());
+  CHECK_THROWS_WITH(vk::Device::open_all("0,no-such-device", test::test_options()),
+                    Catch::Contains("device list '0,no-such-device'") && Catch::Contains("no-such-device"));
+  {
+    test::EnvGuard env("SPRIG_DEVICE", "0,0,0");
+    CHECK(vk::Device::from_environment(test::test_options()).size() == 3);
+  }
+  test::EnvGuard env("SPRIG_DEVICE", "");
+  CHECK(vk::Device::from_environment(test::test_options()).size() == 1);
 }

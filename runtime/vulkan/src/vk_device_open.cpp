@@ -36,7 +36,7 @@ Discovery discover(const Options& options) {
 }
 
 std::shared_ptr<DeviceBackend> open_discovered(Discovery& found, std::size_t index, const Options& options) {
-  PhysicalDevice& chosen = found.devices.at(index);
+  PhysicalDevice chosen = found.devices.at(index);  // a copy: a list may open one device twice
   if (!chosen.unusable_reason.empty()) {
     throw DeviceError("cannot use Vulkan device " + std::to_string(index) + " (" + chosen.info.name +
                       "): it " + chosen.unusable_reason);
@@ -77,6 +77,30 @@ Device Device::open(std::size_t index, const Options& options) {
 Device Device::open(const std::string& name_part, const Options& options) {
   Discovery found = discover(options);
   return Device(open_discovered(found, device_index_by_name(found.infos, name_part), options));
+}
+
+std::vector<Device> Device::open_all(const std::string& list, const Options& options) {
+  Discovery found = discover(options);
+  std::vector<Device> devices;
+  for (std::size_t index : device_indices_from_list(found.infos, list, "device list '" + list + "'")) {
+    devices.push_back(Device(open_discovered(found, index, options)));
+  }
+  return devices;
+}
+
+std::vector<Device> Device::from_environment(const Options& options) {
+  const char* value = std::getenv("SPRIG_DEVICE");
+  if (value == nullptr || *value == '\0') {
+    std::vector<Device> devices;
+    devices.push_back(best(options));
+    return devices;
+  }
+  Discovery found = discover(options);
+  std::vector<Device> devices;
+  for (std::size_t index : device_indices_from_list(found.infos, value, "SPRIG_DEVICE=" + std::string(value))) {
+    devices.push_back(Device(open_discovered(found, index, options)));
+  }
+  return devices;
 }
 
 std::vector<std::string> Device::take_validation_messages() {

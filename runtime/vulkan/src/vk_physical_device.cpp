@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <string>
 #include <vector>
 
 #include "vk_result.hpp"
@@ -10,6 +11,18 @@
 namespace sprig::vk {
 
 namespace {
+
+// 16 bytes as 8-4-4-4-12 lowercase hex digits, the way UUIDs are written.
+std::string format_uuid(const std::uint8_t (&bytes)[VK_UUID_SIZE]) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < VK_UUID_SIZE; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += digits[bytes[i] >> 4];
+    out += digits[bytes[i] & 15];
+  }
+  return out;
+}
 
 DeviceKind device_kind(VkPhysicalDeviceType type) {
   switch (type) {
@@ -140,10 +153,14 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
   subgroup.pNext = caps.api_version >= VK_API_VERSION_1_2 ? static_cast<void*>(&driver) : &maintenance3;
   if (caps.subgroup_size_control != SubgroupSizeControl::Unsupported) maintenance3.pNext = &size_control;
+  VkPhysicalDeviceIDProperties ids{};  // core since Vulkan 1.1
+  ids.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
+  ids.pNext = &subgroup;
   VkPhysicalDeviceProperties2 properties{};
   properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-  properties.pNext = &subgroup;
+  properties.pNext = &ids;
   vkGetPhysicalDeviceProperties2(handle, &properties);
+  info.uuid = format_uuid(ids.deviceUUID);
   const VkPhysicalDeviceLimits& limits = properties.properties.limits;
   caps.vendor_id = properties.properties.vendorID;
   caps.device_id = properties.properties.deviceID;

@@ -25,6 +25,9 @@ struct DeviceInfo {
   DeviceKind kind = DeviceKind::Other;
   DriverId driver = DriverId::Unknown;
   std::string driver_version;  // as the driver spells it ("580.159.04", "Mesa 22.3.6")
+  // The device's UUID (VkPhysicalDeviceIDProperties::deviceUUID) as 8-4-4-4-12 lowercase
+  // hex digits, which stays the same across processes; empty on the simulator.
+  std::string uuid;
   // The driver bugs (driver_quirks.hpp) whose workarounds this device applies.
   QuirkSet quirks;
   std::uint32_t subgroup_size = 32;

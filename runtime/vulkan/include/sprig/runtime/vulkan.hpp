@@ -89,9 +89,16 @@ struct MemoryStats {
 class Device : public sprig::Device {
  public:
   // The best device: discrete > integrated > virtual > CPU (lavapipe). The environment
-  // variable SPRIG_DEVICE (an index into list_devices() or a substring of the name)
-  // overrides the choice.
+  // variable SPRIG_DEVICE (an index into list_devices(), a substring of the name or a
+  // device UUID; of a list, the first entry) overrides the choice.
   static Device best(const Options& options = {});
+  // Several devices, each with its own queue, caches and memory, to be used at once from
+  // separate host threads. `list` is "all" or entries separated by commas, each an index
+  // into list_devices(), a device UUID or a name substring ("0,2", "H100"); an entry may
+  // repeat, which opens the same physical device as two Devices.
+  static std::vector<Device> open_all(const std::string& list, const Options& options = {});
+  // The devices SPRIG_DEVICE lists (the same syntax as open_all), or else the best one.
+  static std::vector<Device> from_environment(const Options& options = {});
   // Device number `index` of list_devices().
   static Device open(std::size_t index, const Options& options = {});
   // The first device whose name contains `name_part` (case-insensitive).
