@@ -61,10 +61,15 @@ void write_controls(std::ostringstream& out, const Report& r, const html::Source
 }
 
 void write_kernels(std::ostringstream& out, const Report& r) {
-  out << "<h2 id=\"kernels\">Kernels</h2>\n<table class=\"kernels\"><thead><tr><th>kernel</th><th>launches</th>"
-         "<th>invocations</th><th>lane-operations</th><th>SIMT efficiency</th><th>divergent branch executions</th>"
-         "<th>idle: branch</th><th>loop</th><th>returned</th><th>grid tail</th><th>partial subgroup</th>"
-         "<th>host ms</th></tr></thead>\n<tbody>\n";
+  out << "<h2 id=\"kernels\">Kernels</h2>\n<table class=\"kernels\"><thead><tr><th>kernel</th>";
+  // Counts and costs sort largest first on the first click, the efficiency worst first.
+  for (const char* figure : {"launches", "invocations", "lane-operations"})
+    out << "<th data-first=\"descending\">" << figure << "</th>";
+  out << "<th>SIMT efficiency</th>";
+  for (const char* figure :
+       {"divergent branch executions", "idle: branch", "loop", "returned", "grid tail", "partial subgroup", "host ms"})
+    out << "<th data-first=\"descending\">" << figure << "</th>";
+  out << "</tr></thead>\n<tbody>\n";
   for (const KernelStats& k : r.kernels)
     out << row(k.name) << "<td>" << escape(k.name) << "</td><td>" << k.launches << "</td><td>" << k.invocations
         << "</td><td>" << k.lane_operations << "</td>"
