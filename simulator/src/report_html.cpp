@@ -1,14 +1,13 @@
-// The report as one self-contained HTML page (inline CSS, no scripts, nothing fetched):
-// summary and kernels, tables of races and errors, and each source file the report
-// refers to, line by line, with a cell coloured by the worst coalescing efficiency of the
-// line's memory accesses and one by the line's SIMT efficiency (red 0% .. green 100%).
-#include <algorithm>
-#include <cstdio>
-#include <map>
+// The report as one self-contained HTML page: nothing is fetched, the style and the script
+// are inline (report_page/page.css and page.js, embedded at build time). A summary; the
+// kernels, races, errors, warnings and sites as tables the script sorts by any column and
+// filters by kernel; and the source view (report_html_source.cpp), to which every finding
+// links: following a race's link highlights both of its lines and both invocations.
 #include <set>
 #include <sstream>
 
-#include "branch_summary.hpp"
+#include "report_html.hpp"
+#include "report_page_assets.hpp"
 #include "source_lines.hpp"
 #include "sprig/simulator/report_formats.hpp"
 
@@ -16,192 +15,128 @@ namespace sprig::sim {
 
 namespace {
 
-std::string escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using html::escape;
+using html::keyed_cell;
 
-std::string percent(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f%%", 100.0 * v);
-  return b;
-}
-
-// A cell coloured from red (0) to green (1).
-std::string rated_cell(double v, const std::string& text, const char* kind) {
-  char style[64];
-  std::snprintf(style, sizeof style, "background:hsl(%d,70%%,82%%)", int(120.0 * std::clamp(v, 0.0, 1.0)));
-  return std::string("<td class=\"") + kind + "\" style=\"" + style + "\">" + escape(text) + "</td>";
-}
-
-std::string where(const SourceLoc& loc) {
-  return loc.known() ? escape(display_path(loc.file) + ":" + std::to_string(loc.line)) : "(unknown line)";
-}
-
-// The key of a location's file in the per-file tables ("" for none: not shown).
-std::string file_key(const SourceLoc& loc) { return loc.file && loc.known() ? loc.file : ""; }
-
-std::string invocation(const std::array<std::uint32_t, 3>& id) {
-  return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " + std::to_string(id[2]) + ")";
-}
-
-// What the report knows about one source line.
-struct LineFacts {
-  double coalescing = 2;  // worst access efficiency; > 1: no access
-  double simt = 2;        // worst SIMT efficiency; > 1: no operation
-  std::vector<std::string> notes;
-};
-
-void collect(const Report& r, std::map<std::string, std::map<std::uint32_t, LineFacts>>& files) {
-  for (const AccessSite& s : r.accesses) {
-    LineFacts& f = files[file_key(s.loc)][s.loc.line];
-    f.coalescing = std::min(f.coalescing, s.efficiency());
-    char b[160];
-    if (s.space == MemorySpace::Buffer)
-      std::snprintf(b, sizeof b, "%.2f sectors/request (ideal %.2f)", s.sectors_per_request(),
-                    s.requests ? double(s.ideal_sectors) / double(s.requests) : 0.0);
-    else
-      std::snprintf(b, sizeof b, "%.2f wavefronts/request (ideal %.2f)", s.wavefronts_per_request(),
-                    s.requests ? double(s.ideal_wavefronts) / double(s.requests) : 0.0);
-    f.notes.push_back(std::string(access_name(s.kind)) + " " + space_name(s.space) + " '" + s.memory + "' " +
-                      percent(s.efficiency()) + ": " + b);
-  }
-  for (const LineStats& l : r.lines) {
-    LineFacts& f = files[file_key(l.loc)][l.loc.line];
-    f.simt = std::min(f.simt, l.simt_efficiency());
-  }
-  for (const BranchSite& b : r.branches) {
-    if (b.executions == 0) continue;
-    files[file_key(b.loc)][b.loc.line].notes.push_back(
-        std::string(b.kind == BranchSite::Kind::If ? "if_" : "loop") + ": " + branch_executions(b) + ", " +
-        std::to_string(b.idle_lane_steps) + " idle lane-steps" +
-        (b.grid_tail_lane_steps ? ", " + std::to_string(b.grid_tail_lane_steps) + " beyond the grid" : ""));
-  }
-  for (const Race& race : r.races) {
-    files[file_key(race.first)][race.first.line].notes.push_back(std::string(race_name(race.kind)) + " race on '" +
-                                                            race.memory + "' (first access)");
-    files[file_key(race.second)][race.second.line].notes.push_back(std::string(race_name(race.kind)) + " race on '" +
-                                                              race.memory + "' (second access)");
-  }
+// Every kernel the report names, those launched first, for the kernel filter.
+std::vector<std::string> kernel_names(const Report& r) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& name) {
+    if (seen.insert(name).second) names.push_back(name);
+  };
+  for (const KernelStats& k : r.kernels) add(k.name);
+  for (const Race& race : r.races) add(race.kernel);
   for (const auto* list : {&r.errors, &r.warnings})
-    for (const Diagnostic& d : *list)
-      files[file_key(d.loc)][d.loc.line].notes.push_back(std::string(problem_name(d.problem)));
+    for (const Diagnostic& d : *list) add(d.kernel);
+  for (const AccessSite& s : r.accesses) add(s.kernel);
+  for (const BranchSite& b : r.branches) add(b.kernel);
+  return names;
 }
 
-// Short files are shown whole; in long ones (a test file holding many kernels) only the
-// lines the report mentions, each with a few lines of context.
-bool shown(const std::map<std::uint32_t, LineFacts>& lines, std::uint32_t n, std::uint32_t count) {
-  constexpr std::uint32_t whole_file_lines = 400, context = 3;
-  if (count <= whole_file_lines) return true;
-  auto next = lines.lower_bound(n > context ? n - context : 0);
-  return next != lines.end() && next->first <= n + context;
+std::string row(const std::string& kernel, const std::string& finding = "") {
+  std::string tr = "<tr data-kernel=\"" + escape(kernel) + "\"";
+  if (!finding.empty()) tr += " data-finding=\"" + finding + "\"";
+  return tr + ">";
 }
 
-void source_section(std::ostringstream& out, const std::string& file, const std::map<std::uint32_t, LineFacts>& lines) {
-  const std::uint32_t count = source_line_count(file.c_str());
-  out << "<h2>" << escape(display_path(file.c_str())) << "</h2>\n";
-  if (count == 0) {
-    out << "<p>(the source file cannot be read here)</p>\n";
+// A location's cell: the link to its source row, and the line's text below it.
+std::string location_cell(const SourceLoc& loc, const html::SourceView& source, bool with_text) {
+  std::string content = source.link(loc);
+  if (with_text) content += "<br><code>" + escape(source_line(loc.file, loc.line).value_or("")) + "</code>";
+  return keyed_cell(loc.known() ? display_path(loc.file) + ":" + std::to_string(loc.line) : "", content);
+}
+
+void write_controls(std::ostringstream& out, const Report& r, const html::SourceView& source) {
+  // Hidden until the script runs: without it there is nothing to filter with.
+  out << "<div id=\"controls\" hidden><label>Kernel: <select id=\"kernel-filter\">"
+         "<option value=\"\">all kernels</option>";
+  for (const std::string& name : kernel_names(r))
+    out << "<option value=\"" << escape(name) << "\">" << escape(name) << "</option>";
+  out << "</select></label> <span id=\"filter-status\"></span> <span class=\"hint\">Click a column's header to sort "
+         "by it, a line to see it in the source.</span></div>\n";
+  out << "<nav><a href=\"#kernels\">kernels</a> <a href=\"#races\">races</a> <a href=\"#errors\">errors</a> "
+         "<a href=\"#warnings\">warnings</a> <a href=\"#sites\">sites</a>"
+      << (source.empty() ? "" : " <a href=\"#source\">source</a>") << "</nav>\n";
+}
+
+void write_kernels(std::ostringstream& out, const Report& r) {
+  out << "<h2 id=\"kernels\">Kernels</h2>\n<table class=\"kernels\"><thead><tr><th>kernel</th>";
+  // Counts and costs sort largest first on the first click, the efficiency worst first.
+  for (const char* figure : {"launches", "invocations", "lane-operations"})
+    out << "<th data-first=\"descending\">" << figure << "</th>";
+  out << "<th>SIMT efficiency</th>";
+  for (const char* figure :
+       {"divergent branch executions", "idle: branch", "loop", "returned", "grid tail", "partial subgroup", "host ms"})
+    out << "<th data-first=\"descending\">" << figure << "</th>";
+  out << "</tr></thead>\n<tbody>\n";
+  for (const KernelStats& k : r.kernels)
+    out << row(k.name) << "<td>" << escape(k.name) << "</td><td>" << k.launches << "</td><td>" << k.invocations
+        << "</td><td>" << k.lane_operations << "</td>"
+        << html::rated_cell(k.simt_efficiency(), html::percent(k.simt_efficiency()), "simt") << "<td>"
+        << html::percent(k.divergent_share()) << "</td><td>" << k.idle.branch << "</td><td>" << k.idle.loop
+        << "</td><td>" << k.idle.returned << "</td><td>" << k.idle.grid_tail << "</td><td>" << k.idle.partial_subgroup
+        << "</td><td>" << k.host_ms << "</td></tr>\n";
+  out << "</tbody></table>\n";
+}
+
+void write_races(std::ostringstream& out, const Report& r, const html::SourceView& source) {
+  out << "<h2 id=\"races\">Races</h2>\n";
+  if (r.races.empty()) {
+    out << "<p class=\"clean\">No race.</p>\n";
     return;
   }
-  out << "<table class=\"source\"><tr><th>line</th><th>coalescing</th><th>SIMT</th><th>source</th><th>figures</th></tr>\n";
-  std::uint32_t previous = 0;  // the last line shown
-  for (std::uint32_t n = 1; n <= count; ++n) {
-    if (!shown(lines, n, count)) continue;
-    if (previous != 0 && n > previous + 1)  // lines left out: a vertical ellipsis row
-      out << "<tr class=\"gap\"><td class=\"n\">&#8942;</td><td colspan=\"4\"></td></tr>\n";
-    previous = n;
-    auto it = lines.find(n);
-    auto text = source_text(file.c_str(), n);
-    out << "<tr><td class=\"n\">" << n << "</td>";
-    if (it != lines.end() && it->second.coalescing <= 1) out << rated_cell(it->second.coalescing, percent(it->second.coalescing), "coalescing");
-    else out << "<td></td>";
-    if (it != lines.end() && it->second.simt <= 1) out << rated_cell(it->second.simt, percent(it->second.simt), "simt");
-    else out << "<td></td>";
-    out << "<td><code>" << escape(text.value_or("")) << "</code></td><td class=\"notes\">";
-    if (it != lines.end())
-      for (const std::string& note : it->second.notes) out << escape(note) << "<br>";
-    out << "</td></tr>\n";
+  out << "<table class=\"races\"><thead><tr><th>kind</th><th>kernel</th><th>memory</th><th>first access</th>"
+         "<th>second access</th><th>example invocations</th><th data-first=\"descending\">count</th></tr></thead>\n"
+         "<tbody>\n";
+  for (std::size_t i = 0; i < r.races.size(); ++i) {
+    const Race& race = r.races[i];
+    out << row(race.kernel, html::finding_id("race", i)) << "<td>" << race_name(race.kind) << "</td><td>"
+        << escape(race.kernel) << "</td><td>" << space_name(race.space) << " '" << escape(race.memory) << "'</td>"
+        << location_cell(race.first, source, true) << location_cell(race.second, source, true) << "<td>"
+        << html::invocation(race.first_invocation) << " then " << html::invocation(race.second_invocation)
+        << "</td><td>" << race.count << "</td></tr>\n";
   }
-  out << "</table>\n";
+  out << "</tbody></table>\n";
+}
+
+void write_diagnostics(std::ostringstream& out, const char* title, const char* kind,
+                       const std::vector<Diagnostic>& list, const html::SourceView& source) {
+  out << "<h2 id=\"" << kind << "s\">" << title << "</h2>\n";
+  if (list.empty()) {
+    out << "<p class=\"clean\">None.</p>\n";
+    return;
+  }
+  out << "<table class=\"diagnostics\"><thead><tr><th>problem</th><th>kernel</th><th>where</th><th>message</th>"
+         "<th>first invocation</th><th data-first=\"descending\">occurrences</th></tr></thead>\n<tbody>\n";
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Diagnostic& d = list[i];
+    out << row(d.kernel, html::finding_id(kind, i)) << "<td>" << problem_name(d.problem) << "</td><td>"
+        << escape(d.kernel) << "</td>" << location_cell(d.loc, source, false) << "<td>" << escape(d.message)
+        << "</td><td>" << html::invocation(d.invocation) << "</td><td>" << d.occurrences << "</td></tr>\n";
+  }
+  out << "</tbody></table>\n";
 }
 
 }  // namespace
 
 std::string to_html(const Report& r, const std::string& title) {
+  const html::SourceView source(r);
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << escape(title)
-      << "</title>\n<style>\n"
-      << "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}\n"
-      << "table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
-      << "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}\n"
-      << "th{background:#eee}\ncode{white-space:pre}\ntd.n{color:#888;text-align:right}\n"
-      << "td.notes{font-size:85%;color:#444}\ntr.gap td{border:none;color:#888}\n"
-      << ".clean{color:#060}\n.dirty{color:#a00}\n"
-      << "</style></head><body>\n<h1>" << escape(title) << "</h1>\n";
+      << "</title>\n<style>\n" << html::kPageCss << "</style></head><body>\n<h1>" << escape(title) << "</h1>\n";
   out << "<p class=\"" << (r.clean() ? "clean" : "dirty") << "\">" << r.launches << " launches, "
       << r.lane_operations << " lane-operations, " << r.races.size() << " races, " << r.errors.size() << " errors, "
       << r.warnings.size() << " warnings. Sectors of " << r.sector_bytes << " bytes, lines of " << r.line_bytes
       << ", " << r.banks << " banks of " << r.bank_bytes << " bytes.</p>\n";
-
-  out << "<h2>Kernels</h2>\n<table class=\"kernels\"><tr><th>kernel</th><th>launches</th><th>invocations</th>"
-         "<th>lane-operations</th><th>SIMT efficiency</th><th>divergent branch executions</th><th>idle: branch</th>"
-         "<th>loop</th><th>returned</th><th>grid tail</th><th>partial subgroup</th><th>host ms</th></tr>\n";
-  for (const KernelStats& k : r.kernels)
-    out << "<tr><td>" << escape(k.name) << "</td><td>" << k.launches << "</td><td>" << k.invocations << "</td><td>"
-        << k.lane_operations << "</td>" << rated_cell(k.simt_efficiency(), percent(k.simt_efficiency()), "simt")
-        << "<td>" << percent(k.divergent_share()) << "</td><td>" << k.idle.branch << "</td><td>" << k.idle.loop
-        << "</td><td>" << k.idle.returned << "</td><td>" << k.idle.grid_tail << "</td><td>" << k.idle.partial_subgroup
-        << "</td><td>" << k.host_ms << "</td></tr>\n";
-  out << "</table>\n";
-
-  out << "<h2>Races</h2>\n";
-  if (r.races.empty()) {
-    out << "<p class=\"clean\">No race.</p>\n";
-  } else {
-    out << "<table class=\"races\"><tr><th>kind</th><th>kernel</th><th>memory</th><th>first access</th>"
-           "<th>second access</th><th>example invocations</th><th>count</th></tr>\n";
-    for (const Race& race : r.races)
-      out << "<tr><td>" << race_name(race.kind) << "</td><td>" << escape(race.kernel) << "</td><td>"
-          << space_name(race.space) << " '" << escape(race.memory) << "'</td><td>" << where(race.first)
-          << "<br><code>" << escape(source_line(race.first.file, race.first.line).value_or("")) << "</code></td><td>"
-          << where(race.second) << "<br><code>" << escape(source_line(race.second.file, race.second.line).value_or(""))
-          << "</code></td><td>" << invocation(race.first_invocation) << " then " << invocation(race.second_invocation)
-          << "</td><td>" << race.count << "</td></tr>\n";
-    out << "</table>\n";
-  }
-
-  for (const auto& [title_text, list] : {std::pair{"Errors", &r.errors}, std::pair{"Warnings", &r.warnings}}) {
-    out << "<h2>" << title_text << "</h2>\n";
-    if (list->empty()) {
-      out << "<p class=\"clean\">None.</p>\n";
-      continue;
-    }
-    out << "<table class=\"diagnostics\"><tr><th>problem</th><th>kernel</th><th>where</th><th>message</th>"
-           "<th>first invocation</th><th>occurrences</th></tr>\n";
-    for (const Diagnostic& d : *list)
-      out << "<tr><td>" << problem_name(d.problem) << "</td><td>" << escape(d.kernel) << "</td><td>" << where(d.loc)
-          << "</td><td>" << escape(d.message) << "</td><td>" << invocation(d.invocation) << "</td><td>"
-          << d.occurrences << "</td></tr>\n";
-    out << "</table>\n";
-  }
-
-  std::map<std::string, std::map<std::uint32_t, LineFacts>> files;
-  collect(r, files);
-  files.erase("");
-  if (!files.empty()) out << "<h1>Source</h1>\n";
-  for (const auto& [file, lines] : files) source_section(out, file, lines);
-  out << "</body></html>\n";
+  write_controls(out, r, source);
+  write_kernels(out, r);
+  write_races(out, r, source);
+  write_diagnostics(out, "Errors", "error", r.errors, source);
+  write_diagnostics(out, "Warnings", "warning", r.warnings, source);
+  html::write_sites(out, r, source);
+  source.write(out);
+  out << "<script>\n" << html::kPageJs << "</script>\n</body></html>\n";
   return out.str();
 }
 
