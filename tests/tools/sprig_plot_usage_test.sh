@@ -48,6 +48,8 @@ expect_refused "--records must be a whole number; got '-1'" bench --records -1
 expect_refused "--mode must be abundance or subspace; got 'chia'" plot --seed $seed --mode chia --output out.plot
 expect_refused "--device must be vulkan or sim; got 'gpu'" verify --input out.plot --device gpu
 expect_refused "--in-flight must be at least 1; got 0" bench --in-flight 0
+expect_refused "--devices lists Vulkan devices; it does not go with --device sim" bench --devices 0 --device sim
+expect_refused "--devices: device list '0,99': '99' is not a device index" plot --seed $seed --k 15 --devices 0,99 --output out.plot
 expect_refused "cannot read missing.plot" verify --input missing.plot
 expect_refused "cannot create missing-dir/out.plot.tmp.XXXXXX" plot --seed $seed --k 15 --output missing-dir/out.plot --device sim
 

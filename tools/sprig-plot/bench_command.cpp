@@ -1,11 +1,16 @@
 // `sprig-plot bench`: `in_flight` records at a time, their launches interleaved
 // (pos::record_interleaved), all rounds recorded into one sequence after a warm-up round
-// that traces and compiles every kernel.
+// that traces and compiles every kernel. With several devices (--devices) each device runs
+// the same in its own thread, and the timed sequences start together.
 #include <algorithm>
+#include <barrier>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <sprig/stdlib/pos/plotter.hpp>
@@ -23,59 +28,149 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// One device's bench: set up and warmed up by the constructor, timed by run().
+class DeviceBench {
+ public:
+  DeviceBench(sprig::Device& device, const BenchOptions& options, std::string label, double open_seconds)
+      : device_(device), options_(options), label_(std::move(label)) {
+    const auto started = std::chrono::steady_clock::now();
+    in_flight_ = options.in_flight ? *options.in_flight : std::uint32_t(pos::default_records_in_flight(device.info()));
+    for (std::uint32_t i = 0; i < in_flight_; ++i) plotters_.push_back(make_plotter(device, options.k, options.mode));
+    for (auto& p : plotters_) group_.push_back(p.get());
+    const double plotters_seconds = seconds_since(started);
+    // A stand-in erasure-coded record: timing does not depend on its bytes.
+    chunks_ = device.alloc<std::uint32_t>(std::size_t(pos::record_chunks) * pos::chunk_words);
+    {
+      auto warm = device.sequence();
+      record_round(warm);
+      warm.run_and_wait();
+    }
+    // What a plotting process pays before its first records: opening the device, tracing,
+    // SPIR-V and pipelines (from the disk cache when an earlier process left them there).
+    const double startup = open_seconds + seconds_since(started);
+    std::string cache = disk_cache_summary(device);
+    std::printf("%sstart-up to the first %u records: %.3f s (opening the device %.3f s, plotters and their buffers "
+                "%.3f s, first round with its pipelines %.3f s)%s%s\n",
+                prefix().c_str(), in_flight_, startup, open_seconds, plotters_seconds,
+                startup - open_seconds - plotters_seconds, cache.empty() ? "" : "; ", cache.c_str());
+  }
+
+  // Records and runs the timed sequence; its seconds.
+  double run() {
+    device_.reset_peak_memory();
+    auto sequence = device_.sequence();
+    for (std::uint32_t r = 0; r < rounds(); ++r) record_round(sequence);
+    const auto start = std::chrono::steady_clock::now();
+    sequence.run_and_wait();
+    seconds_ = seconds_since(start);
+    return seconds_;
+  }
+
+  std::uint32_t plotted() const { return rounds() * in_flight_; }
+  double seconds() const { return seconds_; }
+
+  void print() const {
+    std::printf("%s%s, K = %d, %s rules, %u records, %u in flight (tables, proofs and encoding): %.3f ms per record, "
+                "%.2f records/s, %.1f MiB of device memory per record in flight, peak %.1f MiB in all\n",
+                prefix().c_str(), device_.info().name.c_str(), options_.k, pos::mode_name(options_.mode), plotted(),
+                in_flight_, seconds_ * 1e3 / plotted(), plotted() / seconds_,
+                double(plotters_[0]->device_bytes()) / (1 << 20), double(device_.memory_usage().peak_bytes) / (1 << 20));
+  }
+
+ private:
+  std::uint32_t rounds() const { return std::max<std::uint32_t>(1, options_.records / in_flight_); }
+  std::string prefix() const { return options_.devices.empty() ? "" : label_ + ": "; }
+
+  void record_round(sprig::Sequence& sequence) {
+    std::vector<pos::Seed> seeds;
+    for (std::uint32_t i = 0; i < in_flight_; ++i) seeds.push_back(seed_of(next_++));
+    pos::record_interleaved(sequence, group_, seeds);
+    for (auto* p : group_) p->record_encoding(sequence, chunks_);
+  }
+
+  static pos::Seed seed_of(std::uint32_t i) {
+    pos::Seed s{};
+    for (std::size_t b = 0; b < s.size(); ++b) s[b] = std::uint8_t(b * 7 + i * 131 + 1);
+    return s;
+  }
+
+  sprig::Device& device_;
+  const BenchOptions& options_;
+  std::string label_;
+  std::uint32_t in_flight_ = 1, next_ = 0;
+  std::vector<std::unique_ptr<pos::Plotter>> plotters_;
+  std::vector<pos::Plotter*> group_;
+  sprig::DeviceBuffer<std::uint32_t> chunks_;
+  double seconds_ = 0;
+};
+
+// Throws one error naming each device that failed: a UsageError (exit status 2) when every
+// failure was one (K too large for a device), else a runtime_error.
+void throw_device_errors(const std::vector<std::unique_ptr<sprig::Device>>& devices,
+                         const std::vector<std::exception_ptr>& errors) {
+  std::string message;
+  bool all_usage = true;
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    if (!errors[d]) continue;
+    std::string what;
+    try {
+      std::rethrow_exception(errors[d]);
+    } catch (const UsageError& e) {
+      what = e.what();
+    } catch (const std::exception& e) {
+      what = e.what();
+      all_usage = false;
+    }
+    message += (message.empty() ? "" : "; ") + device_label(*devices[d], d, devices.size()) + ": " + what;
+  }
+  if (message.empty()) return;
+  if (all_usage) throw UsageError(message);
+  throw std::runtime_error(message);
+}
+
 }  // namespace
 
 int run_bench(const BenchOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  std::unique_ptr<sprig::Device> device = open_device(options.device);
+  std::vector<std::unique_ptr<sprig::Device>> devices = open_devices(options.device, options.devices);
   const double open_seconds = seconds_since(started);
-  const std::uint32_t in_flight =
-      options.in_flight ? *options.in_flight : std::uint32_t(pos::default_records_in_flight(device->info()));
-  std::vector<std::unique_ptr<pos::Plotter>> plotters;
-  for (std::uint32_t i = 0; i < in_flight; ++i) plotters.push_back(make_plotter(*device, options.k, options.mode));
-  std::vector<pos::Plotter*> group;
-  for (auto& p : plotters) group.push_back(p.get());
-  const double plotters_seconds = seconds_since(started) - open_seconds;
-  // A stand-in erasure-coded record: timing does not depend on its bytes.
-  auto chunks = device->alloc<std::uint32_t>(std::size_t(pos::record_chunks) * pos::chunk_words);
-  auto seed_of = [](std::uint32_t i) {
-    pos::Seed s{};
-    for (std::size_t b = 0; b < s.size(); ++b) s[b] = std::uint8_t(b * 7 + i * 131 + 1);
-    return s;
+  const std::size_t n = devices.size();
+  std::vector<std::unique_ptr<DeviceBench>> benches(n);
+  std::vector<std::exception_ptr> errors(n);
+  std::barrier ready{std::ptrdiff_t(n)};  // the timed sequences start together
+  auto run_device = [&](std::size_t d) {
+    try {
+      benches[d] = std::make_unique<DeviceBench>(*devices[d], options, device_label(*devices[d], d, n), open_seconds);
+    } catch (...) {
+      errors[d] = std::current_exception();
+    }
+    ready.arrive_and_wait();
+    try {
+      if (benches[d]) benches[d]->run();
+    } catch (...) {
+      errors[d] = std::current_exception();
+    }
   };
-  std::uint32_t next = 0;
-  auto record_round = [&](sprig::Sequence& sequence) {
-    std::vector<pos::Seed> seeds;
-    for (std::uint32_t i = 0; i < in_flight; ++i) seeds.push_back(seed_of(next++));
-    pos::record_interleaved(sequence, group, seeds);
-    for (auto* p : group) p->record_encoding(sequence, chunks);
-  };
-  {
-    auto warm = device->sequence();
-    record_round(warm);
-    warm.run_and_wait();
+  if (n == 1) {
+    run_device(0);
+    if (errors[0]) std::rethrow_exception(errors[0]);
+  } else {
+    std::vector<std::thread> threads;
+    for (std::size_t d = 0; d < n; ++d) threads.emplace_back(run_device, d);
+    for (auto& t : threads) t.join();
+    throw_device_errors(devices, errors);
   }
-  // What a plotting process pays before its first records: opening the device, tracing,
-  // SPIR-V and pipelines (from the disk cache when an earlier process left them there).
-  const double startup = seconds_since(started);
-  std::string cache = disk_cache_summary(*device);
-  std::printf("start-up to the first %u records: %.3f s (opening the device %.3f s, plotters and their buffers %.3f s, "
-              "first round with its pipelines %.3f s)%s%s\n",
-              in_flight, startup, open_seconds, plotters_seconds, startup - open_seconds - plotters_seconds,
-              cache.empty() ? "" : "; ", cache.c_str());
-  device->reset_peak_memory();
-  auto sequence = device->sequence();
-  const std::uint32_t rounds = std::max<std::uint32_t>(1, options.records / in_flight);
-  for (std::uint32_t r = 0; r < rounds; ++r) record_round(sequence);
-  const auto start = std::chrono::steady_clock::now();
-  sequence.run_and_wait();
-  const double seconds = seconds_since(start);
-  const std::uint32_t plotted = rounds * in_flight;
-  std::printf("%s, K = %d, %s rules, %u records, %u in flight (tables, proofs and encoding): %.3f ms per record, "
-              "%.2f records/s, %.1f MiB of device memory per record in flight, peak %.1f MiB in all\n",
-              device->info().name.c_str(), options.k, pos::mode_name(options.mode), plotted, in_flight,
-              seconds * 1e3 / plotted, plotted / seconds, double(plotters[0]->device_bytes()) / (1 << 20),
-              double(device->memory_usage().peak_bytes) / (1 << 20));
+  for (auto& bench : benches) bench->print();
+  if (n > 1) {
+    std::uint32_t plotted = 0;
+    double slowest = 0;
+    for (auto& bench : benches) {
+      plotted += bench->plotted();
+      slowest = std::max(slowest, bench->seconds());
+    }
+    std::printf("all %zu devices at once: %u records in %.3f s, %.2f records/s\n", n, plotted, slowest,
+                plotted / slowest);
+  }
   return 0;
 }
 

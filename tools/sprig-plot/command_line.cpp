@@ -94,6 +94,14 @@ void add_device(CLI::App& command, DeviceKind& device) {
   add(command, "--device", "DEVICE", "vulkan (default) or sim (the CPU simulator)",
       [&device](const std::string& text) { device = parse_device(text); });
 }
+void add_devices(CLI::App& command, std::string& devices) {
+  add(command, "--devices", "LIST",
+      "Vulkan devices to use at once: all, or indices, names or UUIDs separated by commas (default: the best one)",
+      [&devices](const std::string& text) {
+        if (text.empty()) bad_value("--devices needs a list: all, or indices, names or UUIDs separated by commas");
+        devices = text;
+      });
+}
 void add_seed(CLI::App& command, const std::string& name, std::optional<pos::Seed>& seed, const char* description) {
   add(command, name, "HEX64", description,
       [&seed, name](const std::string& text) { seed = parse_hex32(name, text); });
@@ -134,6 +142,7 @@ std::optional<Command> parse_command_line(int argc, const char* const* argv) {
   add_mode(plot_command, plot.mode);
   add_path(plot_command, "--output", plot.output, "the plot file to write");
   add_device(plot_command, plot.device);
+  add_devices(plot_command, plot.devices);
 
   VerifyOptions verify;
   CLI::App& verify_command = *app.add_subcommand("verify", "verify every proof of a plot file on the device");
@@ -147,6 +156,7 @@ std::optional<Command> parse_command_line(int argc, const char* const* argv) {
               "records in the timed sequence (default 20)");
   add_mode(bench_command, bench.mode);
   add_device(bench_command, bench.device);
+  add_devices(bench_command, bench.devices);
   const char* in_flight = "records in flight, their launches interleaved (default: the device type's best)";
   add(bench_command, "--in-flight", "N", in_flight, [&bench](const std::string& text) {
     bench.in_flight = parse_count("--in-flight", text, 1, std::numeric_limits<std::uint32_t>::max());
@@ -160,11 +170,17 @@ std::optional<Command> parse_command_line(int argc, const char* const* argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what() + std::string(" (sprig-plot --help lists the options)"));
   }
+  auto check_devices = [](DeviceKind device, const std::string& devices) {
+    if (device == DeviceKind::Simulator && !devices.empty())
+      throw UsageError("--devices lists Vulkan devices; it does not go with --device sim");
+  };
   if (plot_command) {
     check_plot(plot, piece_offset->count() > 0);
+    check_devices(plot.device, plot.devices);
     return plot;
   }
   if (verify_command) return verify;
+  check_devices(bench.device, bench.devices);
   return bench;
 }
 

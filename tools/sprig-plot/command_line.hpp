@@ -31,6 +31,7 @@ struct PlotOptions {
   sprig::pos::Mode mode = sprig::pos::Mode::Abundance;
   std::string output;
   DeviceKind device = DeviceKind::Vulkan;
+  std::string devices;  // --devices: a list of Vulkan devices; empty: the best device
 };
 
 struct VerifyOptions {
@@ -44,6 +45,7 @@ struct BenchOptions {
   sprig::pos::Mode mode = sprig::pos::Mode::Abundance;
   DeviceKind device = DeviceKind::Vulkan;
   std::optional<std::uint32_t> in_flight;  // at least 1; unset: the device type's best
+  std::string devices;                     // as PlotOptions::devices
 };
 
 using Command = std::variant<PlotOptions, VerifyOptions, BenchOptions>;

@@ -19,6 +19,30 @@ std::unique_ptr<sprig::Device> open_device(DeviceKind kind) {
   return std::make_unique<sprig::vk::Device>(sprig::vk::Device::best());
 }
 
+std::vector<std::unique_ptr<sprig::Device>> open_devices(DeviceKind kind, const std::string& list) {
+  std::vector<std::unique_ptr<sprig::Device>> devices;
+  if (list.empty()) {
+    devices.push_back(open_device(kind));
+    return devices;
+  }
+  std::vector<sprig::vk::Device> opened;
+  try {
+    opened = sprig::vk::Device::open_all(list);
+  } catch (const sprig::DeviceError& e) {
+    std::string message = e.what();
+    // A list that names no device is the user's mistake; a device that fails to open is not.
+    if (message.find("device list") != std::string::npos) throw UsageError(std::string("--devices: ") + e.what());
+    throw;
+  }
+  for (auto& device : opened) devices.push_back(std::make_unique<sprig::vk::Device>(std::move(device)));
+  return devices;
+}
+
+std::string device_label(const sprig::Device& device, std::size_t index, std::size_t devices) {
+  if (devices == 1) return device.info().name;
+  return "device " + std::to_string(index) + " (" + device.info().name + ")";
+}
+
 std::string disk_cache_summary(sprig::Device& device) {
   if (device.info().backend != "vulkan") return "";
   // open_device made it, so a Vulkan device is a vk::Device.

@@ -1,11 +1,15 @@
-// `sprig-plot plot`: two plotters take turns, so the device plots record r + 1 while the
-// host downloads and writes record r. The file is written by the standard library's
-// PlotFileWriter into an AtomicFile, so a failed or killed run never leaves a partial FILE.
+// `sprig-plot plot`: on each device two plotters take turns, so the device plots one record
+// while the host downloads and writes another. With several devices (--devices) each has a
+// worker thread and a RecordDealer deals the records to them; the file is written in record
+// order by the standard library's PlotFileWriter into an AtomicFile, so a failed or killed
+// run never leaves a partial FILE.
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include <sprig/stdlib/pos/plot_file_writer.hpp>
@@ -14,36 +18,94 @@
 #include "atomic_file.hpp"
 #include "commands.hpp"
 #include "devices.hpp"
+#include "record_dealer.hpp"
 #include "sector_seeds.hpp"
 
 namespace sprig_plot {
 
 namespace pos = sprig::pos;
 
+namespace {
+
+// Device d's worker: plots the records it is dealt, two in flight, until none is left or
+// its device fails.
+void plot_on_device(sprig::Device& device, std::size_t d, const PlotOptions& options,
+                    const std::vector<pos::Seed>& seeds, RecordDealer& dealer) {
+  try {
+    std::array<std::unique_ptr<pos::Plotter>, 2> plotters{make_plotter(device, options.k, options.mode),
+                                                         make_plotter(device, options.k, options.mode)};
+    std::array<std::optional<sprig::Sequence>, 2> in_flight;
+    std::array<std::uint32_t, 2> record{};
+    std::size_t oldest = 0, count = 0;
+    while (true) {
+      while (count < 2) {
+        RecordDealer::Deal deal = dealer.take(d, /*wait=*/count == 0);
+        if (deal.kind != RecordDealer::Deal::Record) break;
+        std::size_t slot = (oldest + count) % 2;
+        in_flight[slot].emplace(device.sequence());
+        plotters[slot]->record(*in_flight[slot], seeds[deal.record]);
+        in_flight[slot]->submit();
+        record[slot] = deal.record;
+        ++count;
+      }
+      if (count == 0) return;
+      in_flight[oldest]->wait();
+      dealer.deliver(d, record[oldest], plotters[oldest]->result());
+      oldest = (oldest + 1) % 2;
+      --count;
+    }
+  } catch (const std::exception& e) {
+    dealer.fail(d, e.what());
+  }
+}
+
+std::string progress(std::uint32_t written, std::uint32_t records, double elapsed, const RecordDealer& dealer,
+                     std::size_t devices) {
+  char text[96];
+  std::snprintf(text, sizeof text, "\rplotted %u / %u records, %.2f records/s", written, records, written / elapsed);
+  std::string line = text;
+  if (devices > 1) {
+    std::vector<std::uint32_t> per_device = dealer.delivered();
+    line += " (by device:";
+    for (std::uint32_t n : per_device) line += " " + std::to_string(n);
+    line += ")";
+  }
+  return line;
+}
+
+}  // namespace
+
 int run_plot(const PlotOptions& options) {
   AtomicFile file(options.output);
-  std::unique_ptr<sprig::Device> device = open_device(options.device);
-  std::array<std::unique_ptr<pos::Plotter>, 2> plotters{make_plotter(*device, options.k, options.mode),
-                                                       make_plotter(*device, options.k, options.mode)};
+  std::vector<std::unique_ptr<sprig::Device>> devices = open_devices(options.device, options.devices);
   const std::vector<pos::Seed> seeds =
       options.seed ? std::vector<pos::Seed>{*options.seed}
-                   : sector_seeds(*device, *options.sector_id, options.piece_offset, options.records);
+                   : sector_seeds(*devices[0], *options.sector_id, options.piece_offset, options.records);
 
+  std::vector<std::string> names;
+  for (std::size_t d = 0; d < devices.size(); ++d) names.push_back(device_label(*devices[d], d, devices.size()));
+  RecordDealer dealer(options.records, names, 4 * std::uint32_t(devices.size()));
   pos::PlotFileWriter writer(file.stream(), {options.k, options.mode, options.records}, file.temporary_path());
   const auto start = std::chrono::steady_clock::now();
-  std::array<std::optional<sprig::Sequence>, 2> in_flight;
-  auto start_record = [&](std::uint32_t r) {
-    in_flight[r % 2].emplace(device->sequence());
-    plotters[r % 2]->record(*in_flight[r % 2], seeds[r]);
-    in_flight[r % 2]->submit();
-  };
-  start_record(0);
+  std::vector<std::thread> workers;
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    workers.emplace_back(plot_on_device, std::ref(*devices[d]), d, std::cref(options), std::cref(seeds),
+                         std::ref(dealer));
+  }
+  // Workers end once every record is delivered or their device failed; after an error here
+  // (a failed write) the dealer deals nothing more, so they end after their records in flight.
+  struct JoinAll {
+    std::vector<std::thread>& threads;
+    RecordDealer& dealer;
+    ~JoinAll() {
+      dealer.stop();
+      for (auto& t : threads) t.join();
+    }
+  } join_all{workers, dealer};
   for (std::uint32_t r = 0; r < options.records; ++r) {
-    if (r + 1 < options.records) start_record(r + 1);
-    in_flight[r % 2]->wait();
-    writer.write(seeds[r], plotters[r % 2]->result());
+    writer.write(seeds[r], dealer.await(r));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "\rplotted %u / %u records, %.2f records/s", r + 1, options.records, (r + 1) / elapsed);
+    std::fprintf(stderr, "%s", progress(r + 1, options.records, elapsed, dealer, devices.size()).c_str());
     std::fflush(stderr);
   }
   std::fprintf(stderr, "\n");

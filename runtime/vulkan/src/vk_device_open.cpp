@@ -36,7 +36,7 @@ Discovery discover(const Options& options) {
 }
 
 std::shared_ptr<DeviceBackend> open_discovered(Discovery& found, std::size_t index, const Options& options) {
-  PhysicalDevice chosen = found.devices.at(index);  // a copy: a list may open one device twice
+  PhysicalDevice& chosen = found.devices.at(index);
   if (!chosen.unusable_reason.empty()) {
     throw DeviceError("cannot use Vulkan device " + std::to_string(index) + " (" + chosen.info.name +
                       "): it " + chosen.unusable_reason);
@@ -79,26 +79,41 @@ Device Device::open(const std::string& name_part, const Options& options) {
   return Device(open_discovered(found, device_index_by_name(found.infos, name_part), options));
 }
 
+namespace {
+
+// Each Device gets an instance of its own, as best() and open() give it, so that validation
+// messages stay with the device that caused them (docs/threading.md).
+std::vector<std::shared_ptr<DeviceBackend>> open_listed(const std::vector<std::size_t>& indices,
+                                                        const Options& options) {
+  std::vector<std::shared_ptr<DeviceBackend>> backends;
+  for (std::size_t index : indices) {
+    Discovery found = discover(options);
+    backends.push_back(open_discovered(found, index, options));
+  }
+  return backends;
+}
+
+}  // namespace
+
 std::vector<Device> Device::open_all(const std::string& list, const Options& options) {
-  Discovery found = discover(options);
   std::vector<Device> devices;
-  for (std::size_t index : device_indices_from_list(found.infos, list, "device list '" + list + "'")) {
-    devices.push_back(Device(open_discovered(found, index, options)));
+  for (auto& backend :
+       open_listed(device_indices_from_list(discover(options).infos, list, "device list '" + list + "'"), options)) {
+    devices.push_back(Device(std::move(backend)));
   }
   return devices;
 }
 
 std::vector<Device> Device::from_environment(const Options& options) {
   const char* value = std::getenv("SPRIG_DEVICE");
+  std::vector<Device> devices;
   if (value == nullptr || *value == '\0') {
-    std::vector<Device> devices;
     devices.push_back(best(options));
     return devices;
   }
-  Discovery found = discover(options);
-  std::vector<Device> devices;
-  for (std::size_t index : device_indices_from_list(found.infos, value, "SPRIG_DEVICE=" + std::string(value))) {
-    devices.push_back(Device(open_discovered(found, index, options)));
+  std::string what = "SPRIG_DEVICE=" + std::string(value);
+  for (auto& backend : open_listed(device_indices_from_list(discover(options).infos, value, what), options)) {
+    devices.push_back(Device(std::move(backend)));
   }
   return devices;
 }

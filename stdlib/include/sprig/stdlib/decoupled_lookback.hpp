@@ -16,10 +16,8 @@
 // workgroups started before it — never for one that might not be scheduled yet.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <string>
 
 #include "sprig/stdlib/spin_safe_barrier.hpp"
 #include "sprig/stdlib/subgroup_scan.hpp"
@@ -35,36 +33,11 @@ struct LookBackTraits {
   // runs, and radix sort wrote out of bounds in 20 of 20 runs of its tests beside another
   // compiling process; with acquire/release, 0 of 40 and 0 of 20. Its fences cost little.
   bool ordered_words = false;
-  // Idle iterations before a window with a pending predecessor is read again. On the H100
-  // polls that come back at once slow large scans and compactions by 10-20%; with few tiles
-  // the delay only adds latency (docs/benchmarks.md, "Look-back polls"). CPUs poll at once.
-  std::uint32_t poll_delay = 0;
-  std::string key() const {
-    return std::string(counted_barrier ? "/counted" : "") + (ordered_words ? "/ordered" : "") +
-           (poll_delay ? "/delay" + std::to_string(poll_delay) : "");
-  }
+  std::string key() const { return std::string(counted_barrier ? "/counted" : "") + (ordered_words ? "/ordered" : ""); }
 };
 
-// A GPU's polling delay, in dependent multiply-adds (a few cycles each), and the fewest
-// tiles for which it pays.
-constexpr std::uint32_t gpu_lookback_poll_delay = 384;
-constexpr std::size_t lookback_delay_min_tiles = 1024;
-
-// The traits of a look-back over `tiles` tiles on `device`.
-inline LookBackTraits lookback_traits(const DeviceInfo& device, std::size_t tiles = SIZE_MAX) {
-  bool gpu = device.type == "discrete" || device.type == "integrated";
-  std::uint32_t delay = gpu && tiles >= lookback_delay_min_tiles ? gpu_lookback_poll_delay : 0;
-  return {barrier_needs_arrival_counter(device), device.quirks.has(Quirk::RelaxedLookBackUnreliable), delay};
-}
-
-// Keeps the calling lanes busy for `iterations` dependent multiply-adds without touching
-// memory: SPIR-V has no sleep. The result feeds a store that never happens, so the
-// compiler cannot drop the loop.
-inline void idle_for(std::uint32_t iterations, const UInt& seed) {
-  Var<std::uint32_t> x = seed;
-  for_(0u, iterations, [&](UInt) { x = x * 1664525u + 1013904223u; });
-  auto sink = shared<std::uint32_t>("idle_sink");
-  if_(x.load() == 0x9e3779b9u, [&] { sink = x.load(); });
+inline LookBackTraits lookback_traits(const DeviceInfo& device) {
+  return {barrier_needs_arrival_counter(device), device.quirks.has(Quirk::RelaxedLookBackUnreliable)};
 }
 
 enum TileState : std::uint64_t { Pending = 0, AggregateReady = 1, PrefixReady = 2 };
@@ -96,8 +69,7 @@ class DecoupledLookBack {
   // `values` is needed unless T packs into the status words.
   DecoupledLookBack(const SubgroupScan<T, Op>& lanes, const LookBackTraits& traits,
                     CoherentBuffer<std::uint64_t> status, std::optional<CoherentBuffer<T>> values = {})
-      : lanes_(lanes), ordered_words_(traits.ordered_words), poll_delay_(traits.poll_delay), status_(status),
-        values_(values) {
+      : lanes_(lanes), ordered_words_(traits.ordered_words), status_(status), values_(values) {
     if (!packed && !values_) throw TraceError("internal: the look-back of this type needs a value buffer", SourceLoc{});
   }
 
@@ -128,7 +100,6 @@ class DecoupledLookBack {
           ULong seen = atomic_load(status_[readable + 1u], value_order(MemoryOrder::Acquire));
           word = select(real, seen, virtual_word);
           if_(subgroup_all(state_of(word) != std::uint64_t(Pending)), [&] { break_(); });
-          if (poll_delay_) idle_for(poll_delay_, lane);
         });
         Bool has_prefix = state_of(word) == std::uint64_t(PrefixReady);
         UVec4 prefixes = subgroup_ballot(has_prefix);
@@ -186,7 +157,6 @@ class DecoupledLookBack {
 
   const SubgroupScan<T, Op>& lanes_;
   bool ordered_words_;
-  std::uint32_t poll_delay_;
   CoherentBuffer<std::uint64_t> status_;
   std::optional<CoherentBuffer<T>> values_;
 };

@@ -16,7 +16,6 @@
 #pragma once
 
 #include <algorithm>
-#include <optional>
 #include <string>
 
 #include "sprig/runtime/device.hpp"
@@ -38,9 +37,6 @@ struct ScanOptions {
   // Off by default: it is not reliably faster than scalar tiles, and much slower at some
   // shapes (docs/benchmarks.md, "Parallel primitives").
   bool vectorized = false;
-  // Idle iterations of a look-back between polls of a pending predecessor (unset: the
-  // device's default, lookback_traits in decoupled_lookback.hpp).
-  std::optional<std::uint32_t> lookback_poll_delay = std::nullopt;
 };
 
 namespace detail {
@@ -230,8 +226,7 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
     auto status = sequence.transient<std::uint64_t>(tile_status_words(tiles), "scan tile status");
     auto values = sequence.transient<T>(tile_value_slots<T>(tiles), "scan tile values");
     sequence.fill(status, 0);
-    LookBackTraits traits = lookback_traits(device.info(), tiles);
-    if (options.lookback_poll_delay) traits.poll_delay = *options.lookback_poll_delay;
+    LookBackTraits traits = lookback_traits(device.info());
     if constexpr (VectorizableScalar<T>) {
       if (options.vectorized && shape.items % 4 == 0 && n >= 4) {
         sequence.run(lookback_scan_vectorized_kernel<T>(op, kind, traits, shape), tile_grid(tiles, shape), in,
