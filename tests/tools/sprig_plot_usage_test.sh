@@ -50,6 +50,9 @@ expect_refused "--device must be vulkan or sim; got 'gpu'" verify --input out.pl
 expect_refused "--in-flight must be at least 1; got 0" bench --in-flight 0
 expect_refused "--devices lists Vulkan devices; it does not go with --device sim" bench --devices 0 --device sim
 expect_refused "--devices: device list '0,99': '99' is not a device index" plot --seed $seed --k 15 --devices 0,99 --output out.plot
+expect_refused "--memory-budget must be a whole number of bytes, optionally with KiB, MiB, GiB or TiB; got '2GB'" bench --memory-budget 2GB
+expect_refused "--memory-budget must be more than 0 bytes; got 0MiB" plot --seed $seed --memory-budget 0MiB --output out.plot
+expect_refused "--memory-budget is too large: 99999999999TiB" bench --memory-budget 99999999999TiB
 expect_refused "cannot read missing.plot" verify --input missing.plot
 expect_refused "cannot create missing-dir/out.plot.tmp.XXXXXX" plot --seed $seed --k 15 --output missing-dir/out.plot --device sim
 

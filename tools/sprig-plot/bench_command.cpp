@@ -34,12 +34,16 @@ class DeviceBench {
   DeviceBench(sprig::Device& device, const BenchOptions& options, std::string label, double open_seconds)
       : device_(device), options_(options), label_(std::move(label)) {
     const auto started = std::chrono::steady_clock::now();
-    in_flight_ = options.in_flight ? *options.in_flight : std::uint32_t(pos::default_records_in_flight(device.info()));
-    for (std::uint32_t i = 0; i < in_flight_; ++i) plotters_.push_back(make_plotter(device, options.k, options.mode));
+    // A stand-in erasure-coded record: timing does not depend on its bytes. Allocated first, so
+    // that the plotters take what a memory budget leaves.
+    chunks_ = device.alloc<std::uint32_t>(std::size_t(pos::record_chunks) * pos::chunk_words);
+    // Without --in-flight: the device type's best, or as many as fit the memory budget.
+    const std::uint32_t wanted =
+        options.in_flight ? *options.in_flight : std::uint32_t(pos::default_records_in_flight(device.info()));
+    plotters_ = make_plotters(device, options.k, options.mode, wanted, /*as_many_as_fit=*/!options.in_flight);
+    in_flight_ = std::uint32_t(plotters_.size());
     for (auto& p : plotters_) group_.push_back(p.get());
     const double plotters_seconds = seconds_since(started);
-    // A stand-in erasure-coded record: timing does not depend on its bytes.
-    chunks_ = device.alloc<std::uint32_t>(std::size_t(pos::record_chunks) * pos::chunk_words);
     {
       auto warm = device.sequence();
       record_round(warm);
@@ -105,7 +109,7 @@ class DeviceBench {
 };
 
 // Throws one error naming each device that failed: a UsageError (exit status 2) when every
-// failure was one (K too large for a device), else a runtime_error.
+// failure was one (K too large for a device or its memory budget), else a runtime_error.
 void throw_device_errors(const std::vector<std::unique_ptr<sprig::Device>>& devices,
                          const std::vector<std::exception_ptr>& errors) {
   std::string message;
@@ -116,6 +120,8 @@ void throw_device_errors(const std::vector<std::unique_ptr<sprig::Device>>& devi
     try {
       std::rethrow_exception(errors[d]);
     } catch (const UsageError& e) {
+      what = e.what();
+    } catch (const sprig::MemoryBudgetExceeded& e) {
       what = e.what();
     } catch (const std::exception& e) {
       what = e.what();
@@ -132,7 +138,8 @@ void throw_device_errors(const std::vector<std::unique_ptr<sprig::Device>>& devi
 
 int run_bench(const BenchOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  std::vector<std::unique_ptr<sprig::Device>> devices = open_devices(options.device, options.devices);
+  std::vector<std::unique_ptr<sprig::Device>> devices =
+      open_devices(options.device, options.devices, options.memory_budget);
   const double open_seconds = seconds_since(started);
   const std::size_t n = devices.size();
   std::vector<std::unique_ptr<DeviceBench>> benches(n);

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <iostream>
 #include <limits>
+#include <utility>
 
 #include <sprig/stdlib/pos/plot_file_format.hpp>
 
@@ -47,6 +48,24 @@ std::uint32_t parse_count(const std::string& option, const std::string& text, st
   if (value < min) bad_value(option + " must be at least " + std::to_string(min) + "; got " + text);
   if (value > max) bad_value(option + " must be at most " + std::to_string(max) + "; got " + text);
   return std::uint32_t(value);
+}
+
+// A size in bytes: a whole number with an optional KiB, MiB, GiB or TiB suffix ("512MiB").
+std::uint64_t parse_bytes(const std::string& option, const std::string& text) {
+  std::uint64_t value = 0;
+  const char* end_of_text = text.data() + text.size();
+  const auto [end, error] = std::from_chars(text.data(), end_of_text, value);
+  const std::string suffix(end, end_of_text);
+  static const std::pair<const char*, int> units[] = {{"", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+  int shift = -1;
+  for (const auto& [name, bits] : units) {
+    if (suffix == name) shift = bits;
+  }
+  if (text.empty() || error != std::errc() || shift < 0)
+    bad_value(option + " must be a whole number of bytes, optionally with KiB, MiB, GiB or TiB; got '" + text + "'");
+  if (value == 0) bad_value(option + " must be more than 0 bytes; got " + text);
+  if (value > (std::numeric_limits<std::uint64_t>::max() >> shift)) bad_value(option + " is too large: " + text);
+  return value << shift;
 }
 
 int parse_k(const std::string& text) {
@@ -102,6 +121,11 @@ void add_devices(CLI::App& command, std::string& devices) {
         devices = text;
       });
 }
+void add_memory_budget(CLI::App& command, std::uint64_t& budget) {
+  add(command, "--memory-budget", "SIZE",
+      "device memory sprig may hold on each device, e.g. 6GiB (default: no budget beyond the driver's)",
+      [&budget](const std::string& text) { budget = parse_bytes("--memory-budget", text); });
+}
 void add_seed(CLI::App& command, const std::string& name, std::optional<pos::Seed>& seed, const char* description) {
   add(command, name, "HEX64", description,
       [&seed, name](const std::string& text) { seed = parse_hex32(name, text); });
@@ -143,6 +167,7 @@ std::optional<Command> parse_command_line(int argc, const char* const* argv) {
   add_path(plot_command, "--output", plot.output, "the plot file to write");
   add_device(plot_command, plot.device);
   add_devices(plot_command, plot.devices);
+  add_memory_budget(plot_command, plot.memory_budget);
 
   VerifyOptions verify;
   CLI::App& verify_command = *app.add_subcommand("verify", "verify every proof of a plot file on the device");
@@ -157,6 +182,7 @@ std::optional<Command> parse_command_line(int argc, const char* const* argv) {
   add_mode(bench_command, bench.mode);
   add_device(bench_command, bench.device);
   add_devices(bench_command, bench.devices);
+  add_memory_budget(bench_command, bench.memory_budget);
   const char* in_flight = "records in flight, their launches interleaved (default: the device type's best)";
   add(bench_command, "--in-flight", "N", in_flight, [&bench](const std::string& text) {
     bench.in_flight = parse_count("--in-flight", text, 1, std::numeric_limits<std::uint32_t>::max());

@@ -32,6 +32,9 @@ struct PlotOptions {
   std::string output;
   DeviceKind device = DeviceKind::Vulkan;
   std::string devices;  // --devices: a list of Vulkan devices; empty: the best device
+  // --memory-budget: bytes of device memory sprig may hold on each device; 0: no budget.
+  // Two records in flight per device when they fit, else one.
+  std::uint64_t memory_budget = 0;
 };
 
 struct VerifyOptions {
@@ -46,6 +49,9 @@ struct BenchOptions {
   DeviceKind device = DeviceKind::Vulkan;
   std::optional<std::uint32_t> in_flight;  // at least 1; unset: the device type's best
   std::string devices;                     // as PlotOptions::devices
+  // As PlotOptions::memory_budget; without --in-flight, as many records in flight as fit
+  // (at most the device type's best).
+  std::uint64_t memory_budget = 0;
 };
 
 using Command = std::variant<PlotOptions, VerifyOptions, BenchOptions>;

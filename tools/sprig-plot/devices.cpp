@@ -19,7 +19,9 @@ std::unique_ptr<sprig::Device> open_device(DeviceKind kind) {
   return std::make_unique<sprig::vk::Device>(sprig::vk::Device::best());
 }
 
-std::vector<std::unique_ptr<sprig::Device>> open_devices(DeviceKind kind, const std::string& list) {
+namespace {
+
+std::vector<std::unique_ptr<sprig::Device>> open_listed_devices(DeviceKind kind, const std::string& list) {
   std::vector<std::unique_ptr<sprig::Device>> devices;
   if (list.empty()) {
     devices.push_back(open_device(kind));
@@ -35,6 +37,15 @@ std::vector<std::unique_ptr<sprig::Device>> open_devices(DeviceKind kind, const 
     throw;
   }
   for (auto& device : opened) devices.push_back(std::make_unique<sprig::vk::Device>(std::move(device)));
+  return devices;
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<sprig::Device>> open_devices(DeviceKind kind, const std::string& list,
+                                                         std::uint64_t memory_budget) {
+  std::vector<std::unique_ptr<sprig::Device>> devices = open_listed_devices(kind, list);
+  for (auto& device : devices) device->set_memory_budget(memory_budget);
   return devices;
 }
 
@@ -60,15 +71,24 @@ std::string disk_cache_summary(sprig::Device& device) {
   return text;
 }
 
-std::unique_ptr<sprig::pos::Plotter> make_plotter(sprig::Device& device, int k, sprig::pos::Mode mode) {
+std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& device, int k, sprig::pos::Mode mode,
+                                                                std::uint32_t count, bool as_many_as_fit) {
+  std::vector<std::unique_ptr<sprig::pos::Plotter>> plotters;
+  auto too_small = [&](const std::string& why) {
+    return UsageError("device too small: the buffers of " + std::to_string(plotters.size() + 1) +
+                      (plotters.empty() ? " plotter" : " plotters") + " for K = " + std::to_string(k) +
+                      " do not fit in " + device.info().name + "'s memory" + why);
+  };
   try {
-    return std::make_unique<sprig::pos::Plotter>(device, k, mode);
+    while (plotters.size() < count) plotters.push_back(std::make_unique<sprig::pos::Plotter>(device, k, mode));
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
+  } catch (const sprig::MemoryBudgetExceeded& e) {
+    if (plotters.empty() || !as_many_as_fit) throw too_small(std::string(" under --memory-budget: ") + e.what());
   } catch (const std::bad_alloc&) {
-    throw UsageError("device too small: the plotter's buffers for K = " + std::to_string(k) + " do not fit in " +
-                     device.info().name + "'s memory");
+    if (plotters.empty() || !as_many_as_fit) throw too_small("");
   }
+  return plotters;
 }
 
 }  // namespace sprig_plot

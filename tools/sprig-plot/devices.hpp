@@ -2,6 +2,7 @@
 // (K too large for the device) turned into UsageErrors.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,16 +18,19 @@ namespace sprig_plot {
 std::unique_ptr<sprig::Device> open_device(DeviceKind kind);
 
 // The Vulkan devices of `list` (--devices: "all", or indices, names or UUIDs separated by
-// commas; vk::Device::open_all), or open_device(kind) alone when `list` is empty. A list
-// naming no device is a UsageError.
-std::vector<std::unique_ptr<sprig::Device>> open_devices(DeviceKind kind, const std::string& list);
+// commas; vk::Device::open_all), or open_device(kind) alone when `list` is empty, each with
+// `memory_budget` bytes set as its budget (0: none). A list naming no device is a UsageError.
+std::vector<std::unique_ptr<sprig::Device>> open_devices(DeviceKind kind, const std::string& list,
+                                                         std::uint64_t memory_budget);
 
 // "device 1 (NVIDIA H100 80GB HBM3)" in messages; the name alone when there is one device.
 std::string device_label(const sprig::Device& device, std::size_t index, std::size_t devices);
 
-// The plotter says when the device's per-buffer limit is too small for K; a failed
-// allocation later is reported the same way.
-std::unique_ptr<sprig::pos::Plotter> make_plotter(sprig::Device& device, int k, sprig::pos::Mode mode);
+// Up to `count` plotters for the device. A device too small for one (its per-buffer limit,
+// its memory or the memory budget) is a UsageError naming K and the device; so is one too
+// small for `count` unless `as_many_as_fit`, which returns the plotters that fit.
+std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& device, int k, sprig::pos::Mode mode,
+                                                                std::uint32_t count, bool as_many_as_fit);
 
 // On Vulkan, how many of the kernels built so far took their SPIR-V from the disk cache, and
 // the time spent on SPIR-V and on pipelines; empty on the simulator.

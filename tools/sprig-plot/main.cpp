@@ -7,13 +7,14 @@
 //   sprig-plot bench --k 20 --records 20
 //
 // Exit status: 0 done, 1 invalid proofs or malformed records found, 2 the user's mistake (a
-// bad option, an unreadable, unwritable or damaged file, a device too small for K), 3 any
-// other failure.
+// bad option, an unreadable, unwritable or damaged file, a device or a --memory-budget too
+// small for K), 3 any other failure.
 #include <cstdio>
 #include <exception>
 #include <type_traits>
 #include <variant>
 
+#include <sprig/runtime/memory_budget.hpp>
 #include <sprig/stdlib/pos/plot_file_format.hpp>
 
 #include "atomic_file.hpp"
@@ -46,6 +47,8 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     return fail(e.what(), 2);
   } catch (const sprig::pos::PlotFileError& e) {
+    return fail(e.what(), 2);
+  } catch (const sprig::MemoryBudgetExceeded& e) {  // the --memory-budget given is too small
     return fail(e.what(), 2);
   } catch (const AtomicFileError& e) {  // the plot file could not be created, written or renamed
     return fail(e.what(), 2);

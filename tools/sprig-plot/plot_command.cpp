@@ -1,9 +1,9 @@
 // `sprig-plot plot`: on each device two plotters take turns, so the device plots one record
-// while the host downloads and writes another. With several devices (--devices) each has a
+// while the host downloads and writes another (one plotter when --memory-budget allows
+// no more). With several devices (--devices) each has a
 // worker thread and a RecordDealer deals the records to them; the file is written in record
 // order by the standard library's PlotFileWriter into an AtomicFile, so a failed or killed
 // run never leaves a partial FILE.
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -27,21 +27,23 @@ namespace pos = sprig::pos;
 
 namespace {
 
-// Device d's worker: plots the records it is dealt, two in flight, until none is left or
-// its device fails.
-void plot_on_device(sprig::Device& device, std::size_t d, const PlotOptions& options,
-                    const std::vector<pos::Seed>& seeds, RecordDealer& dealer) {
+using Plotters = std::vector<std::unique_ptr<pos::Plotter>>;
+
+// Device d's worker: plots the records it is dealt, one per plotter in flight, until none is
+// left or its device fails. The plotters are made on the main thread, so that a device too
+// small for K is a usage error (exit status 2) before any work starts.
+void plot_on_device(sprig::Device& device, std::size_t d, Plotters& plotters, const std::vector<pos::Seed>& seeds,
+                    RecordDealer& dealer) {
   try {
-    std::array<std::unique_ptr<pos::Plotter>, 2> plotters{make_plotter(device, options.k, options.mode),
-                                                         make_plotter(device, options.k, options.mode)};
-    std::array<std::optional<sprig::Sequence>, 2> in_flight;
-    std::array<std::uint32_t, 2> record{};
+    const std::size_t slots = plotters.size();
+    std::vector<std::optional<sprig::Sequence>> in_flight(slots);
+    std::vector<std::uint32_t> record(slots);
     std::size_t oldest = 0, count = 0;
     while (true) {
-      while (count < 2) {
+      while (count < slots) {
         RecordDealer::Deal deal = dealer.take(d, /*wait=*/count == 0);
         if (deal.kind != RecordDealer::Deal::Record) break;
-        std::size_t slot = (oldest + count) % 2;
+        std::size_t slot = (oldest + count) % slots;
         in_flight[slot].emplace(device.sequence());
         plotters[slot]->record(*in_flight[slot], seeds[deal.record]);
         in_flight[slot]->submit();
@@ -51,7 +53,7 @@ void plot_on_device(sprig::Device& device, std::size_t d, const PlotOptions& opt
       if (count == 0) return;
       in_flight[oldest]->wait();
       dealer.deliver(d, record[oldest], plotters[oldest]->result());
-      oldest = (oldest + 1) % 2;
+      oldest = (oldest + 1) % slots;
       --count;
     }
   } catch (const std::exception& e) {
@@ -77,7 +79,8 @@ std::string progress(std::uint32_t written, std::uint32_t records, double elapse
 
 int run_plot(const PlotOptions& options) {
   AtomicFile file(options.output);
-  std::vector<std::unique_ptr<sprig::Device>> devices = open_devices(options.device, options.devices);
+  std::vector<std::unique_ptr<sprig::Device>> devices =
+      open_devices(options.device, options.devices, options.memory_budget);
   const std::vector<pos::Seed> seeds =
       options.seed ? std::vector<pos::Seed>{*options.seed}
                    : sector_seeds(*devices[0], *options.sector_id, options.piece_offset, options.records);
@@ -85,11 +88,20 @@ int run_plot(const PlotOptions& options) {
   std::vector<std::string> names;
   for (std::size_t d = 0; d < devices.size(); ++d) names.push_back(device_label(*devices[d], d, devices.size()));
   RecordDealer dealer(options.records, names, 4 * std::uint32_t(devices.size()));
+  // Two plotters per device take turns (one plots while the other's record is written);
+  // one when a memory budget leaves room for only one.
+  std::vector<Plotters> plotters;
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    plotters.push_back(make_plotters(*devices[d], options.k, options.mode, 2, /*as_many_as_fit=*/true));
+    if (plotters[d].size() < 2) {
+      std::fprintf(stderr, "%s: --memory-budget leaves room for one record in flight, not two\n", names[d].c_str());
+    }
+  }
   pos::PlotFileWriter writer(file.stream(), {options.k, options.mode, options.records}, file.temporary_path());
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> workers;
   for (std::size_t d = 0; d < devices.size(); ++d) {
-    workers.emplace_back(plot_on_device, std::ref(*devices[d]), d, std::cref(options), std::cref(seeds),
+    workers.emplace_back(plot_on_device, std::ref(*devices[d]), d, std::ref(plotters[d]), std::cref(seeds),
                          std::ref(dealer));
   }
   // Workers end once every record is delivered or their device failed; after an error here
