@@ -2,6 +2,9 @@
 
 #include <string>
 #include <unordered_map>
+#include <vector>
+
+#include "sprig/dsl/topo.hpp"
 
 namespace sprig::ir {
 
@@ -44,13 +47,37 @@ class Hasher {
   std::uint64_t h_ = 0xcbf29ce484222325ull;
 };
 
+// The nodes and blocks of a function in the order both backends compile them: each
+// block's schedule (topo.hpp), the blocks of a statement right after it. A pure node that
+// nothing uses is in no schedule, so it stays out of the hash as it stays out of the code,
+// and the numbering follows the code rather than the order of tracing: the values a
+// device_print of a kernel traced with prints off computes (and the constants they shared
+// first) leave the kernel's hash alone.
+struct CompiledOrder {
+  std::vector<const Node*> nodes;
+  std::vector<const Block*> blocks;
+  std::unordered_map<const Node*, std::uint64_t> node_index;
+  std::unordered_map<const Block*, std::uint64_t> block_index;
+
+  explicit CompiledOrder(const Function& f) { add(*f.body); }
+
+  void add(const Block& b) {
+    block_index.emplace(&b, blocks.size());
+    blocks.push_back(&b);
+    for (NodeRef n : schedule(b)) {
+      node_index.emplace(n, nodes.size());
+      nodes.push_back(n);
+      for (const Block* child : n->blocks) add(*child);
+    }
+  }
+};
+
 void hash_function(Hasher& h, const Function& f) {
-  std::unordered_map<const Block*, std::uint64_t> block_ids;
-  for (std::size_t i = 0; i < f.blocks.size(); ++i) block_ids[f.blocks[i].get()] = i;
+  const CompiledOrder order(f);
   h.add(f.result);
   for (TypeRef t : f.param_types) h.add(t);
   for (const Variable& v : f.vars) h.add(v.type);
-  for (const auto& node : f.nodes) {
+  for (const Node* node : order.nodes) {
     const Node& n = *node;
     h.add(std::uint64_t(n.op));
     h.add(n.type);
@@ -60,13 +87,13 @@ void hash_function(Hasher& h, const Function& f) {
     h.add(n.imm.size());
     for (std::uint64_t v : n.imm) h.add(v);
     h.add(n.operands.size());
-    for (NodeRef o : n.operands) h.add(o->id);
-    for (const Block* b : n.blocks) h.add(block_ids.at(b));
-    h.add(block_ids.at(n.home));
+    for (NodeRef o : n.operands) h.add(order.node_index.at(o));
+    for (const Block* b : n.blocks) h.add(order.block_index.at(b));
+    h.add(order.block_index.at(n.home));
   }
-  for (const auto& b : f.blocks) {
+  for (const Block* b : order.blocks) {
     h.add(b->statements.size());
-    for (NodeRef s : b->statements) h.add(s->id);
+    for (NodeRef s : b->statements) h.add(order.node_index.at(s));
   }
 }
 
