@@ -1,9 +1,11 @@
 // device_print's lines: every argument type's text, the order of lines (by workgroup, then
 // local invocation, then program order, launch after launch), and both backends printing
 // the same characters for the same kernel.
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 #include <catch2/catch.hpp>
 
@@ -169,4 +171,56 @@ TEST_CASE("the lines of a device nobody captures go to standard output by defaul
   auto k = kernel("print_to_stdout", [] { device_print("to standard output"); }, workgroup(1));
   device.run(k, grid(1));
   CHECK(device.take_printed().lines.empty());  // not kept unless asked
+}
+
+TEST_CASE("the simulator delivers what a failing launch printed before it failed") {
+  sim::Options options;
+  options.strict = true;
+  sim::Device device(options);
+  PrintCapture capture(device);
+  auto k = kernel("print_then_overrun", [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
+    UInt i = global_id().x();
+    device_print("reading element {}", i);
+    out[0u] = in[i];  // out of bounds past the first invocation
+  }, workgroup(2));
+  auto in = device.upload(std::vector<std::uint32_t>{5});
+  auto out = device.alloc<std::uint32_t>(1);
+  CHECK_THROWS_AS(device.run(k, grid(2), in, out), sim::AnalysisFailure);
+  CHECK(sprig::test::invocations_and_messages(capture.take().lines) ==
+        std::vector<std::string>{"wg(0,0,0) local(0,0,0): reading element 0",
+                                 "wg(0,0,0) local(1,0,0): reading element 1"});
+}
+
+TEST_CASE("sequences completing on several threads deliver their lines whole") {
+  sprig::Device& device = sprig::test::device(SPRIG_BACKEND);
+  PrintCapture capture(device);
+  auto k = kernel("print_from_threads", [](UInt thread) {
+    device_print("thread {} invocation {}", thread, global_id().x());
+  }, workgroup(8));
+  constexpr std::uint32_t threads = 4, runs = 5;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> team;
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    team.emplace_back([&, t] {
+      try {
+        for (std::uint32_t r = 0; r < runs; ++r) device.run(k, grid(8), t);
+      } catch (...) {
+        ++failures;
+      }
+    });
+  }
+  for (std::thread& member : team) member.join();
+  CHECK(failures == 0);
+  std::vector<PrintedLine> lines = capture.take().lines;
+  REQUIRE(lines.size() == threads * runs * 8);
+  // Each launch's 8 lines are together, in order.
+  std::size_t whole = 0;
+  for (std::size_t j = 0; j < lines.size(); j += 8) {
+    const std::string thread = lines[j].message.substr(0, lines[j].message.find(" invocation"));
+    bool together = true;
+    for (std::size_t m = 0; m < 8; ++m)
+      together = together && lines[j + m].message == thread + " invocation " + std::to_string(m);
+    whole += together;
+  }
+  CHECK(whole == threads * runs);
 }
