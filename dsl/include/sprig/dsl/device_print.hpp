@@ -111,8 +111,9 @@ struct place_traits<Place<T, A>> {
   static constexpr bool is_readable = readable(A);
 };
 
-// What device_print accepts: `valid`, whether it is an integer ({:x} allowed), and whether
-// it is a device value (otherwise a host value written into the text at trace time).
+// What device_print accepts (`valid`) and whether it is an integer, which {:x} needs:
+// device values and places (recorded), host numbers, bools, vectors and text (written into
+// the format's text at trace time).
 template <class A>
 struct print_argument {
   static constexpr bool valid = false, integer = false;
@@ -188,8 +189,10 @@ PrintPart print_part(const A& a, const SourceLoc& loc) {
     return {nullptr, a ? "true" : "false", {}};
   } else if constexpr (std::same_as<A, char>) {
     return {nullptr, std::string(1, a), {}};
-  } else if constexpr (std::is_floating_point_v<A>) {
+  } else if constexpr (std::same_as<A, float>) {
     return {nullptr, host_print_text(a), {}};
+  } else if constexpr (std::is_floating_point_v<A>) {
+    return {nullptr, host_print_text(double(a)), {}};
   } else if constexpr (std::is_signed_v<A> && std::is_integral_v<A>) {
     return {nullptr, host_print_text(std::int64_t(a), false), host_print_text(std::int64_t(a), true)};
   } else if constexpr (std::is_integral_v<A>) {
