@@ -47,9 +47,13 @@ void SimSequence::submit() {
       }
     }
   } catch (...) {
-    // What a failing kernel printed before it stopped is what its author needs most.
+    // What a failing kernel printed before it stopped is what its author needs most; the
+    // failure, not a sink's, is what the caller hears about.
     commands_.clear();
-    device_->prints().deliver(prints);
+    try {
+      device_->prints().deliver(prints);
+    } catch (...) {
+    }
     throw;
   }
   commands_.clear();  // releases the buffers the commands held
