@@ -113,8 +113,12 @@ Id Emitter::builtin_value(const ir::Node& n) {
     for (std::uint32_t s : kernel_.workgroup_size) sizes.push_back(u32(s));
     return m_.constant(spv::Op::OpConstantComposite, type(n.type), sizes);
   }
+  return op(spv::Op::OpLoad, type(n.type), {builtin_input(which, n.type)});
+}
+
+Id Emitter::builtin_input(ir::Builtin which, ir::TypeRef t) {
   if (ir::needs_subgroups(which)) m_.capability(spv::Capability::GroupNonUniform);
-  Id var = builtins_[which];
+  Id& var = builtins_[which];
   if (!var) {
     // Each input variable is named after the DSL function that reads it.
     static constexpr const char* names[] = {
@@ -122,10 +126,10 @@ Id Emitter::builtin_value(const ir::Node& n) {
 #include "sprig/dsl/builtins.def"
 #undef SPRIG_BUILTIN
     };
-    var = builtins_[which] = global_variable(type(n.type), spv::StorageClass::Input, names[std::size_t(which)]);
+    var = global_variable(type(t), spv::StorageClass::Input, names[std::size_t(which)]);
     decorate(m_, var, spv::Decoration::BuiltIn, {std::uint32_t(builtin_of(which))});
   }
-  return op(spv::Op::OpLoad, type(n.type), {var});
+  return var;
 }
 
 Id Emitter::shared_variable(std::uint32_t index) {

@@ -113,6 +113,8 @@ class Emitter {
   Id uniform_variable(std::uint32_t param);
   Id push_constant_variable();
   Id builtin_value(const ir::Node& n);
+  // The input variable of a built-in of type `t`, declared on first use.
+  Id builtin_input(ir::Builtin which, ir::TypeRef t);
   Id shared_variable(std::uint32_t index);
   std::uint32_t push_member(std::uint32_t param) const;
 
@@ -252,6 +254,12 @@ class Emitter {
   Id scope(ir::Scope s);
   Id memory_semantics(ir::MemoryOrder order, std::uint32_t storage_bits);
 
+  // ---- device_print (emit_print.cpp): a record in the hidden print buffer
+  void emit_print(const ir::Node& n);
+  Id print_buffer_variable();
+  // The 32-bit words of a print argument `x` of type `t` (print_text.hpp's layout).
+  std::vector<Id> print_argument_words(Id x, ir::TypeRef t);
+
   // ---- debug info (emit_debug.cpp)
   void name(Id id, const std::string& text);
   void member_name(Id id, std::uint32_t member, const std::string& text);
@@ -277,6 +285,7 @@ class Emitter {
   Id push_constants_ = 0;
   std::map<ir::Builtin, Id> builtins_;
   std::vector<Id> shared_variables_;
+  Id print_buffer_ = 0;
   std::map<std::string, Id> files_;
   std::map<std::string, Id> helpers_;  // helper_function ids by name
 };

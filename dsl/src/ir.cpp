@@ -1,6 +1,8 @@
 // The sub-tables' names and traits, and the operand check, all read off the .def rows.
 #include "sprig/dsl/ir.hpp"
 
+#include <algorithm>
+
 namespace sprig::ir {
 
 namespace {
@@ -105,6 +107,13 @@ std::string operand_problem(const Node& n) {
   if (want.min == want.max) return what + " takes " + operands(want.min) + tail;
   if (want.min == 0) return what + " takes at most " + operands(want.max) + tail;
   return what + " takes " + std::to_string(want.min) + " to " + operands(want.max) + tail;
+}
+
+std::uint32_t print_binding(const Kernel& k) {
+  std::uint32_t binding = 0;
+  for (const Param& p : k.params)
+    if (p.kind != ParamKind::Scalar) binding = std::max(binding, p.binding + 1);
+  return binding;
 }
 
 }  // namespace sprig::ir

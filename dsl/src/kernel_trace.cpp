@@ -11,6 +11,7 @@ KernelTrace begin_kernel(std::string name, const KernelOptions& options, std::si
   k.workgroup_size = options.workgroup_size;
   k.features.required_subgroup_size = options.subgroup_size;
   k.precise_floats = resolve_precise_floats(options.precise_floats);
+  k.prints_on = resolve_device_prints(options.device_prints);
   k.loc = loc;
   trace.names = param_names(k.name, options.param_names, params, k.loc);
   return trace;

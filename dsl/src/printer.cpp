@@ -3,6 +3,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "sprig/dsl/print_text.hpp"
 #include "sprig/dsl/topo.hpp"
 
 namespace sprig::ir {
@@ -143,6 +144,8 @@ std::string print(const Kernel& k, bool with_locations) {
   }
   for (std::size_t i = 0; i < k.shared.size(); ++i)
     out << "  shared" << i << ": " << to_string(k.shared[i].type) << " " << k.shared[i].name << "\n";
+  for (std::size_t i = 0; i < k.prints.size(); ++i)
+    out << "  print" << i << ": \"" << print_format_text(k.prints[i]) << "\"\n";
   Printer printer(out, with_locations);
   for (std::size_t i = 0; i < k.functions.size(); ++i) {
     const Function& f = *k.functions[i];

@@ -1,7 +1,11 @@
 #include "sprig/dsl/semantic_hash.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace sprig::ir {
 
@@ -44,13 +48,70 @@ class Hasher {
   std::uint64_t h_ = 0xcbf29ce484222325ull;
 };
 
+// The nodes and blocks of a function numbered by the code's structure, not by the order of
+// tracing: blocks from the body down, each block's statements in order, each preceded by the
+// values it uses not numbered yet (depth first, operands in order), then the blocks it
+// owns. A pure node that nothing uses is never reached: both backends drop it
+// (ir::schedule), and so does the hash. So the values that a device_print of a kernel
+// traced with prints off computes, and the constants they were first to make, leave the
+// kernel's hash alone.
+struct CompiledOrder {
+  static constexpr std::uint64_t unnumbered = ~std::uint64_t(0);
+  std::vector<const Node*> nodes;
+  std::vector<const Block*> blocks;
+  std::vector<std::uint64_t> node_index;  // by Node::id
+  std::unordered_map<const Block*, std::uint64_t> block_index;
+
+  explicit CompiledOrder(const Function& f) {
+    std::uint32_t ids = 0;
+    for (const auto& n : f.nodes) ids = std::max(ids, n->id + 1);
+    node_index.assign(ids, unnumbered);
+    add(*f.body);
+  }
+
+  std::uint64_t index(const Node* n) const {
+    std::uint64_t i = n->id < node_index.size() ? node_index[n->id] : unnumbered;
+    if (i == unnumbered) throw std::logic_error("semantic_hash: an operand of another function");
+    return i;
+  }
+
+ private:
+  void add(const Block& b) {
+    block_index.emplace(&b, blocks.size());
+    blocks.push_back(&b);
+    for (NodeRef s : b.statements) {
+      number(s);
+      for (const Block* child : s->blocks) add(*child);
+    }
+  }
+
+  // Post-order over operands, without recursion: chains of values run deep.
+  void number(const Node* root) {
+    std::vector<std::pair<const Node*, std::size_t>> stack{{root, 0}};
+    while (!stack.empty()) {
+      auto& [n, next] = stack.back();
+      if (next == 0 && node_index.at(n->id) != unnumbered) {
+        stack.pop_back();
+        continue;
+      }
+      if (next < n->operands.size()) {
+        const Node* operand = n->operands[next++];
+        if (node_index.at(operand->id) == unnumbered) stack.push_back({operand, 0});
+        continue;
+      }
+      node_index[n->id] = nodes.size();
+      nodes.push_back(n);
+      stack.pop_back();
+    }
+  }
+};
+
 void hash_function(Hasher& h, const Function& f) {
-  std::unordered_map<const Block*, std::uint64_t> block_ids;
-  for (std::size_t i = 0; i < f.blocks.size(); ++i) block_ids[f.blocks[i].get()] = i;
+  const CompiledOrder order(f);
   h.add(f.result);
   for (TypeRef t : f.param_types) h.add(t);
   for (const Variable& v : f.vars) h.add(v.type);
-  for (const auto& node : f.nodes) {
+  for (const Node* node : order.nodes) {
     const Node& n = *node;
     h.add(std::uint64_t(n.op));
     h.add(n.type);
@@ -60,13 +121,13 @@ void hash_function(Hasher& h, const Function& f) {
     h.add(n.imm.size());
     for (std::uint64_t v : n.imm) h.add(v);
     h.add(n.operands.size());
-    for (NodeRef o : n.operands) h.add(o->id);
-    for (const Block* b : n.blocks) h.add(block_ids.at(b));
-    h.add(block_ids.at(n.home));
+    for (NodeRef o : n.operands) h.add(order.index(o));
+    for (const Block* b : n.blocks) h.add(order.block_index.at(b));
+    h.add(order.block_index.at(n.home));
   }
-  for (const auto& b : f.blocks) {
+  for (const Block* b : order.blocks) {
     h.add(b->statements.size());
-    for (NodeRef s : b->statements) h.add(s->id);
+    for (NodeRef s : b->statements) h.add(order.index(s));
   }
 }
 

@@ -11,11 +11,19 @@
 #include "analysis/shadow_memory.hpp"
 #include "context.hpp"
 #include "diagnostics.hpp"
+#include "sprig/runtime/print_log.hpp"
 #include "sprig/simulator/device.hpp"
 
 namespace sprig::sim {
 
 struct TransientOwners;
+
+// What device_print collects in a launch: the filter in force and each admitted print's
+// record, in execution order (for one invocation, its program order).
+struct PrintCollector {
+  PrintFilter filter;
+  std::vector<PrintRecord> records;
+};
 
 struct BoundBuffer {
   std::byte* data = nullptr;
@@ -40,6 +48,7 @@ struct LaunchState {
   DiagnosticLog* log = nullptr;
   Observer* observer = nullptr;
   analysis::LaunchAnalysis* analysis = nullptr;
+  PrintCollector* prints = nullptr;  // null when the kernel has no print
   std::uint64_t memory_epoch = 0;  // bumped by every write to buffer or shared memory
   std::uint64_t spin_iterations = 0;  // waiting iterations since memory last changed
   bool aborted = false;

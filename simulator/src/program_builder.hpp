@@ -89,6 +89,7 @@ void lower_memory(ProgramBuilder& b, const ir::Node& n, Instr& in);            /
 void lower_atomic(ProgramBuilder& b, const ir::Node& n, Instr& in);
 void lower_subgroup(ProgramBuilder& b, const ir::Node& n, Instr& in);
 void lower_barrier(ProgramBuilder& b, const ir::Node& n, Instr& in);
+void lower_print(ProgramBuilder& b, const ir::Node& n, Instr& in);
 
 // Structural steps (compile_program.cpp): nodes that are not one instruction.
 void compile_leaf(ProgramBuilder& b, const ir::Node& n);   // constants, pointer roots: registers set once

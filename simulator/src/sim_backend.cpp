@@ -143,7 +143,7 @@ void Backend::prepare(const Launch& launch) {
   programs_.get(launch.kernel);
 }
 
-double Backend::execute(const Launch& launch) {
+double Backend::execute(const Launch& launch, const PrintFilter& filter, std::vector<LaunchPrints>& prints) {
   std::lock_guard lock(mutex_);
   auto start = std::chrono::steady_clock::now();
   std::shared_ptr<const Program> program = programs_.get(launch.kernel);
@@ -165,8 +165,12 @@ double Backend::execute(const Launch& launch) {
     state.analysis = &*analysis;
   }
   if (state.observer) state.observer->launch_begin(kernel, launch.workgroups, state.width);
+  PrintCollector collector{filter, {}};
+  if (!kernel.prints.empty()) state.prints = &collector;
   LaunchSummary summary;
   summary.totals = run_launch(state);
+  if (state.prints)
+    prints.push_back(launch_prints(kernel, launch.workgroups, std::move(collector.records), 0, 0, launch.loc));
   if (state.observer) state.observer->launch_end();
   summary.invocations = workgroups * size[0] * size[1] * size[2];
   summary.subgroup_size = state.width;

@@ -37,7 +37,9 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
   // launch is recorded, as with Vulkan pipelines)
   void prepare(const Launch& launch);
   // ---- what a submitted sequence does, in order
-  double execute(const Launch& launch);  // returns the host milliseconds it took
+  // Returns the host milliseconds it took; appends what the launch printed to `prints`
+  // (where the kernel prints), also when it then throws.
+  double execute(const Launch& launch, const PrintFilter& filter, std::vector<LaunchPrints>& prints);
   void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
             std::size_t bytes);
   void fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word);

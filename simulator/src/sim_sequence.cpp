@@ -16,7 +16,8 @@ void SimSequence::expect_recording(const char* operation) const {
 void SimSequence::launch(Launch launch) {
   expect_recording("launch");
   device_->prepare(launch);
-  commands_.push_back(std::move(launch));
+  PrintFilter filter = launch.kernel->prints.empty() ? PrintFilter{} : device_->prints().options().filter;
+  commands_.push_back(Run{std::move(launch), filter});
 }
 
 void SimSequence::copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
@@ -33,18 +34,31 @@ void SimSequence::fill(const RawBuffer& dst, std::size_t offset, std::size_t byt
 void SimSequence::submit() {
   expect_recording("submit");
   state_ = State::Failed;  // until every command has run
-  for (const Command& command : commands_) {
-    if (const auto* l = std::get_if<Launch>(&command)) {
-      timings_.push_back(LaunchTiming{l->kernel->name, device_->execute(*l)});
-    } else if (const auto* c = std::get_if<Copy>(&command)) {
-      device_->copy(c->src, c->src_offset, c->dst, c->dst_offset, c->bytes);
-    } else {
-      const Fill& f = std::get<Fill>(command);
-      device_->fill(f.dst, f.offset, f.bytes, f.word);
+  std::vector<LaunchPrints> prints;
+  try {
+    for (const Command& command : commands_) {
+      if (const auto* r = std::get_if<Run>(&command)) {
+        timings_.push_back(LaunchTiming{r->launch.kernel->name, device_->execute(r->launch, r->filter, prints)});
+      } else if (const auto* c = std::get_if<Copy>(&command)) {
+        device_->copy(c->src, c->src_offset, c->dst, c->dst_offset, c->bytes);
+      } else {
+        const Fill& f = std::get<Fill>(command);
+        device_->fill(f.dst, f.offset, f.bytes, f.word);
+      }
     }
+  } catch (...) {
+    // What a failing kernel printed before it stopped is what its author needs most; the
+    // failure, not a sink's, is what the caller hears about.
+    commands_.clear();
+    try {
+      device_->prints().deliver(prints);
+    } catch (...) {
+    }
+    throw;
   }
   commands_.clear();  // releases the buffers the commands held
   state_ = State::Finished;
+  device_->prints().deliver(prints);
 }
 
 bool SimSequence::poll() {

@@ -1,6 +1,7 @@
 // A recorded sequence of launches, copies and fills; submit() runs them in order on the
 // calling thread (the simulator has no queue to overlap with), so poll() is true and
-// wait() returns at once after it.
+// wait() returns at once after it. submit() also delivers the launches' device_print lines,
+// those of a launch that failed included.
 #pragma once
 
 #include <memory>
@@ -40,7 +41,12 @@ class SimSequence final : public SequenceBackend {
     std::size_t bytes;
     std::uint32_t word;
   };
-  using Command = std::variant<Launch, Copy, Fill>;
+  // A launch with the print filter in force when it was recorded.
+  struct Run {
+    Launch launch;
+    PrintFilter filter;
+  };
+  using Command = std::variant<Run, Copy, Fill>;
   enum class State { Recording, Finished, Failed };
 
   void expect_recording(const char* operation) const;

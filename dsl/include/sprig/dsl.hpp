@@ -6,6 +6,7 @@
 #include "sprig/dsl/callable.hpp"
 #include "sprig/dsl/cast.hpp"
 #include "sprig/dsl/control.hpp"
+#include "sprig/dsl/device_print.hpp"
 #include "sprig/dsl/floor_division.hpp"
 #include "sprig/dsl/kernel.hpp"
 #include "sprig/dsl/math.hpp"

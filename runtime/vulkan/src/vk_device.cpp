@@ -67,6 +67,8 @@ void VulkanDevice::read(const RawBuffer& src, std::size_t offset, std::span<std:
   context_->throw_if_validation_messages("read");
 }
 
-std::unique_ptr<SequenceBackend> VulkanDevice::sequence() { return std::make_unique<VulkanSequence>(context_); }
+std::unique_ptr<SequenceBackend> VulkanDevice::sequence() {
+  return std::make_unique<VulkanSequence>(context_, shared_prints());
+}
 
 }  // namespace sprig::vk

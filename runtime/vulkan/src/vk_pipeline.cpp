@@ -123,8 +123,15 @@ std::vector<VkDescriptorSetLayoutBinding> descriptor_bindings(const ir::Kernel& 
     }
     bindings.push_back(binding);
   }
+  if (!kernel.prints.empty()) {
+    // device_print's buffer (emit_print.cpp), after the parameters'.
+    bindings.push_back({ir::print_binding(kernel), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                        nullptr});
+    ++pipeline.storage_buffers;
+  }
   if (pipeline.storage_buffers > caps.max_per_stage_storage_buffers) {
-    fail(kernel, "has " + std::to_string(pipeline.storage_buffers) + " buffer parameters; the device allows " +
+    fail(kernel, "has " + std::to_string(pipeline.storage_buffers) + " buffer parameters" +
+                     (kernel.prints.empty() ? "" : " (device_print's buffer included)") + "; the device allows " +
                      std::to_string(caps.max_per_stage_storage_buffers));
   }
   if (pipeline.uniform_buffers > caps.max_per_stage_uniform_buffers) {

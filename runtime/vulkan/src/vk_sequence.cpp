@@ -44,10 +44,11 @@ BufferAccess access_of(const VulkanBuffer& buffer, bool reads, bool writes) {
 
 }  // namespace
 
-VulkanSequence::VulkanSequence(std::shared_ptr<DeviceContext> context)
+VulkanSequence::VulkanSequence(std::shared_ptr<DeviceContext> context, std::shared_ptr<PrintLog> prints)
     : context_((context->throw_if_lost(), std::move(context))),
       recording_(context_->recordings().take()),
-      commands_(recording_->command().commands()) {
+      commands_(recording_->command().commands()),
+      prints_(std::move(prints)) {
   recording_->command().begin();
 }
 
@@ -130,8 +131,9 @@ void VulkanSequence::barrier_before(unsigned stage, std::span<const BufferAccess
                      VK_ACCESS_TRANSFER_WRITE_BIT);
 }
 
-VkDescriptorSet VulkanSequence::bind_arguments(const Pipeline& pipeline, const CheckedLaunch& checked) {
-  std::size_t count = checked.buffers.size() + checked.uniforms.size();
+VkDescriptorSet VulkanSequence::bind_arguments(const Pipeline& pipeline, const CheckedLaunch& checked,
+                                               const ir::Kernel& kernel, const PrintBuffer* prints) {
+  std::size_t count = checked.buffers.size() + checked.uniforms.size() + 1;
   std::vector<VkDescriptorBufferInfo> infos;
   infos.reserve(count);  // the writes point into it
   std::vector<VkWriteDescriptorSet> writes;
@@ -161,6 +163,10 @@ VkDescriptorSet VulkanSequence::bind_arguments(const Pipeline& pipeline, const C
     keep_alive(copy);
     add(bound.param->binding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, storage.handle(), storage.offset(), bound.bytes->size());
   }
+  if (prints) {
+    add(ir::print_binding(kernel), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, prints->storage().handle(),
+        prints->storage().offset(), prints->buffer().bytes());
+  }
   context_->vk().vkUpdateDescriptorSets(context_->device(), static_cast<std::uint32_t>(writes.size()), writes.data(), 0,
                                         nullptr);
   return set;
@@ -188,8 +194,15 @@ void VulkanSequence::launch(Launch launch) {
   CheckedLaunch checked = check_launch(launch, *context_);
   std::shared_ptr<const Pipeline> pipeline = context_->pipelines().get(*launch.kernel);
   try {
-    VkDescriptorSet set = bind_arguments(*pipeline, checked);
+    const PrintBuffer* prints = nullptr;
+    if (!launch.kernel->prints.empty()) {
+      prints = &print_buffers_.emplace_back(context_, launch, prints_->options());
+      keep_alive(prints->buffer());
+    }
+    VkDescriptorSet set = bind_arguments(*pipeline, checked, *launch.kernel, prints);
     std::vector<BufferAccess> accesses;
+    // The closing barrier makes the print buffer's records visible to the host.
+    if (prints) accesses.push_back(access_of(prints->storage(), false, true));
     for (const BoundBuffer& bound : checked.buffers) {
       auto used = bound.param->used;
       accesses.push_back(access_of(*bound.storage, (used & std::uint8_t(ir::Access::Read)) != 0,
@@ -309,6 +322,11 @@ void VulkanSequence::finish() {
   for (const TimedLaunch& launch : launches_) {
     timings_.push_back({launch.kernel, recording_->timestamps().elapsed_ms(launch.begin, launch.end)});
   }
+  if (print_buffers_.empty()) return;
+  std::vector<LaunchPrints> prints;
+  for (const PrintBuffer& buffer : print_buffers_) prints.push_back(buffer.read());
+  print_buffers_.clear();
+  prints_->deliver(prints);
 }
 
 std::vector<LaunchTiming> VulkanSequence::timings() const {

@@ -22,6 +22,7 @@
 
 #include "sprig/runtime/backend.hpp"
 #include "vk_hazards.hpp"
+#include "vk_print_buffer.hpp"
 #include "vk_recording_pool.hpp"
 
 namespace sprig::vk {
@@ -32,7 +33,8 @@ struct CheckedLaunch;
 
 class VulkanSequence final : public SequenceBackend {
  public:
-  explicit VulkanSequence(std::shared_ptr<DeviceContext> context);
+  // Delivers its launches' device_print lines to `prints` when it finishes.
+  VulkanSequence(std::shared_ptr<DeviceContext> context, std::shared_ptr<PrintLog> prints);
   // Waits for submitted work (at most Options::wait_timeout); never throws.
   ~VulkanSequence() override;
   VulkanSequence(const VulkanSequence&) = delete;
@@ -61,7 +63,8 @@ class VulkanSequence final : public SequenceBackend {
   void expect_recording(const char* operation) const;
   void barrier_before(unsigned stage, std::span<const BufferAccess> accesses);
   void record_barrier(const Dependency& before, VkPipelineStageFlags dst_stages, VkAccessFlags dst_access);
-  VkDescriptorSet bind_arguments(const Pipeline& pipeline, const CheckedLaunch& checked);
+  VkDescriptorSet bind_arguments(const Pipeline& pipeline, const CheckedLaunch& checked, const ir::Kernel& kernel,
+                                 const PrintBuffer* prints);
   void record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set);
   void keep_alive(const RawBuffer& buffer) { used_buffers_.insert(buffer.shared_storage()); }
   void finish();
@@ -82,6 +85,8 @@ class VulkanSequence final : public SequenceBackend {
   std::set<std::shared_ptr<BufferStorage>> used_buffers_;
   std::vector<std::shared_ptr<const Pipeline>> pipelines_;
   std::vector<TimedLaunch> launches_;
+  std::shared_ptr<PrintLog> prints_;
+  std::vector<PrintBuffer> print_buffers_;  // one per launch of a kernel that prints
   std::vector<LaunchTiming> timings_;
   State state_ = State::Recording;
 };

@@ -208,6 +208,16 @@ struct Param {
   std::uint32_t push_offset = 0;   // Scalar: byte offset in the push-constant block (std430)
 };
 
+// A device_print's format (docs/debugging.md): the literal text around each argument
+// (arguments.size() + 1 pieces; host literals passed as arguments are already part of it),
+// each device argument's type and whether it is shown in hexadecimal, and the print's line.
+struct PrintFormat {
+  std::vector<std::string> text;
+  std::vector<TypeRef> arguments;  // scalars and vectors
+  std::vector<bool> hex;           // per argument: {:x}
+  SourceLoc loc;
+};
+
 // A function body: the kernel entry point or a callable.
 struct Function {
   std::string name;
@@ -238,6 +248,11 @@ struct Kernel {
   Function entry;
   std::vector<std::unique_ptr<Function>> functions;  // callables, indexed by Call's `a`
   Features features;
+  std::vector<PrintFormat> prints;  // indexed by Print's `a`
+  // Whether device_print records while this kernel is traced (KernelOptions::device_prints).
+  // Not semantics: a kernel traced with prints off has no Print node, so it is the kernel
+  // without them, hash included.
+  bool prints_on = true;
   // Float + - * / sqrt (and what is built of them) exactly as IEEE-754 binary32 rounds to
   // nearest even, on every device: see docs/language.md, "Precise floats".
   bool precise_floats = false;
@@ -245,5 +260,9 @@ struct Kernel {
   std::uint64_t hash = 0;    // semantic hash: excludes names and source locations
   double trace_ms = 0;       // time spent tracing the lambda
 };
+
+// The descriptor binding of the buffer that device_print writes to on Vulkan: the one
+// after the kernel's buffer and uniform parameters (emitted only where the kernel prints).
+std::uint32_t print_binding(const Kernel& k);
 
 }  // namespace sprig::ir

@@ -19,6 +19,7 @@
 
 #include "sprig/dsl/params.hpp"
 #include "sprig/dsl/precise_floats.hpp"
+#include "sprig/dsl/print_switch.hpp"
 
 namespace sprig {
 
@@ -28,6 +29,9 @@ struct KernelOptions {
   // Float + - * / sqrt bit for bit as IEEE-754 binary32 on every device (docs/language.md,
   // "Precise floats"); unset: the process default (set_precise_floats, SPRIG_PRECISE_FLOATS).
   std::optional<bool> precise_floats{};
+  // Whether device_print records (docs/debugging.md); unset: the process default
+  // (set_device_prints, SPRIG_DEVICE_PRINT). Off costs nothing: the prints are not traced.
+  std::optional<bool> device_prints{};
   // The parameters' names, in order, for the simulator's report, launch errors and the
   // printed IR (C++ cannot tell a lambda's parameter names). Empty: param0, param1, ...
   // Names are not semantics: they leave the kernel's semantic hash alone.
@@ -37,6 +41,12 @@ struct KernelOptions {
   KernelOptions precise(bool on = true) const {
     KernelOptions copy = *this;
     copy.precise_floats = on;
+    return copy;
+  }
+  // workgroup(256).prints(false): trace this kernel without its device_print calls.
+  KernelOptions prints(bool on = true) const {
+    KernelOptions copy = *this;
+    copy.device_prints = on;
     return copy;
   }
   // workgroup(256).names("x", "y", "out"): one name per parameter, each given once.
@@ -50,7 +60,7 @@ struct KernelOptions {
 };
 
 inline KernelOptions workgroup(std::uint32_t x, std::uint32_t y = 1, std::uint32_t z = 1) {
-  return KernelOptions{{x, y, z}, 0, {}};
+  return KernelOptions{{x, y, z}, 0, {}, {}};
 }
 
 namespace detail {

@@ -15,6 +15,7 @@
 #include "sprig/runtime/driver_quirks.hpp"
 #include "sprig/runtime/launch.hpp"
 #include "sprig/runtime/memory_budget.hpp"
+#include "sprig/runtime/print_log.hpp"
 
 namespace sprig {
 
@@ -89,9 +90,13 @@ class DeviceBackend {
   MemoryLedger& ledger() { return *ledger_; }
   const MemoryLedger& ledger() const { return *ledger_; }
   const std::shared_ptr<MemoryLedger>& shared_ledger() const { return ledger_; }
+  // device_print's options and kept lines; sequences deliver their lines to it.
+  PrintLog& prints() { return *prints_; }
+  const std::shared_ptr<PrintLog>& shared_prints() const { return prints_; }
 
  private:
   std::shared_ptr<MemoryLedger> ledger_ = std::make_shared<MemoryLedger>();
+  std::shared_ptr<PrintLog> prints_ = std::make_shared<PrintLog>();
 };
 
 }  // namespace sprig

@@ -192,6 +192,15 @@ class Device {
     return MemoryUsage{l.in_use(), l.peak(), l.budget(), backend_->driver_memory()};
   }
   void reset_peak_memory() { backend_->ledger().reset_peak(); }
+
+  // device_print (docs/debugging.md): whose lines print, where they go (standard output
+  // unless a sink is set) and the Vulkan print buffer's size, for launches recorded from now
+  // on. Lines are delivered when their sequence completes.
+  void set_print_options(PrintOptions options) { backend_->prints().set_options(std::move(options)); }
+  PrintOptions print_options() const { return backend_->prints().options(); }
+  // The lines kept (PrintOptions::keep) since the last call, in order, and the prints
+  // dropped meanwhile.
+  Printed take_printed() { return backend_->prints().take(); }
   DeviceBackend& backend() { return *backend_; }
   const DeviceBackend& backend() const { return *backend_; }
 
