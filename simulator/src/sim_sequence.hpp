@@ -1,6 +1,7 @@
 // A recorded sequence of launches, copies and fills; submit() runs them in order on the
 // calling thread (the simulator has no queue to overlap with), so poll() is true and
-// wait() returns at once after it.
+// wait() returns at once after it. Its profile times each command by the host time it
+// took: the interpreter's cost, which says nothing of a GPU's.
 #pragma once
 
 #include <memory>
@@ -25,6 +26,7 @@ class SimSequence final : public SequenceBackend {
   bool poll() override;
   void wait() override;
   std::vector<LaunchTiming> timings() const override { return timings_; }
+  SequenceProfile profile() const override;
 
  private:
   struct Copy {
@@ -48,6 +50,7 @@ class SimSequence final : public SequenceBackend {
   std::shared_ptr<Backend> device_;
   std::vector<Command> commands_;
   std::vector<LaunchTiming> timings_;
+  std::vector<CommandProfile> profiled_;
   State state_ = State::Recording;
 };
 
