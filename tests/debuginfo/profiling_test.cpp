@@ -190,3 +190,45 @@ TEST_CASE("profiles are known once the sequence has finished", "[vulkan]") {
   s.run_and_wait();
   CHECK_THROWS_AS(s.write_trace("/nonexistent/sprig/trace.json"), Error);
 }
+
+TEST_CASE("statistics a driver reports reach the text and the trace's args") {
+  auto statistics = std::make_shared<KernelStatistics>();
+  PipelineExecutableStatistics executable;
+  executable.name = "Compute Shader";
+  executable.subgroup_size = 32;
+  executable.statistics = {{"Registers", "registers per invocation", std::uint64_t(24)},
+                           {"Spills", "bytes spilled", std::int64_t(0)},
+                           {"Occupancy", "share of the maximum", 0.5},
+                           {"Uses shared memory", "", true}};
+  statistics->executables.push_back(executable);
+  CHECK(statistics->available());
+  REQUIRE(statistics->find("register") != nullptr);
+  CHECK(statistics->find("register")->text() == "24");
+  CHECK(statistics->text() == "Registers: 24, Spills: 0, Occupancy: 0.5, Uses shared memory: true");
+
+  SequenceProfile profile{"device", "vulkan", "driver", "timestamp queries", {}};
+  CommandProfile launch;
+  launch.name = "k";
+  launch.loc.file = "kernel.cpp";
+  launch.loc.line = 12;
+  launch.start_ms = 0.5;
+  launch.end_ms = 1.5;
+  launch.workgroups = {2, 1, 1};
+  launch.statistics = statistics;
+  profile.commands.push_back(launch);
+  nlohmann::json trace = nlohmann::json::parse(profile.trace_json());
+  const nlohmann::json* event = nullptr;
+  for (const nlohmann::json& e : trace["traceEvents"])
+    if (e["ph"] == "X") event = &e;
+  REQUIRE(event != nullptr);
+  CHECK((*event)["ts"] == 500.0);
+  CHECK((*event)["dur"] == 1000.0);
+  CHECK((*event)["args"]["source"] == "kernel.cpp:12");
+  const nlohmann::json& values = (*event)["args"]["statistics"]["Compute Shader"];
+  CHECK(values["Registers"] == 24);
+  CHECK(values["Spills"] == 0);
+  CHECK(values["Occupancy"] == 0.5);
+  CHECK(values["Uses shared memory"] == true);
+  CHECK(values["subgroup size"] == 32);
+  CHECK_THAT(profile.text(), Catch::Contains("kernel.cpp:12") && Catch::Contains("Registers: 24"));
+}
