@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <spirv/unified1/NonSemanticShaderDebugInfo100.h>
+#include <spirv/unified1/spirv.hpp11>
 #include <utility>
 
 #include "debug_module.hpp"
@@ -99,7 +100,8 @@ TEST_CASE("DebugLine gives each instruction the line and column of the DSL call 
   const std::uint32_t first_line = __LINE__ + 1;
   auto k = kernel("positions", [](UInt a, WriteBuffer<std::uint32_t> out) {
     UInt product = a * 3u;
-    out[0] = product + a;
+    UInt sum = product + a;
+    out[0] = sum;
   });
   DebugModule m = valid_debug_module(*k.ir());
   auto lines = debug_lines(m);
