@@ -79,17 +79,28 @@ std::string SequenceProfile::text() const {
   std::snprintf(line, sizeof line, "profile: %zu commands, %.3f ms on %s (%s; times: %s)\n", commands.size(), total,
                 device.c_str(), backend.c_str(), clock.c_str());
   out << line;
+  std::vector<std::string> unavailable;
   for (const CommandProfile& c : commands) {
     std::string where = c.kind == CommandKind::Kernel && c.loc.known() ? c.loc.str() : "";
     std::string size = c.kind == CommandKind::Kernel
                            ? std::to_string(c.workgroups[0]) + "x" + std::to_string(c.workgroups[1]) + "x" +
                                  std::to_string(c.workgroups[2]) + " workgroups"
                            : std::to_string(c.bytes) + " bytes";
-    std::snprintf(line, sizeof line, "  %-6s %-24s %10.3f ms  %-22s %s\n", std::string(to_string(c.kind)).c_str(),
-                  c.name.c_str(), c.duration_ms(), size.c_str(), where.c_str());
-    out << line;
-    if (c.kind == CommandKind::Kernel && c.statistics) out << "         statistics: " << c.statistics->text() << "\n";
+    std::string what = c.kind == CommandKind::Kernel ? "kernel " + c.name : std::string(to_string(c.kind));
+    std::snprintf(line, sizeof line, "  %-32s %10.3f ms  %-22s %s", what.c_str(), c.duration_ms(), size.c_str(),
+                  where.c_str());
+    std::string text = line;
+    text.erase(text.find_last_not_of(' ') + 1);
+    out << text << "\n";
+    if (c.kind != CommandKind::Kernel || !c.statistics) continue;
+    if (c.statistics->available()) {
+      out << "    statistics: " << c.statistics->text() << "\n";
+    } else if (std::find(unavailable.begin(), unavailable.end(), c.statistics->unavailable) == unavailable.end()) {
+      unavailable.push_back(c.statistics->unavailable);
+    }
   }
+  // Why statistics are missing is the same for most kernels: said once, after them.
+  for (const std::string& why : unavailable) out << "  no driver statistics: " << why << "\n";
   return out.str();
 }
 

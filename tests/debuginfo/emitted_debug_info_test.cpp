@@ -232,7 +232,7 @@ TEST_CASE("without source-level debug info the module is the same words as befor
   CHECK(k.ir()->hash != 0);  // the semantic hash is the tracer's and no option changes it
 }
 
-TEST_CASE("a source file that cannot be read leaves the text out; a long one is split") {
+TEST_CASE("a source file that cannot be read leaves the text out, and a long one is split") {
   auto emit_with_source = [](const std::string& path) {
     ir::Kernel k;
     k.name = "hand_built";

@@ -39,9 +39,10 @@ struct Options {
   // Host transfers to and from device-local buffers go through a staging buffer this big
   // (split in two halves, so copying and transferring overlap).
   std::size_t staging_bytes = std::size_t(16) << 20;
-  // Timestamp queries around each launch (Sequence::timings()): a launch's time runs from
-  // the end of the commands recorded before it to its own end. Some GPUs drain their
-  // pipeline to write a timestamp; turn them off to let independent launches overlap.
+  // Timestamp queries around each launch, copy and fill (Sequence::timings(), profile()): a
+  // command's time runs from the end of the commands recorded before it to its own end.
+  // Some GPUs drain their pipeline to write a timestamp; turn them off to let independent
+  // launches overlap.
   bool timestamps = true;
   // Source-level debug info in every kernel's SPIR-V (NonSemantic.Shader.DebugInfo.100:
   // the source files' text, a line and column per instruction, functions, variables, types),
