@@ -330,8 +330,8 @@ void VulkanSequence::wait() {
 
 void VulkanSequence::finish() {
   state_ = State::Finished;
-  const TimestampQueries& timestamps = recording_->timestamps();
-  recording_->timestamps().fetch();
+  TimestampQueries& timestamps = recording_->timestamps();
+  timestamps.fetch();
   timings_.clear();
   profiled_.clear();
   // The timeline starts where the first command does.
