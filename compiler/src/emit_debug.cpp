@@ -31,17 +31,23 @@ Id Emitter::file_string(const char* path) {
   if (inserted) {
     it->second = m_.fresh_id();
     m_.add(ModuleBuilder::Section::DebugStrings, spv::Op::OpString, {it->second}, literal_string(path));
-    m_.add(ModuleBuilder::Section::DebugStrings, spv::Op::OpSource,
-           {std::uint32_t(spv::SourceLanguage::Unknown), 0, it->second});
+    // With source-level debug info the file's DebugSource says it all: debuggers list each
+    // OpSource as a file of its own, which would show this one twice, once without its text.
+    if (!source_debug_) {
+      m_.add(ModuleBuilder::Section::DebugStrings, spv::Op::OpSource,
+             {std::uint32_t(spv::SourceLanguage::Unknown), 0, it->second});
+    }
   }
   return it->second;
 }
 
-// Emits an OpLine for the pending location if it differs from the one in effect. Called
-// before every instruction of a block, so the lines follow the instructions that need them
-// and constants or values without code cost none.
+// Emits an OpLine (and with source-level debug info a DebugLine) for the pending location if
+// it differs from the one in effect. Called before every instruction of a block, so the
+// lines follow the instructions that need them and constants or values without code cost none.
 void Emitter::source_line() {
-  if (!debug_ || !f_.open || !f_.pending.known() || !f_.pending.file || !*f_.pending.file) return;
+  if ((!debug_ && !source_debug_) || !f_.open || !f_.pending.known() || !f_.pending.file || !*f_.pending.file) return;
+  if (source_debug_) debug_line(debug_source(f_.pending.file), f_.pending.line, f_.pending.column);
+  if (!debug_) return;
   Id file = file_string(f_.pending.file);
   if (file == f_.line_file && f_.pending.line == f_.line && f_.pending.column == f_.column) return;
   f_.line_file = file;

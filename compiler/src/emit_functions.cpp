@@ -41,6 +41,7 @@ void Emitter::emit_function(const ir::Function& f, Id id, bool is_entry) {
 
   f_.label = entry;
   f_.open = true;
+  open_debug_function(f, id, is_entry);
   emit_block(*f.body);
   if (f_.open) {
     // A value-returning callable always ends in a Return; falling off its end is a path

@@ -61,6 +61,7 @@ Id Emitter::buffer_variable(std::uint32_t param) {
   Id var = global_variable(block, spv::StorageClass::StorageBuffer, p.name);
   decorate(m_, var, spv::Decoration::DescriptorSet, {0});
   decorate(m_, var, spv::Decoration::Binding, {p.binding});
+  if (source_debug_) debug_global_variable(var, p.name, debug_buffer_type(p), kernel_.loc);
   return param_variables_[param] = var;
 }
 
@@ -76,6 +77,12 @@ Id Emitter::uniform_variable(std::uint32_t param) {
   Id var = global_variable(block, spv::StorageClass::Uniform, p.name);
   decorate(m_, var, spv::Decoration::DescriptorSet, {0});
   decorate(m_, var, spv::Decoration::Binding, {p.binding});
+  if (source_debug_) {
+    Id value = debug_type(p.type);
+    std::uint32_t bytes = ir::layout_of(p.type, ir::LayoutRule::Std140).size;
+    Id block_type = debug_composite(p.name + "_block", bytes, {DebugMember{"value", value, 0, bytes}});
+    debug_global_variable(var, p.name, block_type, kernel_.loc);
+  }
   return param_variables_[param] = var;
 }
 
@@ -102,7 +109,9 @@ Id Emitter::push_constant_variable() {
     member_name(block, member, p.name);
     ++member;
   }
-  return push_constants_ = global_variable(block, spv::StorageClass::PushConstant, "push_constants");
+  push_constants_ = global_variable(block, spv::StorageClass::PushConstant, "push_constants");
+  if (source_debug_) debug_global_variable(push_constants_, "push_constants", debug_push_constant_type(), kernel_.loc);
+  return push_constants_;
 }
 
 Id Emitter::builtin_value(const ir::Node& n) {
@@ -137,6 +146,7 @@ Id Emitter::shared_variable(std::uint32_t index) {
   if (!var) {
     const ir::SharedVariable& s = kernel_.shared[index];
     var = global_variable(type(s.type), spv::StorageClass::Workgroup, s.name);
+    if (source_debug_) debug_global_variable(var, s.name, debug_type(s.type), s.loc);
   }
   return var;
 }

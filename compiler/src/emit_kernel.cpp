@@ -29,6 +29,7 @@ Words Emitter::run() {
   param_variables_.assign(kernel_.params.size(), 0);
   shared_variables_.assign(kernel_.shared.size(), 0);
   if (debug_ && kernel_.loc.known()) file_string(kernel_.loc.file);
+  begin_source_debug();
   main_ = m_.fresh_id();
   for (std::size_t i = 0; i < kernel_.functions.size(); ++i) function_ids_.push_back(m_.fresh_id());
   if (!kernel_.entry.body) fail("the kernel has no body");

@@ -42,6 +42,7 @@ void Emitter::emit_node(const ir::Node& n) {
   if (result) {
     f_.values[n.id] = result;
     if (debug_ && !n.name.empty()) name(result, n.name);
+    debug_value(n, result);
   }
 }
 

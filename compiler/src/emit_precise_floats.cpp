@@ -58,6 +58,7 @@ Id Emitter::helper_function(const std::string& name, ir::TypeRef value_type, uns
   f_.label = m_.fresh_id();
   append_instruction(f_.head, spv::Op::OpLabel, {f_.label});
   f_.open = true;
+  open_debug_helper(name, id, value_type, arity);
   Id result = body(params);
   terminate(spv::Op::OpReturnValue, {result});
   append_instruction(f_.body, spv::Op::OpFunctionEnd, {});

@@ -7,7 +7,7 @@
 namespace sprig::compiler {
 
 Emitter::Emitter(const ir::Kernel& kernel, const CompileOptions& options)
-    : kernel_(kernel), debug_(options.debug_info), options_(options) {}
+    : kernel_(kernel), debug_(options.debug_info), source_debug_(options.source_debug_info), options_(options) {}
 
 Id Emitter::op(spv::Op opcode, Id result_type, std::initializer_list<Id> operands, std::span<const Id> tail) {
   source_line();
@@ -22,6 +22,7 @@ Id Emitter::op(spv::Op opcode, Id result_type, std::initializer_list<Id> operand
 void Emitter::op_void(spv::Op opcode, std::initializer_list<Id> operands, std::span<const Id> tail) {
   source_line();
   append_instruction(f_.body, opcode, operands, tail);
+  f_.after_merge = opcode == spv::Op::OpSelectionMerge || opcode == spv::Op::OpLoopMerge;
 }
 
 Id Emitter::glsl(GLSLstd450 fn, Id result_type, std::initializer_list<Id> operands) {
@@ -33,7 +34,10 @@ void Emitter::label(Id id) {
   append_instruction(f_.body, spv::Op::OpLabel, {id});
   f_.label = id;
   f_.open = true;
-  f_.line_file = 0;  // an OpLine's scope ends with its block
+  f_.line_file = 0;  // an OpLine's scope ends with its block, and so do a DebugLine's and a DebugScope's
+  f_.debug_line_source = 0;
+  f_.after_merge = false;
+  debug_scope();
 }
 
 void Emitter::terminate(spv::Op opcode, std::initializer_list<Id> operands) {

@@ -75,6 +75,25 @@ class Emitter {
     SourceLoc pending;
     Id line_file = 0;
     std::uint32_t line = 0, column = 0;
+    // Source-level debug info: the function's DebugFunction (the scope of its blocks), the
+    // DebugLine in effect, and whether the last instruction was a merge instruction (which
+    // only the block's terminator may follow).
+    Id debug_scope = 0;
+    Id debug_line_source = 0;
+    std::uint32_t debug_line = 0, debug_column = 0;
+    bool after_merge = false;
+  };
+
+  // NonSemantic.Shader.DebugInfo.100 declarations made so far (emit_source_debug.cpp).
+  struct SourceDebug {
+    Id set = 0;                 // the imported instruction set
+    Id compilation_unit = 0;
+    Id unit_source = 0;         // the DebugSource of the kernel's file
+    Id expression = 0;          // the empty DebugExpression of DebugDeclare / DebugValue
+    std::map<std::string, Id> sources;        // DebugSource by file path
+    std::map<std::string, Id> strings;        // OpString by text
+    std::map<ir::TypeRef, Id> types;          // Debug type by IR type
+    std::map<std::pair<Id, std::string>, Id> values;  // DebugLocalVariable of named values, by scope and name
   };
 
   // ---- instructions (emitter.cpp)
@@ -266,12 +285,52 @@ class Emitter {
   void source_line();
   Id file_string(const char* path);
 
+  // ---- source-level debug info: NonSemantic.Shader.DebugInfo.100 (emit_source_debug.cpp,
+  // emit_debug_variables.cpp, emit_debug_types.cpp). Every member does nothing when
+  // CompileOptions::source_debug_info is off, so that the module is then the same as without it.
+  void begin_source_debug();
+  // A module-level debug instruction (OpExtInst of the set, result type void); its id.
+  Id debug_global(std::uint32_t instruction, std::initializer_list<Id> operands, std::span<const Id> tail = {});
+  // A debug instruction in the open block of the current function.
+  void debug_local(std::uint32_t instruction, std::initializer_list<Id> operands);
+  Id debug_string(const std::string& text);
+  // The DebugSource of a file, with its text where the file can be read.
+  Id debug_source(const char* path);
+  // A DebugFunction for a function at `loc`; `flags` adds to FlagIsDefinition.
+  Id debug_function(const std::string& function_name, const SourceLoc& loc, Id result_type, std::span<const Id> params,
+                    std::uint32_t flags = 0);
+  // The scope, definition and variables at the top of a function's body (its entry block).
+  void open_debug_function(const ir::Function& f, Id function, bool is_entry);
+  // The same for a helper_function: an artificial function at the kernel's location.
+  void open_debug_helper(const std::string& helper_name, Id function, ir::TypeRef value_type, unsigned arity);
+  // DebugScope at the start of a block.
+  void debug_scope();
+  // DebugLine for the pending location, from source_line().
+  void debug_line(Id source, std::uint32_t line, std::uint32_t column);
+  // DebugValue for a named node's value.
+  void debug_value(const ir::Node& n, Id value);
+  // DebugGlobalVariable for an interface variable of debug type `debug_type`.
+  void debug_global_variable(Id variable, const std::string& variable_name, Id debug_type, const SourceLoc& loc);
+  Id debug_local_variable(const std::string& variable_name, ir::TypeRef t, const SourceLoc& loc, Id scope,
+                          std::uint32_t flags, std::uint32_t arg_number = 0);
+  Id debug_type(ir::TypeRef t);
+  // A DebugTypeComposite named `type_name` with one member per (name, type, byte offset).
+  struct DebugMember {
+    std::string name;
+    Id type;
+    std::uint32_t offset_bytes, size_bytes;
+  };
+  Id debug_composite(const std::string& type_name, std::uint32_t size_bytes, const std::vector<DebugMember>& members);
+  Id debug_buffer_type(const ir::Param& p);
+  Id debug_push_constant_type();
+
   // ---- the kernel (emit_kernel.cpp)
   void emit_header();
   void emit_entry_point();
 
   const ir::Kernel& kernel_;
   const bool debug_;
+  const bool source_debug_;
   const CompileOptions options_;
   ModuleBuilder m_;
   FunctionState f_;
@@ -288,6 +347,7 @@ class Emitter {
   Id print_buffer_ = 0;
   std::map<std::string, Id> files_;
   std::map<std::string, Id> helpers_;  // helper_function ids by name
+  SourceDebug sd_;
 };
 
 }  // namespace sprig::compiler

@@ -41,6 +41,7 @@ void finish_kernel(ir::Kernel& k) {
   scan_function(k, k.entry);
   for (const auto& f : k.functions) scan_function(k, *f);
   k.hash = ir::semantic_hash(k);
+  k.debug_hash = ir::debug_hash(k);
 }
 
 }  // namespace sprig::detail

@@ -32,6 +32,8 @@ ir::NodeRef pure(ir::Op op, ir::TypeRef type, std::vector<ir::NodeRef> operands,
   return ir::Builder::current(loc).pure(op, type, std::move(operands), loc, a);
 }
 
+void name_value(ir::NodeRef node, std::string name) { node->name = std::move(name); }
+
 ir::NodeRef load(ir::NodeRef pointer, const SourceLoc& loc) {
   return ir::Builder::current(loc).statement(ir::Op::Load, pointer->type, {pointer}, loc);
 }

@@ -42,6 +42,11 @@ class Hasher {
       }
     }
   }
+  void add(const SourceLoc& loc) {
+    add(std::string(loc.file ? loc.file : ""));
+    add(loc.line);
+    add(loc.column);
+  }
   std::uint64_t value() const { return h_; }
 
  private:
@@ -131,6 +136,19 @@ void hash_function(Hasher& h, const Function& f) {
   }
 }
 
+void hash_function_names(Hasher& h, const Function& f) {
+  h.add(f.name);
+  h.add(f.loc);
+  for (const Variable& v : f.vars) {
+    h.add(v.name);
+    h.add(v.loc);
+  }
+  for (const auto& node : f.nodes) {
+    h.add(node->name);
+    h.add(node->loc);
+  }
+}
+
 }  // namespace
 
 std::uint64_t semantic_hash(const Kernel& k) {
@@ -150,6 +168,20 @@ std::uint64_t semantic_hash(const Kernel& k) {
   for (const SharedVariable& s : k.shared) h.add(s.type);
   hash_function(h, k.entry);
   for (const auto& f : k.functions) hash_function(h, *f);
+  return h.value();
+}
+
+std::uint64_t debug_hash(const Kernel& k) {
+  Hasher h;
+  h.add(k.name);
+  h.add(k.loc);
+  for (const Param& p : k.params) h.add(p.name);
+  for (const SharedVariable& s : k.shared) {
+    h.add(s.name);
+    h.add(s.loc);
+  }
+  hash_function_names(h, k.entry);
+  for (const auto& f : k.functions) hash_function_names(h, *f);
   return h.value();
 }
 

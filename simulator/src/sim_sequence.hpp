@@ -1,7 +1,8 @@
 // A recorded sequence of launches, copies and fills; submit() runs them in order on the
 // calling thread (the simulator has no queue to overlap with), so poll() is true and
 // wait() returns at once after it. submit() also delivers the launches' device_print lines,
-// those of a launch that failed included.
+// those of a launch that failed included. Its profile times each command by the host time
+// it took: the interpreter's cost, which says nothing of a GPU's.
 #pragma once
 
 #include <memory>
@@ -26,6 +27,7 @@ class SimSequence final : public SequenceBackend {
   bool poll() override;
   void wait() override;
   std::vector<LaunchTiming> timings() const override { return timings_; }
+  SequenceProfile profile() const override;
 
  private:
   struct Copy {
@@ -54,6 +56,7 @@ class SimSequence final : public SequenceBackend {
   std::shared_ptr<Backend> device_;
   std::vector<Command> commands_;
   std::vector<LaunchTiming> timings_;
+  std::vector<CommandProfile> profiled_;
   State state_ = State::Recording;
 };
 

@@ -1,4 +1,5 @@
 // Tracing: what the IR of a kernel looks like.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "sprig/dsl.hpp"
@@ -94,6 +95,27 @@ TEST_CASE("every node carries the user's source line") {
       found = true;
     }
   CHECK(found);
+}
+
+TEST_CASE("assigning a place stores on the line of the assignment, and a variable takes any readable place") {
+  int declared = 0, assigned = 0, loaded = 0;
+  auto k = kernel("place_lines", [&](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
+    auto tile = shared_array<std::uint32_t>(64, "tile");
+    UInt l = local_id().x();
+    Var<UInt> value = 0u;  declared = __LINE__;
+    value = in[l];  loaded = __LINE__;  // a read-only place: once ambiguous
+    tile[l] = value;  assigned = __LINE__;
+    barrier();
+    out[l] = tile[l];
+  }, workgroup(64));
+  std::vector<std::uint32_t> store_lines;
+  for (const auto& n : k.ir()->entry.nodes)
+    if (n->op == ir::Op::Store) store_lines.push_back(n->loc.line);
+  // value = in[l] stores where in[l] was indexed; tile[l] = value where tile[l] was, not
+  // where value was declared.
+  CHECK(std::count(store_lines.begin(), store_lines.end(), std::uint32_t(loaded)) == 1);
+  CHECK(std::count(store_lines.begin(), store_lines.end(), std::uint32_t(assigned)) == 1);
+  CHECK(std::count(store_lines.begin(), store_lines.end(), std::uint32_t(declared)) == 0);
 }
 
 TEST_CASE("the semantic hash ignores names and source lines but not semantics") {

@@ -58,6 +58,8 @@ struct Warnings {
 vk::Options cache_options(const fs::path& directory, Warnings& warnings) {
   vk::Options options;
   options.cache_directory = directory.string();
+  // Modules with source-level debug info skip the SPIR-V cache, even under SPRIG_DEBUG_INFO=1.
+  options.source_debug_info_from_environment = false;
   options.on_warning = [&warnings](const std::string& message) {
     std::lock_guard lock(warnings.mutex);
     warnings.messages.push_back(message);

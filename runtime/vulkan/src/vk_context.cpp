@@ -19,7 +19,9 @@ std::shared_ptr<DeviceContext> DeviceContext::create(std::shared_ptr<Instance> i
   self->instance_ = std::move(instance);
   self->physical_ = std::move(physical);
   self->options_ = options;
-  self->device_ = create_logical_device(self->physical_);
+  self->diagnostics_ = resolve_diagnostics(options, self->physical_.info, self->physical_.caps);
+  if (!self->diagnostics_.warning.empty()) self->warn(self->diagnostics_.warning);
+  self->device_ = create_logical_device(self->physical_, self->diagnostics_.pipeline_statistics);
   // A per-device table: several devices (or instances) may be open at once.
   volkLoadDeviceTable(&self->vk_, self->device_);
   self->vk_.vkGetDeviceQueue(self->device_, self->physical_.caps.queue_family, 0, &self->queue_);

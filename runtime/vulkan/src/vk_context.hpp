@@ -17,6 +17,7 @@
 #include <volk.h>
 
 #include "sprig/runtime/vulkan.hpp"
+#include "vk_diagnostics.hpp"
 #include "vk_instance.hpp"
 #include "vk_memory.hpp"
 #include "vk_physical_device.hpp"
@@ -40,6 +41,8 @@ class DeviceContext {
   const DeviceInfo& info() const { return physical_.info; }
   const DeviceCapabilities& caps() const { return physical_.caps; }
   const Options& options() const { return options_; }
+  // The debugging and profiling aids this device applies.
+  const Diagnostics& diagnostics() const { return diagnostics_; }
   Instance& instance() const { return *instance_; }
   MemoryAllocator& memory() const { return *memory_; }
   PipelineCache& pipelines() const { return *pipelines_; }
@@ -81,6 +84,7 @@ class DeviceContext {
   std::shared_ptr<Instance> instance_;  // destroyed after the device
   PhysicalDevice physical_;
   Options options_;
+  Diagnostics diagnostics_;
   VkDevice device_ = VK_NULL_HANDLE;
   VolkDeviceTable vk_{};
   VkQueue queue_ = VK_NULL_HANDLE;

@@ -42,6 +42,7 @@ std::shared_ptr<DeviceBackend> open_discovered(Discovery& found, std::size_t ind
                       "): it " + chosen.unusable_reason);
   }
   chosen.info.quirks = (chosen.info.quirks | options.forced_workarounds).without(options.disabled_workarounds);
+  hide_extensions(chosen.caps, options.hidden_extensions);
   auto context = DeviceContext::create(found.instance, std::move(chosen), options);
   return std::make_shared<VulkanDevice>(std::move(context));
 }
@@ -144,6 +145,14 @@ std::optional<KernelTimes> Device::kernel_times(std::uint64_t kernel_hash) const
 
 MemoryStats Device::memory_stats() const {
   return vulkan_backend(const_cast<Device&>(*this)).context().memory().stats();
+}
+
+bool Device::source_debug_info() const {
+  return vulkan_backend(const_cast<Device&>(*this)).context().diagnostics().source_debug_info;
+}
+
+bool Device::pipeline_statistics() const {
+  return vulkan_backend(const_cast<Device&>(*this)).context().diagnostics().pipeline_statistics;
 }
 
 std::size_t barrier_count(const SequenceBackend& sequence) {

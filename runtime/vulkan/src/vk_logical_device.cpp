@@ -6,7 +6,7 @@
 
 namespace sprig::vk {
 
-VkDevice create_logical_device(const PhysicalDevice& physical) {
+VkDevice create_logical_device(const PhysicalDevice& physical, bool pipeline_statistics) {
   const DeviceCapabilities& caps = physical.caps;
 
   float priority = 1.0f;
@@ -19,6 +19,8 @@ VkDevice create_logical_device(const PhysicalDevice& physical) {
   std::vector<const char*> extensions;
   if (caps.portability_subset) extensions.push_back("VK_KHR_portability_subset");  // required when offered
   if (caps.memory_budget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+  // Modules with source-level debug info need it; others do not mind it.
+  if (caps.non_semantic_info_extension) extensions.push_back(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME);
 
   VkPhysicalDeviceFeatures2 features{};
   features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
@@ -45,6 +47,15 @@ VkDevice create_logical_device(const PhysicalDevice& physical) {
     if (caps.subgroup_size_control == SubgroupSizeControl::Extension) {
       extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     }
+  }
+
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{};
+  executable_info.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+  if (pipeline_statistics && caps.pipeline_executable_info) {
+    executable_info.pipelineExecutableInfo = VK_TRUE;
+    executable_info.pNext = features.pNext;
+    features.pNext = &executable_info;
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   }
 
   VkDeviceCreateInfo info{};

@@ -9,6 +9,8 @@
 namespace sprig::vk {
 
 // One queue of physical.caps.queue_family. Throws DeviceError on failure.
-VkDevice create_logical_device(const PhysicalDevice& physical);
+// `pipeline_statistics` enables the feature that lets pipelines capture the driver's
+// statistics (only when asked for: drivers may keep more of each pipeline for it).
+VkDevice create_logical_device(const PhysicalDevice& physical, bool pipeline_statistics);
 
 }  // namespace sprig::vk

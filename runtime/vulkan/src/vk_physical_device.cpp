@@ -107,6 +107,9 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   caps.portability_subset = has_extension("VK_KHR_portability_subset");
   caps.memory_budget = has_extension(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   bool core13 = caps.api_version >= VK_API_VERSION_1_3;
+  caps.non_semantic_info_extension = !core13 && has_extension(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME);
+  caps.non_semantic_info = core13 || caps.non_semantic_info_extension;
+  bool executable_properties = has_extension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   if (core13) {
     caps.subgroup_size_control = SubgroupSizeControl::Core;
   } else if (has_extension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
@@ -118,6 +121,8 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   size_control_features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES;
   VkPhysicalDeviceVulkan12Features features12{};
   features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_features{};
+  executable_features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
   VkPhysicalDeviceFeatures2 features{};
   features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   if (caps.api_version >= VK_API_VERSION_1_2) features.pNext = &features12;
@@ -126,7 +131,12 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
     size_control_features.pNext = features.pNext;
     features.pNext = &size_control_features;
   }
+  if (executable_properties) {
+    executable_features.pNext = features.pNext;
+    features.pNext = &executable_features;
+  }
   vkGetPhysicalDeviceFeatures2(handle, &features);
+  caps.pipeline_executable_info = executable_properties && executable_features.pipelineExecutableInfo == VK_TRUE;
   caps.shader_int64 = features.features.shaderInt64 == VK_TRUE;
   caps.vulkan_memory_model = features12.vulkanMemoryModel == VK_TRUE;
   caps.vulkan_memory_model_device_scope = features12.vulkanMemoryModelDeviceScope == VK_TRUE;
@@ -222,6 +232,16 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   // A zero period marks "no timestamps": launch timings then read 0.
   info.timestamp_period_ns = caps.timestamp_valid_bits > 0 ? limits.timestampPeriod : 0.0;
   return device;
+}
+
+void hide_extensions(DeviceCapabilities& caps, const std::vector<std::string>& hidden) {
+  for (const std::string& name : hidden) {
+    if (name == VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME) {
+      caps.non_semantic_info = caps.non_semantic_info_extension = false;
+    } else if (name == VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) {
+      caps.pipeline_executable_info = false;
+    }
+  }
 }
 
 }  // namespace sprig::vk

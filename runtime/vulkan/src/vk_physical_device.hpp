@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <volk.h>
 
@@ -38,6 +39,12 @@ struct DeviceCapabilities {
   bool compute_full_subgroups = false;
   bool portability_subset = false;  // the device requires VK_KHR_portability_subset enabled
   bool memory_budget = false;       // VK_EXT_memory_budget: the driver's per-heap budget and usage
+  // Debugging and profiling aids (docs/debugging.md). Non-semantic info lets modules carry
+  // source-level debug info; it is core in Vulkan 1.3 and an extension to enable before.
+  bool non_semantic_info = false, non_semantic_info_extension = false;
+  // VK_KHR_pipeline_executable_properties with its pipelineExecutableInfo feature: the
+  // driver's statistics of each compiled pipeline.
+  bool pipeline_executable_info = false;
   // 32-bit float controls a shader may declare (Vulkan 1.2); precise-float kernels use them.
   bool float32_denorm_preserve = false, float32_signed_zero_inf_nan_preserve = false,
        float32_rounding_mode_rte = false;
@@ -56,5 +63,9 @@ struct PhysicalDevice {
 
 // Queries properties, limits and features. `instance_api` caps the usable API version.
 PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t instance_api);
+
+// For tests (Options::hidden_extensions): forgets the debugging and profiling extensions
+// named in `hidden`, even where they are core, as if the device lacked them.
+void hide_extensions(DeviceCapabilities& caps, const std::vector<std::string>& hidden);
 
 }  // namespace sprig::vk

@@ -12,6 +12,7 @@
 #include "sprig/dsl/error.hpp"
 #include "vk_context.hpp"
 #include "vk_feature_check.hpp"
+#include "vk_pipeline_statistics.hpp"
 #include "vk_result.hpp"
 #include "sprig_emitter_build_id.hpp"
 
@@ -33,10 +34,13 @@ void check_vk(VkResult result, const ir::Kernel& kernel, const char* call) {
   if (result != VK_SUCCESS) fail(kernel, std::string(call) + " failed: " + result_name(result));
 }
 
-// The emitter's share of the device's driver workarounds, and the float controls that
-// precise-float kernels declare where the device has them.
-compiler::CompileOptions compile_options(const DeviceInfo& info, const DeviceCapabilities& caps) {
+// The emitter's share of the device's driver workarounds, the float controls that
+// precise-float kernels declare where the device has them, and the debug info asked for.
+compiler::CompileOptions compile_options(const DeviceContext& context) {
+  const DeviceInfo& info = context.info();
+  const DeviceCapabilities& caps = context.caps();
   compiler::CompileOptions options;
+  options.source_debug_info = context.diagnostics().source_debug_info;
   options.signed_remainder_by_division = info.quirks.has(Quirk::SignedRemainderUnsigned);
   options.sign_extension_by_shifts = info.quirks.has(Quirk::SignExtendedCompareWithConstant);
   options.exact_int_to_float = info.quirks.has(Quirk::IntFloatIntFolded);
@@ -81,9 +85,11 @@ std::string spirv_file_name(std::uint64_t key) {
 // SPIR-V from the disk cache when it holds this kernel's module, else emitted (and stored).
 std::vector<std::uint32_t> obtain_spirv(const DeviceContext& context, const ir::Kernel& kernel, const DiskCache* disk,
                                         KernelTimes& times) {
-  compiler::CompileOptions options = compile_options(context.info(), context.caps());
-  // A substituted compiler's output is its own business, and an unhashed kernel has no key.
-  bool cacheable = disk != nullptr && !context.options().spirv_compiler && kernel.hash != 0;
+  compiler::CompileOptions options = compile_options(context);
+  // A substituted compiler's output is its own business, and an unhashed kernel has no key;
+  // source-level debug info holds the source files' text, which the key does not cover.
+  bool cacheable =
+      disk != nullptr && !context.options().spirv_compiler && kernel.hash != 0 && !options.source_debug_info;
   std::uint64_t key = cacheable ? spirv_key(kernel, options) : 0;
   if (cacheable) {
     if (std::optional<std::vector<std::byte>> bytes = disk->load(spirv_file_name(key), key)) {
@@ -197,6 +203,7 @@ void create_pipeline(DeviceContext& context, const ir::Kernel& kernel, const std
 
   VkComputePipelineCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  if (context.diagnostics().pipeline_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   info.stage = stage;
   info.layout = pipeline.layout;
   VkResult result =
@@ -230,6 +237,10 @@ std::shared_ptr<const Pipeline> build_pipeline(DeviceContext& context, const ir:
   start = std::chrono::steady_clock::now();
   create_pipeline(context, kernel, words, driver_cache, *pipeline);
   pipeline->times.pipeline_ms = elapsed_ms(start);
+  const Diagnostics& diagnostics = context.diagnostics();
+  pipeline->times.statistics = diagnostics.pipeline_statistics
+                                   ? read_pipeline_statistics(context.device(), context.vk(), pipeline->pipeline)
+                                   : unavailable_statistics(diagnostics.statistics_unavailable);
   return pipeline;
 }
 

@@ -25,11 +25,15 @@ std::shared_ptr<const Pipeline> PipelineCache::get(const ir::Kernel& kernel) {
     return pipeline;
   }
 
+  // With source-level debug info a module also shows names and lines, so kernels that
+  // compute the same thing from different places get pipelines of their own.
+  std::uint64_t key =
+      context_.diagnostics().source_debug_info ? hash_value(kernel.debug_hash, kernel.hash) : kernel.hash;
   std::promise<std::shared_ptr<const Pipeline>> promise;
   Future existing;
   {
     std::lock_guard lock(mutex_);
-    auto [entry, inserted] = pipelines_.try_emplace(kernel.hash);
+    auto [entry, inserted] = pipelines_.try_emplace(key);
     if (inserted) {
       entry->second = promise.get_future().share();
     } else {
@@ -51,7 +55,7 @@ std::shared_ptr<const Pipeline> PipelineCache::get(const ir::Kernel& kernel) {
   } catch (...) {
     {
       std::lock_guard lock(mutex_);
-      pipelines_.erase(kernel.hash);
+      pipelines_.erase(key);
     }
     promise.set_exception(std::current_exception());
     throw;

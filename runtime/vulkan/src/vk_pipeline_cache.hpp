@@ -1,5 +1,6 @@
 // Pipelines by kernel hash, per device. The hash covers a kernel's semantics only, so two
-// kernels that differ in names or source lines share a pipeline. Each pipeline is built
+// kernels that differ in names or source lines share a pipeline, except on a device whose
+// kernels carry source-level debug info, where the names and lines join the key. Each pipeline is built
 // once even when several threads ask for it at the same time. Behind the in-memory map, the
 // disk cache (Options::cache_directory) keeps SPIR-V and the driver's compiled pipelines
 // for later processes.

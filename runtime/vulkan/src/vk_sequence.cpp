@@ -79,8 +79,11 @@ void VulkanSequence::leak_in_flight_resources() noexcept {
 
 std::string VulkanSequence::kernels_text() const {
   std::vector<std::string> names;
-  for (const TimedLaunch& launch : launches_) {
-    if (std::find(names.begin(), names.end(), launch.kernel) == names.end()) names.push_back(launch.kernel);
+  for (const TimedCommand& timed : recorded_) {
+    const CommandProfile& c = timed.command;
+    if (c.kind == CommandKind::Kernel && std::find(names.begin(), names.end(), c.name) == names.end()) {
+      names.push_back(c.name);
+    }
   }
   if (names.empty()) return "copies and fills only";
   constexpr std::size_t kNamed = 8;
@@ -172,9 +175,25 @@ VkDescriptorSet VulkanSequence::bind_arguments(const Pipeline& pipeline, const C
   return set;
 }
 
-void VulkanSequence::record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set) {
-  const VolkDeviceTable& vk = context_->vk();
+template <class Record>
+void VulkanSequence::timed(CommandProfile command, Record&& record) {
   std::optional<TimestampQueries::Mark> begin = recording_->timestamps().write(commands_);
+  record();
+  std::optional<TimestampQueries::Mark> end = recording_->timestamps().write(commands_);
+  recorded_.push_back({std::move(command), begin, end});
+}
+
+void VulkanSequence::record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set) {
+  CommandProfile command;
+  command.name = launch.kernel->name;
+  command.loc = launch.loc;
+  command.workgroups = launch.workgroups;
+  command.statistics = pipeline.times.statistics;
+  timed(std::move(command), [&] { record_commands(launch, pipeline, set); });
+}
+
+void VulkanSequence::record_commands(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set) {
+  const VolkDeviceTable& vk = context_->vk();
   vk.vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
   vk.vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
   if (pipeline.push_constant_bytes > 0) {
@@ -184,8 +203,6 @@ void VulkanSequence::record_dispatch(const Launch& launch, const Pipeline& pipel
                           words.data());
   }
   vk.vkCmdDispatch(commands_, launch.workgroups[0], launch.workgroups[1], launch.workgroups[2]);
-  std::optional<TimestampQueries::Mark> end = recording_->timestamps().write(commands_);
-  launches_.push_back({launch.kernel->name, begin, end});
 }
 
 void VulkanSequence::launch(Launch launch) {
@@ -238,7 +255,11 @@ void VulkanSequence::copy(const RawBuffer& src, std::size_t src_offset, const Ra
   BufferAccess accesses[] = {access_of(from, true, false), access_of(to, false, true)};
   barrier_before(TransferStage, accesses);
   VkBufferCopy region{from.offset() + src_offset, to.offset() + dst_offset, bytes};
-  context_->vk().vkCmdCopyBuffer(commands_, from.handle(), to.handle(), 1, &region);
+  CommandProfile command;
+  command.kind = CommandKind::Copy;
+  command.name = "copy";
+  command.bytes = bytes;
+  timed(std::move(command), [&] { context_->vk().vkCmdCopyBuffer(commands_, from.handle(), to.handle(), 1, &region); });
   keep_alive(src);
   keep_alive(dst);
 }
@@ -259,7 +280,12 @@ void VulkanSequence::fill(const RawBuffer& dst, std::size_t offset, std::size_t 
   if (size == 0) return;
   BufferAccess access = access_of(to, false, true);
   barrier_before(TransferStage, std::span(&access, 1));
-  context_->vk().vkCmdFillBuffer(commands_, to.handle(), to.offset() + offset, size, word);
+  CommandProfile command;
+  command.kind = CommandKind::Fill;
+  command.name = "fill";
+  command.bytes = bytes;
+  timed(std::move(command),
+        [&] { context_->vk().vkCmdFillBuffer(commands_, to.handle(), to.offset() + offset, size, word); });
   keep_alive(dst);
 }
 
@@ -317,10 +343,20 @@ void VulkanSequence::wait() {
 
 void VulkanSequence::finish() {
   state_ = State::Finished;
-  recording_->timestamps().fetch();
+  TimestampQueries& timestamps = recording_->timestamps();
+  timestamps.fetch();
   timings_.clear();
-  for (const TimedLaunch& launch : launches_) {
-    timings_.push_back({launch.kernel, recording_->timestamps().elapsed_ms(launch.begin, launch.end)});
+  profiled_.clear();
+  // The timeline starts where the first command does.
+  std::optional<TimestampQueries::Mark> origin = recorded_.empty() ? std::nullopt : recorded_.front().begin;
+  for (const TimedCommand& timed : recorded_) {
+    CommandProfile c = timed.command;
+    c.start_ms = timestamps.elapsed_ms(origin, timed.begin);
+    c.end_ms = timestamps.elapsed_ms(origin, timed.end);
+    if (c.kind == CommandKind::Kernel) {
+      timings_.push_back({c.name, timestamps.elapsed_ms(timed.begin, timed.end), c.loc, c.statistics});
+    }
+    profiled_.push_back(std::move(c));
   }
   if (print_buffers_.empty()) return;
   std::vector<LaunchPrints> prints;
@@ -332,6 +368,13 @@ void VulkanSequence::finish() {
 std::vector<LaunchTiming> VulkanSequence::timings() const {
   if (state_ != State::Finished) throw DeviceError("timings() are known once the sequence has finished (after wait())");
   return timings_;
+}
+
+SequenceProfile VulkanSequence::profile() const {
+  if (state_ != State::Finished) throw DeviceError("profile() is known once the sequence has finished (after wait())");
+  const DeviceInfo& info = context_->info();
+  std::string clock = recording_->timestamps().enabled() ? "timestamp queries" : "none";
+  return SequenceProfile{info.name, info.backend, info.driver_version, std::move(clock), profiled_};
 }
 
 }  // namespace sprig::vk

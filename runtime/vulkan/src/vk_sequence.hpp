@@ -48,6 +48,7 @@ class VulkanSequence final : public SequenceBackend {
   bool poll() override;
   void wait() override;
   std::vector<LaunchTiming> timings() const override;
+  SequenceProfile profile() const override;
 
   // Barriers placed between commands so far (the closing barrier is not counted).
   std::size_t barrier_count() const { return hazards_.barriers(); }
@@ -55,8 +56,9 @@ class VulkanSequence final : public SequenceBackend {
  private:
   // Abandoned: submitted work that never finished (timeout, device lost).
   enum class State { Recording, Submitted, Finished, Failed, Abandoned };
-  struct TimedLaunch {
-    std::string kernel;
+  // A command and the timestamps around it; its times are filled in when it has run.
+  struct TimedCommand {
+    CommandProfile command;
     std::optional<TimestampQueries::Mark> begin, end;
   };
 
@@ -66,6 +68,10 @@ class VulkanSequence final : public SequenceBackend {
   VkDescriptorSet bind_arguments(const Pipeline& pipeline, const CheckedLaunch& checked, const ir::Kernel& kernel,
                                  const PrintBuffer* prints);
   void record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set);
+  void record_commands(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set);
+  // Records `command` between two timestamps.
+  template <class Record>
+  void timed(CommandProfile command, Record&& record);
   void keep_alive(const RawBuffer& buffer) { used_buffers_.insert(buffer.shared_storage()); }
   void finish();
   // After a wait that did not succeed: loses the device on a timeout, abandons the sequence
@@ -84,10 +90,11 @@ class VulkanSequence final : public SequenceBackend {
   // before the sequence has finished, even if the user drops every RawBuffer.
   std::set<std::shared_ptr<BufferStorage>> used_buffers_;
   std::vector<std::shared_ptr<const Pipeline>> pipelines_;
-  std::vector<TimedLaunch> launches_;
+  std::vector<TimedCommand> recorded_;
   std::shared_ptr<PrintLog> prints_;
   std::vector<PrintBuffer> print_buffers_;  // one per launch of a kernel that prints
   std::vector<LaunchTiming> timings_;
+  std::vector<CommandProfile> profiled_;
   State state_ = State::Recording;
 };
 

@@ -23,6 +23,8 @@ class TimestampQueries {
   TimestampQueries(const TimestampQueries&) = delete;
   TimestampQueries& operator=(const TimestampQueries&) = delete;
 
+  // Whether marks are written (timestamps asked for and supported).
+  bool enabled() const { return enabled_; }
   // Records a write of the time at which the commands before it have completed.
   std::optional<Mark> write(VkCommandBuffer commands);
   // Reads all results; call once the sequence has finished.

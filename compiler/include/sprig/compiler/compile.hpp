@@ -16,6 +16,12 @@ struct CompileOptions {
   bool validate = true;    // run spirv-val on the result; throws CompileError if it fails
   bool optimize = false;   // run spirv-opt's performance passes
   bool debug_info = true;  // OpName / OpLine from the user's source locations
+  // Source-level debug info for shader debuggers (RenderDoc, Nsight Graphics): the
+  // NonSemantic.Shader.DebugInfo.100 instruction set with the source files' text, the
+  // kernel's types, functions, local variables, and a line and column for every
+  // instruction (docs/debugging.md). Needs VK_KHR_shader_non_semantic_info (core in
+  // Vulkan 1.3); the runtime sets it where the device has it and it was asked for.
+  bool source_debug_info = false;
   // Emit signed % as a - b * (a / b) instead of OpSRem: the workaround for drivers whose
   // OpSRem is wrong (Quirk::SignedRemainderUnsigned; the runtime sets it per device).
   bool signed_remainder_by_division = false;

@@ -14,6 +14,7 @@
 #include <concepts>
 #include <cstdint>
 #include <source_location>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -127,6 +128,7 @@ ir::NodeRef splat(ir::TypeRef vector_type, ir::NodeRef scalar, const SourceLoc& 
 ir::NodeRef load(ir::NodeRef pointer, const SourceLoc& loc);
 ir::NodeRef pure(ir::Op op, ir::TypeRef type, std::vector<ir::NodeRef> operands, const SourceLoc& loc,
                  std::uint64_t a = 0);
+void name_value(ir::NodeRef node, std::string name);
 
 }  // namespace detail
 
@@ -205,6 +207,14 @@ class Expr : public DeviceOps<T> {
   explicit Expr(Part<1> x, Part<3> yzw) requires(components_of<T>() == 4) : node_(vector_of({x, yzw})) {}
 
   ir::NodeRef node() const { return node_; }
+
+  // Names the value for debuggers: OpName, and with source-level debug info a local
+  // variable that shows the value where it is computed (docs/debugging.md). Names are not
+  // part of the semantic hash. Equal expressions are one value, which takes the last name.
+  const Expr& named(std::string name) const {
+    detail::name_value(node_, std::move(name));
+    return *this;
+  }
 
   // ---- vectors: components and swizzles
   Expr<component_t<T>> operator[](int index) const

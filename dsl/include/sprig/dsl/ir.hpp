@@ -258,6 +258,7 @@ struct Kernel {
   bool precise_floats = false;
   SourceLoc loc;             // where the kernel was defined
   std::uint64_t hash = 0;    // semantic hash: excludes names and source locations
+  std::uint64_t debug_hash = 0;  // the names and source locations the semantic hash leaves out
   double trace_ms = 0;       // time spent tracing the lambda
 };
 

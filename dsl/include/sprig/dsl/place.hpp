@@ -61,11 +61,13 @@ class Place : public DeviceOps<T> {
   }
   // Copying one place to another stores a load of it (it never rebinds the place). An
   // assignment operator cannot take the caller's line, so the load and store carry the line
-  // where `other` was formed (the user's indexing expression).
+  // where this place was indexed (`a[i] = v` is one line, wherever `v` was declared), or,
+  // when this place is a whole variable, the line where `other` was formed.
   const Place& operator=(const Place& other) const
     requires(writable(A) && readable(A))
   {
-    return *this = Operand<T>(other, other.pointer()->loc);
+    const SourceLoc& loc = pointer_->op == ir::Op::VarRoot ? other.pointer()->loc : pointer_->loc;
+    return *this = Operand<T>(other, loc);
   }
   Place(const Place&) = default;
 
@@ -171,6 +173,13 @@ class Variable : public Place<T, Access::ReadWrite> {
     return *this;
   }
   // Exact matches, so that assigning a value never picks the converting constructors.
+  // `v = in[i]` (a place of another access) loads it on the line where it was indexed.
+  template <Access A>
+    requires(readable(A))
+  const Variable& operator=(const Place<T, A>& value) const {
+    Base::operator=(Operand<T>(value, value.pointer()->loc));
+    return *this;
+  }
   const Variable& operator=(const Expr<T>& value) const {
     detail::store(this->pointer(), value.node(), value.node()->loc);
     return *this;

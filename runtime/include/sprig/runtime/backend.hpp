@@ -16,6 +16,7 @@
 #include "sprig/runtime/launch.hpp"
 #include "sprig/runtime/memory_budget.hpp"
 #include "sprig/runtime/print_log.hpp"
+#include "sprig/runtime/profile.hpp"
 
 namespace sprig {
 
@@ -46,6 +47,10 @@ struct DeviceInfo {
 struct LaunchTiming {
   std::string kernel;
   double gpu_ms = 0;  // from timestamp queries (simulator: host time of the interpretation)
+  SourceLoc loc;      // the user's line that launched it
+  // The kernel's driver statistics (registers, spills, ...) or why there are none; never
+  // null. Sequence::profile() puts the launches on a timeline with the copies and fills.
+  std::shared_ptr<const KernelStatistics> statistics;
 };
 
 // A recorded list of commands, submitted at once (one command buffer on Vulkan).
@@ -60,6 +65,7 @@ class SequenceBackend {
   virtual bool poll() = 0;  // true once the submitted work has finished
   virtual void wait() = 0;
   virtual std::vector<LaunchTiming> timings() const = 0;  // after wait()
+  virtual SequenceProfile profile() const = 0;            // after wait()
 };
 
 // What the driver says about the device-local memory heap (VK_EXT_memory_budget): how

@@ -106,6 +106,11 @@ class Sequence {
     wait();
   }
   std::vector<LaunchTiming> timings() const { return impl_->timings(); }
+  // Every command on one timeline with each kernel's line and driver statistics, once the
+  // sequence has finished (docs/debugging.md, "Profiling"); write_trace() saves it as a
+  // Chrome trace for ui.perfetto.dev or chrome://tracing.
+  SequenceProfile profile() const { return impl_->profile(); }
+  void write_trace(const std::string& path) const { profile().write_trace(path); }
   const SequenceBackend& backend() const { return *impl_; }
 
  private:

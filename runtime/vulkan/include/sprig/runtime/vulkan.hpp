@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,10 +39,28 @@ struct Options {
   // Host transfers to and from device-local buffers go through a staging buffer this big
   // (split in two halves, so copying and transferring overlap).
   std::size_t staging_bytes = std::size_t(16) << 20;
-  // Timestamp queries around each launch (Sequence::timings()): a launch's time runs from
-  // the end of the commands recorded before it to its own end. Some GPUs drain their
-  // pipeline to write a timestamp; turn them off to let independent launches overlap.
+  // Timestamp queries around each launch, copy and fill (Sequence::timings(), profile()): a
+  // command's time runs from the end of the commands recorded before it to its own end.
+  // Some GPUs drain their pipeline to write a timestamp; turn them off to let independent
+  // launches overlap.
   bool timestamps = true;
+  // Source-level debug info in every kernel's SPIR-V (NonSemantic.Shader.DebugInfo.100:
+  // the source files' text, a line and column per instruction, functions, variables, types),
+  // for RenderDoc and Nsight Graphics (docs/debugging.md). A device without
+  // VK_KHR_shader_non_semantic_info leaves it out with a warning (on_warning).
+  // Default: on when the environment variable SPRIG_DEBUG_INFO is 1.
+  bool source_debug_info = false;
+  bool source_debug_info_from_environment = true;
+  // The driver's statistics of every kernel's pipeline (VK_KHR_pipeline_executable_
+  // properties: registers, shared memory, spills, as the driver names them) in
+  // Sequence::timings(), Sequence::profile() and kernel_times(); on a device without the
+  // extension they say it is unavailable. Default: on when SPRIG_PROFILE is 1.
+  bool pipeline_statistics = false;
+  bool pipeline_statistics_from_environment = true;
+  // For tests only: act as if the device lacked these of the extensions above
+  // (VK_KHR_shader_non_semantic_info, VK_KHR_pipeline_executable_properties), even where
+  // its Vulkan version makes them core. Never set this in real use.
+  std::vector<std::string> hidden_extensions;
   // Driver workarounds (driver_quirks.hpp) not to apply even where the driver needs them:
   // for the tests that prove a quirk is still there. Never set this in real use.
   QuirkSet disabled_workarounds;
@@ -75,6 +94,8 @@ struct KernelTimes {
   double emit_ms = 0;      // producing SPIR-V (the SpirvCompiler), or reading it from the disk cache
   double pipeline_ms = 0;  // vkCreateShaderModule + vkCreateComputePipelines
   bool spirv_from_disk = false;  // the SPIR-V came from Options::cache_directory
+  // The driver's statistics of the pipeline, or why there are none (never null).
+  std::shared_ptr<const KernelStatistics> statistics;
 };
 
 // Device memory held by the sub-allocator.
@@ -115,6 +136,11 @@ class Device : public sprig::Device {
   std::optional<KernelTimes> kernel_times(std::uint64_t kernel_hash) const;
 
   MemoryStats memory_stats() const;
+
+  // Whether this device's kernels carry source-level debug info (asked for and supported).
+  bool source_debug_info() const;
+  // Whether this device's pipelines capture the driver's statistics (asked for and supported).
+  bool pipeline_statistics() const;
 
  private:
   using sprig::Device::Device;
