@@ -15,6 +15,9 @@ namespace pos = sprig::pos;
 
 namespace {
 
+// Each record in flight holds a plotter's buffers (and, in plot, a thread).
+constexpr std::uint32_t max_in_flight = 256;
+
 // ---- values: each parser reads the option's text once into its type, or throws a
 // CLI::ValidationError that names the option and the problem.
 
@@ -126,6 +129,11 @@ void add_memory_budget(CLI::App& command, std::uint64_t& budget) {
       "device memory sprig may hold on each device, e.g. 6GiB (default: no budget beyond the driver's)",
       [&budget](const std::string& text) { budget = parse_bytes("--memory-budget", text); });
 }
+void add_in_flight(CLI::App& command, std::optional<std::uint32_t>& in_flight, const char* description) {
+  add(command, "--in-flight", "N", description, [&in_flight](const std::string& text) {
+    in_flight = parse_count("--in-flight", text, 1, max_in_flight);
+  });
+}
 void add_seed(CLI::App& command, const std::string& name, std::optional<pos::Seed>& seed, const char* description) {
   add(command, name, "HEX64", description,
       [&seed, name](const std::string& text) { seed = parse_hex32(name, text); });
@@ -168,6 +176,8 @@ std::optional<Command> parse_command_line(int argc, const char* const* argv) {
   add_device(plot_command, plot.device);
   add_devices(plot_command, plot.devices);
   add_memory_budget(plot_command, plot.memory_budget);
+  add_in_flight(plot_command, plot.in_flight,
+                "records in flight on each device, each recorded by its own thread (default: 8 on a GPU, 2 on a CPU)");
 
   VerifyOptions verify;
   CLI::App& verify_command = *app.add_subcommand("verify", "verify every proof of a plot file on the device");
@@ -183,10 +193,8 @@ std::optional<Command> parse_command_line(int argc, const char* const* argv) {
   add_device(bench_command, bench.device);
   add_devices(bench_command, bench.devices);
   add_memory_budget(bench_command, bench.memory_budget);
-  const char* in_flight = "records in flight, their launches interleaved (default: the device type's best)";
-  add(bench_command, "--in-flight", "N", in_flight, [&bench](const std::string& text) {
-    bench.in_flight = parse_count("--in-flight", text, 1, std::numeric_limits<std::uint32_t>::max());
-  });
+  add_in_flight(bench_command, bench.in_flight,
+                "records in flight, their launches interleaved (default: the device type's best)");
 
   try {
     app.parse(argc, argv);

@@ -32,8 +32,10 @@ struct PlotOptions {
   std::string output;
   DeviceKind device = DeviceKind::Vulkan;
   std::string devices;  // --devices: a list of Vulkan devices; empty: the best device
+  // Records in flight on each device, each on its own worker thread; unset: the device
+  // type's default (plot_in_flight in devices.hpp), or as many as fit memory_budget.
+  std::optional<std::uint32_t> in_flight;
   // --memory-budget: bytes of device memory sprig may hold on each device; 0: no budget.
-  // Two records in flight per device when they fit, else one.
   std::uint64_t memory_budget = 0;
 };
 

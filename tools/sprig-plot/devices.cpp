@@ -71,6 +71,22 @@ std::string disk_cache_summary(sprig::Device& device) {
   return text;
 }
 
+namespace {
+
+// After the memory ran out: one plotter fewer than fit leaves room for what the sequences
+// allocate as they run (transients, staging), rather than failing on it later.
+void shed_one_for_headroom(std::vector<std::unique_ptr<sprig::pos::Plotter>>& plotters) {
+  if (plotters.size() > 1) plotters.pop_back();
+}
+
+}  // namespace
+
+std::uint32_t plot_in_flight(const sprig::DeviceInfo& device) {
+  const bool gpu = device.kind == sprig::DeviceKind::Discrete || device.kind == sprig::DeviceKind::Integrated ||
+                   device.kind == sprig::DeviceKind::Virtual;
+  return gpu ? 8 : 2;
+}
+
 std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& device, int k, sprig::pos::Mode mode,
                                                                 std::uint32_t count, bool as_many_as_fit) {
   std::vector<std::unique_ptr<sprig::pos::Plotter>> plotters;
@@ -85,8 +101,10 @@ std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& d
     throw UsageError(e.what());
   } catch (const sprig::MemoryBudgetExceeded& e) {
     if (plotters.empty() || !as_many_as_fit) throw too_small(std::string(" under --memory-budget: ") + e.what());
+    shed_one_for_headroom(plotters);
   } catch (const std::bad_alloc&) {
     if (plotters.empty() || !as_many_as_fit) throw too_small("");
+    shed_one_for_headroom(plotters);
   }
   return plotters;
 }

@@ -26,9 +26,16 @@ std::vector<std::unique_ptr<sprig::Device>> open_devices(DeviceKind kind, const 
 // "device 1 (NVIDIA H100 80GB HBM3)" in messages; the name alone when there is one device.
 std::string device_label(const sprig::Device& device, std::size_t index, std::size_t devices);
 
+// `plot`'s records in flight on a device without --in-flight: 8 on a GPU, where recording a
+// record's sequence on the host takes longer than the GPU's work on it, so several threads
+// record at once (docs/benchmarks.md, "Plotting to a file"); 2 on a CPU device or the
+// simulator.
+std::uint32_t plot_in_flight(const sprig::DeviceInfo& device);
+
 // Up to `count` plotters for the device. A device too small for one (its per-buffer limit,
 // its memory or the memory budget) is a UsageError naming K and the device; so is one too
-// small for `count` unless `as_many_as_fit`, which returns the plotters that fit.
+// small for `count` unless `as_many_as_fit`, which returns the plotters that fit, less one
+// for headroom when more than one fit.
 std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& device, int k, sprig::pos::Mode mode,
                                                                 std::uint32_t count, bool as_many_as_fit);
 

@@ -1,7 +1,6 @@
-// `sprig-plot plot`: on each device two plotters take turns, so the device plots one record
-// while the host downloads and writes another (one plotter when --memory-budget allows
-// no more). With several devices (--devices) each has a
-// worker thread and a RecordDealer deals the records to them; the file is written in record
+// `sprig-plot plot`: each device has --in-flight worker threads, each with its own plotter,
+// so the host records one record's sequence while the device runs others'. A RecordDealer
+// deals the records to the workers of every device (--devices); the file is written in record
 // order by the standard library's PlotFileWriter into an AtomicFile, so a failed or killed
 // run never leaves a partial FILE.
 #include <chrono>
@@ -27,34 +26,21 @@ namespace pos = sprig::pos;
 
 namespace {
 
-using Plotters = std::vector<std::unique_ptr<pos::Plotter>>;
-
-// Device d's worker: plots the records it is dealt, one per plotter in flight, until none is
-// left or its device fails. The plotters are made on the main thread, so that a device too
-// small for K is a usage error (exit status 2) before any work starts.
-void plot_on_device(sprig::Device& device, std::size_t d, Plotters& plotters, const std::vector<pos::Seed>& seeds,
+// One worker of device d: plots the records it is dealt with its own plotter, one at a time,
+// until none is left or the device fails. A device's workers record their sequences at
+// once, so the host's recording of one record overlaps the device's work on another. The
+// plotters are made on the main thread, so that a device too small for K is a usage error
+// (exit status 2) before any work starts.
+void plot_on_device(sprig::Device& device, std::size_t d, pos::Plotter& plotter, const std::vector<pos::Seed>& seeds,
                     RecordDealer& dealer) {
   try {
-    const std::size_t slots = plotters.size();
-    std::vector<std::optional<sprig::Sequence>> in_flight(slots);
-    std::vector<std::uint32_t> record(slots);
-    std::size_t oldest = 0, count = 0;
     while (true) {
-      while (count < slots) {
-        RecordDealer::Deal deal = dealer.take(d, /*wait=*/count == 0);
-        if (deal.kind != RecordDealer::Deal::Record) break;
-        std::size_t slot = (oldest + count) % slots;
-        in_flight[slot].emplace(device.sequence());
-        plotters[slot]->record(*in_flight[slot], seeds[deal.record]);
-        in_flight[slot]->submit();
-        record[slot] = deal.record;
-        ++count;
-      }
-      if (count == 0) return;
-      in_flight[oldest]->wait();
-      dealer.deliver(d, record[oldest], plotters[oldest]->result());
-      oldest = (oldest + 1) % slots;
-      --count;
+      RecordDealer::Deal deal = dealer.take(d, /*wait=*/true);
+      if (deal.kind != RecordDealer::Deal::Record) return;
+      sprig::Sequence sequence = device.sequence();
+      plotter.record(sequence, seeds[deal.record]);
+      sequence.run_and_wait();
+      dealer.deliver(d, deal.record, plotter.result());
     }
   } catch (const std::exception& e) {
     dealer.fail(d, e.what());
@@ -87,22 +73,30 @@ int run_plot(const PlotOptions& options) {
 
   std::vector<std::string> names;
   for (std::size_t d = 0; d < devices.size(); ++d) names.push_back(device_label(*devices[d], d, devices.size()));
-  RecordDealer dealer(options.records, names, 4 * std::uint32_t(devices.size()));
-  // Two plotters per device take turns (one plots while the other's record is written);
-  // one when a memory budget leaves room for only one.
-  std::vector<Plotters> plotters;
+  // Records in flight on each device: its workers' plotters; fewer when a memory budget
+  // leaves room for fewer and --in-flight was not given.
+  std::vector<std::vector<std::unique_ptr<pos::Plotter>>> plotters;
+  std::uint32_t workers_in_all = 0;
   for (std::size_t d = 0; d < devices.size(); ++d) {
-    plotters.push_back(make_plotters(*devices[d], options.k, options.mode, 2, /*as_many_as_fit=*/true));
-    if (plotters[d].size() < 2) {
-      std::fprintf(stderr, "%s: --memory-budget leaves room for one record in flight, not two\n", names[d].c_str());
+    const std::uint32_t in_flight = options.in_flight.value_or(plot_in_flight(devices[d]->info()));
+    plotters.push_back(make_plotters(*devices[d], options.k, options.mode, in_flight,
+                                     /*as_many_as_fit=*/!options.in_flight));
+    if (plotters[d].size() < in_flight) {
+      std::fprintf(stderr, "%s: only %zu of %u records in flight fit in its memory (or --memory-budget)\n",
+                   names[d].c_str(), plotters[d].size(), in_flight);
     }
+    workers_in_all += std::uint32_t(plotters[d].size());
   }
+  // Finished records wait in memory for the writer: at most a few per worker.
+  RecordDealer dealer(options.records, names, 2 * workers_in_all);
   pos::PlotFileWriter writer(file.stream(), {options.k, options.mode, options.records}, file.temporary_path());
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> workers;
   for (std::size_t d = 0; d < devices.size(); ++d) {
-    workers.emplace_back(plot_on_device, std::ref(*devices[d]), d, std::ref(plotters[d]), std::cref(seeds),
-                         std::ref(dealer));
+    for (auto& plotter : plotters[d]) {
+      workers.emplace_back(plot_on_device, std::ref(*devices[d]), d, std::ref(*plotter), std::cref(seeds),
+                           std::ref(dealer));
+    }
   }
   // Workers end once every record is delivered or their device failed; after an error here
   // (a failed write) the dealer deals nothing more, so they end after their records in flight.

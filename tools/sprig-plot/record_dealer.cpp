@@ -45,7 +45,8 @@ RecordDealer::Deal RecordDealer::take(std::size_t d, bool wait) {
 
 void RecordDealer::deliver(std::size_t d, std::uint32_t record, sprig::pos::PlotResult result) {
   std::lock_guard lock(mutex_);
-  taken_[d].erase(record);
+  // A record of a device that failed meanwhile (another of its workers) was dealt again.
+  if (taken_[d].erase(record) == 0) return;
   ++delivered_[d];
   finished_.emplace(record, std::move(result));
   changed_.notify_all();

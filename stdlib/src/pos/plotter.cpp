@@ -32,6 +32,12 @@ Plotter::Plotter(Device& device, int k, Mode mode) : device_(device), k_((check_
   kept_proofs_ = device.alloc<std::uint32_t>(std::size_t(proofs_per_record) * proof_words(k));
   kept_s_buckets_ = device.alloc<std::uint32_t>(proofs_per_record);
   bitmap_ = device.alloc<std::uint32_t>(num_s_buckets / 32);
+  // result() reads these host copies, filled by the record's own sequence, so that reading a
+  // record back waits for nothing else on the device's queue.
+  readback_proofs_ = device.alloc<std::uint32_t>(kept_proofs_.size(), "readback proofs", MemoryKind::HostCached);
+  readback_s_buckets_ =
+      device.alloc<std::uint32_t>(kept_s_buckets_.size(), "readback s-buckets", MemoryKind::HostCached);
+  readback_bitmap_ = device.alloc<std::uint32_t>(bitmap_.size(), "readback bitmap", MemoryKind::HostCached);
   buckets_ = alloc_buckets(device, k, mode);
   table1_scratch_.emplace(device, k, std::size_t(1) << k);
   child_scratch_.emplace(device, k, child_slots);
@@ -128,6 +134,9 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
     s.fill(bitmap_, 0);
     s.run(detail::place_proofs_kernel(k), grid(num_s_buckets), found_, index_, all_proofs_, kept_proofs_,
           kept_s_buckets_, bitmap_);
+    s.copy(bitmap_, readback_bitmap_);
+    s.copy(kept_s_buckets_, readback_s_buckets_);
+    s.copy(kept_proofs_, readback_proofs_);
   });
   return out;
 }
@@ -170,13 +179,13 @@ std::vector<std::optional<std::vector<std::uint8_t>>> Plotter::find_proofs(
 PlotResult Plotter::result() {
   PlotResult r;
   r.k = k_;
-  std::vector<std::uint32_t> bitmap = device_.download(bitmap_);
+  std::vector<std::uint32_t> bitmap = device_.download(readback_bitmap_);
   r.found_proofs = hash::unpack_bytes(bitmap, num_s_buckets / 8);
   std::size_t count = 0;
   for (std::uint32_t w : bitmap) count += std::size_t(std::popcount(w));
-  std::vector<std::uint32_t> s_buckets = device_.download(kept_s_buckets_);
+  std::vector<std::uint32_t> s_buckets = device_.download(readback_s_buckets_);
   r.s_buckets.assign(s_buckets.begin(), s_buckets.begin() + std::ptrdiff_t(count));
-  std::vector<std::uint32_t> proofs = device_.download(kept_proofs_);
+  std::vector<std::uint32_t> proofs = device_.download(readback_proofs_);
   r.proofs = hash::unpack_bytes(proofs, count * proof_bytes(k_));
   return r;
 }

@@ -36,7 +36,8 @@ class Plotter {
 
   int k() const { return k_; }
 
-  // Device memory this plotter holds (its sorts' scratch as far as grown).
+  // Device memory this plotter holds (its sorts' scratch as far as grown), not counting the
+  // host-cached copy of one record's proofs that result() reads.
   std::size_t device_bytes() const;
 
   // The steps that plot `seed` (tables, targets and proofs), in order. They refer to this
@@ -54,7 +55,8 @@ class Plotter {
   // are the byte-swapped index's; nullopt where there is none.
   std::vector<std::optional<std::vector<std::uint8_t>>> find_proofs(const std::vector<std::uint32_t>& challenges);
 
-  // The proofs of the last plot recorded and run.
+  // The proofs of the last plot recorded and run, from host-cached copies its own sequence
+  // made (no transfer waits behind other work on the device's queue).
   PlotResult result();
 
   // Records, after record(), the encoding of `chunks` (the erasure-coded record: 2^16 chunks
@@ -89,6 +91,9 @@ class Plotter {
   std::optional<SubspaceScratch> renumber_scratch_;
   DeviceBuffer<std::uint32_t> keystream_, ys_, pair_sizes_, targets_, found_, index_, all_proofs_, kept_proofs_,
       kept_s_buckets_, bitmap_;
+  // Host-cached copies of bitmap_, kept_s_buckets_ and kept_proofs_, written at the end of
+  // each record: result() reads them without a transfer of its own.
+  DeviceBuffer<std::uint32_t> readback_proofs_, readback_s_buckets_, readback_bitmap_;
   std::array<DeviceBuffer<std::uint32_t>, 2> metadata_;
   std::array<DeviceBuffer<std::uint32_t>, 6> parents_;  // tables 2..7
   Buckets buckets_;
