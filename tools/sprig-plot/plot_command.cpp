@@ -3,6 +3,7 @@
 // deals the records to the workers of every device (--devices); the file is written in record
 // order by the standard library's PlotFileWriter into an AtomicFile, so a failed or killed
 // run never leaves a partial FILE.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -78,7 +79,9 @@ int run_plot(const PlotOptions& options) {
   std::vector<std::vector<std::unique_ptr<pos::Plotter>>> plotters;
   std::uint32_t workers_in_all = 0;
   for (std::size_t d = 0; d < devices.size(); ++d) {
-    const std::uint32_t in_flight = options.in_flight.value_or(plot_in_flight(devices[d]->info()));
+    // No more than there are records: one record needs one plotter.
+    const std::uint32_t in_flight =
+        std::min(options.in_flight.value_or(plot_in_flight(devices[d]->info())), options.records);
     plotters.push_back(make_plotters(*devices[d], options.k, options.mode, in_flight,
                                      /*as_many_as_fit=*/!options.in_flight));
     if (plotters[d].size() < in_flight) {
