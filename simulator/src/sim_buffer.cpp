@@ -1,6 +1,7 @@
 #include "sim_buffer.hpp"
 
 #include "sprig/dsl/error.hpp"
+#include "sprig/runtime/out_of_memory.hpp"
 #include "sprig/runtime/transient.hpp"
 
 namespace sprig::sim {
@@ -9,7 +10,7 @@ std::unique_ptr<std::byte[]> SimBuffer::zeroed_host_bytes(std::size_t bytes) {
   try {
     return std::make_unique<std::byte[]>(bytes);
   } catch (const std::bad_alloc&) {
-    throw DeviceError("out of host memory allocating a simulator buffer of " + std::to_string(bytes) + " bytes");
+    throw OutOfDeviceMemory("out of host memory allocating a simulator buffer of " + std::to_string(bytes) + " bytes");
   }
 }
 

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "sprig/sprig.hpp"
+#include "sprig/runtime/out_of_memory.hpp"
 
 using namespace sprig;
 using Catch::Matchers::Contains;
@@ -66,6 +67,8 @@ TEST_CASE("a failed vkAllocateMemory is an error naming the size, after which th
   std::string message = error_of([&] { (void)injected.device.alloc<std::uint32_t>(1 << 20); });
   CHECK_THAT(message, Contains("out of memory allocating 4194304 bytes") && Contains("VK_ERROR_OUT_OF_DEVICE_MEMORY"));
   CHECK(injected.faults->injected(vk::FaultSite::MemoryAllocation) > 0);
+  // Its own type, so that a caller that can do with less memory tells it from other errors.
+  CHECK_THROWS_AS((void)injected.device.alloc<std::uint32_t>(1 << 20), OutOfDeviceMemory);
   injected.faults->clear();
   CHECK(injected.device.memory_stats().allocations == before.allocations);
   CHECK(works(injected.device));

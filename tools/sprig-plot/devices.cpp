@@ -1,11 +1,11 @@
 #include "devices.hpp"
 
 #include <cstdio>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <sprig/runtime/out_of_memory.hpp>
 #include <sprig/sprig.hpp>
 
 namespace sprig_plot {
@@ -102,8 +102,8 @@ std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& d
   } catch (const sprig::MemoryBudgetExceeded& e) {
     if (plotters.empty() || !as_many_as_fit) throw too_small(std::string(" under --memory-budget: ") + e.what());
     shed_one_for_headroom(plotters);
-  } catch (const std::bad_alloc&) {
-    if (plotters.empty() || !as_many_as_fit) throw too_small("");
+  } catch (const sprig::OutOfDeviceMemory& e) {
+    if (plotters.empty() || !as_many_as_fit) throw too_small(std::string(": ") + e.what());
     shed_one_for_headroom(plotters);
   }
   return plotters;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sprig/dsl/error.hpp"
+#include "sprig/runtime/out_of_memory.hpp"
 #include "vk_fault_seam.hpp"
 #include "vk_result.hpp"
 
@@ -184,8 +185,8 @@ Allocation MemoryAllocator::allocate(VkDeviceSize bytes, MemoryUse use) {
     }
     free_empty_blocks();  // cached empty blocks may be what stands in the way
   }
-  if (!refusal.empty()) throw DeviceError(refusal);
-  throw DeviceError("out of memory allocating " + std::to_string(bytes) + " bytes of " + memory_use_name(use) +
+  if (!refusal.empty()) throw OutOfDeviceMemory(refusal);
+  throw OutOfDeviceMemory("out of memory allocating " + std::to_string(bytes) + " bytes of " + memory_use_name(use) +
                     " memory (" + held_description() + "): " + result_name(result));
 }
 
