@@ -155,3 +155,27 @@ TEST_CASE("a simulator buffer larger than host memory is an error naming its siz
   device.run(add_one(), grid(64), data);
   CHECK(device.download(data) == std::vector<std::uint32_t>(64, 2));
 }
+
+TEST_CASE("a device-local buffer that device memory refuses goes to the next memory type, counted as spilled there",
+          "[vulkan]") {
+  // Failing the first N block allocations walks the buffer down the memory types: on a
+  // discrete GPU it lands in host memory and counts as spilled; lavapipe's one type is
+  // device memory, so its buffer never spills (or, refused on every try, is an error).
+  for (std::uint64_t n = 1; n <= 4; ++n) {
+    INFO(n << " block allocations fail");
+    InjectedDevice injected;
+    REQUIRE(injected.device.memory_usage().spilled_bytes == 0);
+    injected.faults->fail(vk::FaultSite::MemoryAllocation, vk::Fault::OutOfDeviceMemory, 1, n);
+    try {
+      auto data = injected.device.upload(std::vector<std::uint32_t>(1 << 18, 1));
+      const std::uint64_t spilled = injected.device.memory_usage().spilled_bytes;
+      CHECK((spilled == 0 || spilled == data.bytes()));
+      CHECK(spilled <= injected.device.memory_usage().in_use_bytes);
+      injected.device.run(add_one(), grid(data.size()), data);  // a spilled buffer works, slowly
+      CHECK(injected.device.download(data) == std::vector<std::uint32_t>(1 << 18, 2));
+    } catch (const OutOfDeviceMemory&) {
+      // every memory type refused it
+    }
+    CHECK(injected.device.memory_usage().spilled_bytes == 0);  // released with its buffer
+  }
+}

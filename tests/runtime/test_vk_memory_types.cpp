@@ -57,3 +57,16 @@ TEST_CASE("an allocation of its own only ever opens new blocks, best type first"
   CHECK((order[0].memory_type == 1 && !order[0].block));
   CHECK((order[1].memory_type == 0 && !order[1].block));
 }
+
+TEST_CASE("a device-local buffer in host memory has spilled, and other uses never spill") {
+  VkPhysicalDeviceMemoryProperties p = discrete_gpu();
+  auto flags = [&](std::uint32_t type) { return p.memoryTypes[type].propertyFlags; };
+  CHECK_FALSE(spills(flags(1), MemoryUse::DeviceLocal));
+  CHECK_FALSE(spills(flags(3), MemoryUse::DeviceLocal));  // the BAR window is device memory
+  CHECK(spills(flags(0), MemoryUse::DeviceLocal));
+  CHECK(spills(flags(2), MemoryUse::DeviceLocal));
+  for (std::uint32_t type = 0; type < p.memoryTypeCount; ++type) {
+    CHECK_FALSE(spills(flags(type), MemoryUse::HostVisible));
+    CHECK_FALSE(spills(flags(type), MemoryUse::Staging));
+  }
+}

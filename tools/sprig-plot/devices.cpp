@@ -79,6 +79,14 @@ void shed_one_for_headroom(std::vector<std::unique_ptr<sprig::pos::Plotter>>& pl
   if (plotters.size() > 1) plotters.pop_back();
 }
 
+void warn_spilled(sprig::Device& device, int k, std::size_t plotters) {
+  std::fprintf(stderr,
+               "sprig-plot: warning: %s's own memory cannot hold %zu K = %d %s: %.0f MiB of buffers went to host "
+               "memory, and plotting will be many times slower\n",
+               device.info().name.c_str(), plotters, k, plotters == 1 ? "plotter" : "plotters",
+               double(device.memory_usage().spilled_bytes) / (1 << 20));
+}
+
 }  // namespace
 
 std::uint32_t plot_in_flight(const sprig::DeviceInfo& device) {
@@ -95,8 +103,21 @@ std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& d
                       (plotters.empty() ? " plotter" : " plotters") + " for K = " + std::to_string(k) +
                       " do not fit in " + device.info().name + "'s memory" + why);
   };
+  const std::uint64_t spilled_before = device.memory_usage().spilled_bytes;
+  bool warned = false;
   try {
-    while (plotters.size() < count) plotters.push_back(std::make_unique<sprig::pos::Plotter>(device, k, mode));
+    while (plotters.size() < count) {
+      plotters.push_back(std::make_unique<sprig::pos::Plotter>(device, k, mode));
+      if (device.memory_usage().spilled_bytes == spilled_before) continue;
+      // Its buffers went to host memory: it would run, but slow every record down.
+      if (plotters.size() > 1 && as_many_as_fit) {
+        plotters.pop_back();
+        shed_one_for_headroom(plotters);
+        break;
+      }
+      if (!warned) warn_spilled(device, k, plotters.size());
+      warned = true;
+    }
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   } catch (const sprig::MemoryBudgetExceeded& e) {

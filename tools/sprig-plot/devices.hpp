@@ -35,7 +35,9 @@ std::uint32_t plot_in_flight(const sprig::DeviceInfo& device);
 // Up to `count` plotters for the device. A device too small for one (its per-buffer limit,
 // its memory or the memory budget) is a UsageError naming K and the device; so is one too
 // small for `count` unless `as_many_as_fit`, which returns the plotters that fit, less one
-// for headroom when more than one fit.
+// for headroom when more than one fit. A plotter "fits" while the device-local buffers stay
+// in device memory: with `as_many_as_fit`, the first one that spills to host memory is
+// dropped; otherwise sprig-plot warns that plotting will be slow.
 std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& device, int k, sprig::pos::Mode mode,
                                                                 std::uint32_t count, bool as_many_as_fit);
 

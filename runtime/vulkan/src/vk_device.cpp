@@ -38,6 +38,7 @@ RawBuffer VulkanDevice::view(const RawBuffer& whole, std::uint64_t offset, std::
 }
 
 std::optional<DriverMemoryBudget> VulkanDevice::driver_memory() const { return context_->memory().driver_budget(); }
+std::uint64_t VulkanDevice::spilled_bytes() const { return context_->memory().spilled_bytes(); }
 
 void VulkanDevice::write(const RawBuffer& dst, std::size_t offset, std::span<const std::byte> data) {
   context_->throw_if_lost();

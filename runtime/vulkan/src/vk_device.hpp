@@ -18,6 +18,7 @@ class VulkanDevice final : public DeviceBackend {
   RawBuffer view(const RawBuffer& whole, std::uint64_t offset, std::uint64_t bytes,
                  const std::string& transient_name) override;
   std::optional<DriverMemoryBudget> driver_memory() const override;
+  std::uint64_t spilled_bytes() const override;
   // Device-local buffers go through the staging buffer, host-visible ones are copied
   // directly. Neither waits for submitted sequences: wait() for those that use the buffer.
   void write(const RawBuffer& dst, std::size_t offset, std::span<const std::byte> data) override;

@@ -144,6 +144,15 @@ Allocation MemoryAllocator::allocate(VkDeviceSize bytes, MemoryUse use) {
   }
   std::vector<std::uint32_t> types = memory_type_candidates(properties_, buffer_type_bits_, use);
   if (types.empty()) throw DeviceError(std::string("the device has no memory type for ") + memory_use_name(use) + " buffers");
+  Allocation out = place(size, bytes, use, types);
+  out.spilled = spills(properties_.memoryTypes[out.block->memory_type].propertyFlags, use);
+  if (out.spilled) spilled_bytes_ += out.size;
+  return out;
+}
+
+// The first place of placement_order that takes `size` bytes.
+Allocation MemoryAllocator::place(VkDeviceSize size, VkDeviceSize bytes, MemoryUse use,
+                                  const std::vector<std::uint32_t>& types) {
   bool dedicated = size > block_bytes_;
 
   std::lock_guard lock(mutex_);
@@ -199,6 +208,7 @@ std::string MemoryAllocator::held_description() const {
 
 void MemoryAllocator::release(const Allocation& allocation) noexcept {
   if (allocation.block == nullptr) return;
+  if (allocation.spilled) spilled_bytes_ -= allocation.size;
   std::lock_guard lock(mutex_);
   MemoryBlock& block = *allocation.block;
   block.used -= allocation.size;

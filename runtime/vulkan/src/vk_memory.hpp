@@ -3,6 +3,7 @@
 // multiple of one alignment that satisfies storage, uniform and non-coherent-atom rules.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -29,6 +30,7 @@ struct Allocation {
   VkDeviceSize offset = 0;
   VkDeviceSize size = 0;        // rounded up to the allocator's alignment
   std::byte* mapped = nullptr;  // host address of `offset`, null unless host-visible
+  bool spilled = false;         // a device-local buffer the device's own memory could not hold
 };
 
 class MemoryAllocator {
@@ -52,9 +54,13 @@ class MemoryAllocator {
   MemoryStats stats() const;
   // The device-local heap as VK_EXT_memory_budget reports it; empty without the extension.
   std::optional<DriverMemoryBudget> driver_budget() const;
+  // Bytes of live device-local buffers placed in host memory because the device's own was
+  // full: they work, many times slower (docs/memory.md, "Spilled buffers").
+  VkDeviceSize spilled_bytes() const { return spilled_bytes_; }
   VkDeviceSize alignment() const { return alignment_; }
 
  private:
+  Allocation place(VkDeviceSize size, VkDeviceSize bytes, MemoryUse use, const std::vector<std::uint32_t>& types);
   std::unique_ptr<MemoryBlock> create_block(VkDeviceSize size, std::uint32_t memory_type, bool dedicated, VkResult& result);
   void destroy_block(MemoryBlock& block) noexcept;
   bool suballocate(MemoryBlock& block, VkDeviceSize size, Allocation& out);
@@ -81,6 +87,7 @@ class MemoryAllocator {
 
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<MemoryBlock>> blocks_;
+  std::atomic<VkDeviceSize> spilled_bytes_ = 0;
 };
 
 }  // namespace sprig::vk

@@ -56,6 +56,10 @@ std::vector<std::uint32_t> memory_type_candidates(const VkPhysicalDeviceMemoryPr
   return candidates;
 }
 
+bool spills(VkMemoryPropertyFlags flags, MemoryUse use) {
+  return use == MemoryUse::DeviceLocal && (flags & kDeviceLocal) == 0;
+}
+
 std::vector<Placement> placement_order(const std::vector<std::uint32_t>& candidates,
                                        const std::vector<std::optional<std::uint32_t>>& block_types, bool shared) {
   std::vector<Placement> order;

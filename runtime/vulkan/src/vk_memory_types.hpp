@@ -23,6 +23,10 @@ const char* memory_use_name(MemoryUse use);
 std::vector<std::uint32_t> memory_type_candidates(const VkPhysicalDeviceMemoryProperties& properties,
                                                   std::uint32_t type_bits, MemoryUse use);
 
+// Whether a buffer for `use` placed in memory with `flags` has spilled: a device-local
+// buffer in host memory, where the device's own memory was full.
+bool spills(VkMemoryPropertyFlags flags, MemoryUse use);
+
 // One place an allocation may go: a new block of `memory_type`, or the existing block
 // `block` (of that type).
 struct Placement {

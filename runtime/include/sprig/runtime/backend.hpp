@@ -92,6 +92,8 @@ class DeviceBackend {
   virtual std::unique_ptr<SequenceBackend> sequence() = 0;
   // The driver's view of device memory, where the device reports it.
   virtual std::optional<DriverMemoryBudget> driver_memory() const { return std::nullopt; }
+  // Bytes of live device-local buffers the driver could only place in host memory.
+  virtual std::uint64_t spilled_bytes() const { return 0; }
 
   MemoryLedger& ledger() { return *ledger_; }
   const MemoryLedger& ledger() const { return *ledger_; }

@@ -130,6 +130,10 @@ struct MemoryUsage {
   std::uint64_t peak_bytes = 0;    // since the device opened or reset_peak_memory()
   std::uint64_t budget_bytes = 0;  // 0: none
   std::optional<DriverMemoryBudget> driver;
+  // Of in_use_bytes, the device-local buffers that went to host memory because the device's
+  // own memory was full: they work, but kernels reach them over PCIe (docs/memory.md,
+  // "Spilled buffers").
+  std::uint64_t spilled_bytes = 0;
 };
 
 class Device {
@@ -194,7 +198,7 @@ class Device {
   void set_memory_budget(std::uint64_t bytes) { backend_->ledger().set_budget(bytes); }
   MemoryUsage memory_usage() const {
     const MemoryLedger& l = backend_->ledger();
-    return MemoryUsage{l.in_use(), l.peak(), l.budget(), backend_->driver_memory()};
+    return MemoryUsage{l.in_use(), l.peak(), l.budget(), backend_->driver_memory(), backend_->spilled_bytes()};
   }
   void reset_peak_memory() { backend_->ledger().reset_peak(); }
 
