@@ -71,3 +71,18 @@ TEST_CASE("the driver's budget for device memory is reported where the device ha
     CHECK(usage.driver->budget_bytes > 0);
   }
 }
+
+TEST_CASE("the room left in device memory takes the smaller of heap and budget, the larger of the two counts of use") {
+  MemoryUsage usage;
+  CHECK_FALSE(usage.device_local_room().has_value());  // no driver figures: unknown
+  usage.driver = DriverMemoryBudget{/*heap*/ 80 << 20, /*budget*/ 70 << 20, /*usage*/ 10 << 20};
+  CHECK(usage.device_local_room() == std::uint64_t(60) << 20);
+  usage.in_use_bytes = 30 << 20;  // the driver's usage lags behind sprig's own count
+  CHECK(usage.device_local_room() == std::uint64_t(40) << 20);
+  usage.spilled_bytes = 25 << 20;  // spilled buffers are not in device memory
+  CHECK(usage.device_local_room() == std::uint64_t(60) << 20);
+  usage.driver->budget_bytes = 0;  // no budget reported: the heap is the limit
+  CHECK(usage.device_local_room() == std::uint64_t(70) << 20);
+  usage.driver->usage_bytes = 90 << 20;  // over the heap (the driver paging it out)
+  CHECK(usage.device_local_room() == 0u);
+}

@@ -3,6 +3,7 @@
 // changing the line that creates the device; library code takes a sprig::Device&.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -134,6 +135,18 @@ struct MemoryUsage {
   // own memory was full: they work, but kernels reach them over PCIe (docs/memory.md,
   // "Spilled buffers").
   std::uint64_t spilled_bytes = 0;
+
+  // Bytes more that the device's own memory can take before buffers spill or the driver
+  // pages them out: the device-local heap (its budget where smaller) less what is used,
+  // taking the larger of the driver's usage, which may lag behind, and sprig's own count.
+  // Empty where the driver does not report its memory (VK_EXT_memory_budget) or budget.
+  std::optional<std::uint64_t> device_local_room() const {
+    if (!driver || driver->heap_bytes == 0) return std::nullopt;
+    const std::uint64_t capacity =
+        driver->budget_bytes == 0 ? driver->heap_bytes : std::min(driver->heap_bytes, driver->budget_bytes);
+    const std::uint64_t used = std::max(driver->usage_bytes, in_use_bytes - spilled_bytes);
+    return capacity > used ? capacity - used : 0;
+  }
 };
 
 class Device {
