@@ -88,6 +88,12 @@ bool room_for_another(sprig::Device& device, const sprig::pos::Plotter& plotter)
   return !room || *room >= plotter.device_bytes();
 }
 
+std::string mib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f MiB", double(bytes) / (1 << 20));
+  return text;
+}
+
 void warn_spilled(sprig::Device& device, int k, std::size_t plotters) {
   std::fprintf(stderr,
                "sprig-plot: warning: %s's own memory cannot hold %zu K = %d %s: %.0f MiB of buffers went to host "
@@ -114,10 +120,13 @@ std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& d
   };
   const std::uint64_t spilled_before = device.memory_usage().spilled_bytes;
   bool warned = false;
+  std::string stopped_by;  // why fewer than `count` fit, when as_many_as_fit
   try {
     while (plotters.size() < count) {
       if (as_many_as_fit && !plotters.empty() && !room_for_another(device, *plotters[0])) {
-        shed_one_for_headroom(plotters);
+        stopped_by = "its device memory has room for " + std::to_string(plotters.size()) + " (" +
+                     mib(plotters[0]->device_bytes()) + " each, " + mib(*device.memory_usage().device_local_room()) +
+                     " left)";
         break;
       }
       plotters.push_back(std::make_unique<sprig::pos::Plotter>(device, k, mode));
@@ -125,7 +134,7 @@ std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& d
       // Its buffers went to host memory: it would run, but slow every record down.
       if (plotters.size() > 1 && as_many_as_fit) {
         plotters.pop_back();
-        shed_one_for_headroom(plotters);
+        stopped_by = "plotter " + std::to_string(plotters.size() + 1) + "'s buffers spilled to host memory";
         break;
       }
       if (!warned) warn_spilled(device, k, plotters.size());
@@ -135,10 +144,16 @@ std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& d
     throw UsageError(e.what());
   } catch (const sprig::MemoryBudgetExceeded& e) {
     if (plotters.empty() || !as_many_as_fit) throw too_small(std::string(" under --memory-budget: ") + e.what());
-    shed_one_for_headroom(plotters);
+    stopped_by = "the memory budget has room for " + std::to_string(plotters.size());
   } catch (const sprig::OutOfDeviceMemory& e) {
     if (plotters.empty() || !as_many_as_fit) throw too_small(std::string(": ") + e.what());
+    stopped_by = "the device ran out of memory after " + std::to_string(plotters.size());
+  }
+  if (!stopped_by.empty()) {
+    const std::size_t fit = plotters.size();
     shed_one_for_headroom(plotters);
+    std::fprintf(stderr, "%s: only %zu of %u records in flight fit: %s; keeping %zu\n", device.info().name.c_str(),
+                 fit, count, stopped_by.c_str(), plotters.size());
   }
   return plotters;
 }

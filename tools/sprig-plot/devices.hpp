@@ -37,7 +37,9 @@ std::uint32_t plot_in_flight(const sprig::DeviceInfo& device);
 // small for `count` unless `as_many_as_fit`, which returns the plotters that fit, less one
 // for headroom when more than one fit. A plotter "fits" while the device-local buffers stay
 // in device memory: with `as_many_as_fit`, the first one that spills to host memory is
-// dropped; otherwise sprig-plot warns that plotting will be slow.
+// dropped; otherwise sprig-plot warns that plotting will be slow. Before each plotter past
+// the first, `as_many_as_fit` also asks the driver whether the device-local heap has room for
+// it. Fewer than `count` is said on stderr, with the reason.
 std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& device, int k, sprig::pos::Mode mode,
                                                                 std::uint32_t count, bool as_many_as_fit);
 

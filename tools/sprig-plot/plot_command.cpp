@@ -84,10 +84,6 @@ int run_plot(const PlotOptions& options) {
         std::min(options.in_flight.value_or(plot_in_flight(devices[d]->info())), options.records);
     plotters.push_back(make_plotters(*devices[d], options.k, options.mode, in_flight,
                                      /*as_many_as_fit=*/!options.in_flight));
-    if (plotters[d].size() < in_flight) {
-      std::fprintf(stderr, "%s: only %zu of %u records in flight fit in its memory (or --memory-budget)\n",
-                   names[d].c_str(), plotters[d].size(), in_flight);
-    }
     workers_in_all += std::uint32_t(plotters[d].size());
   }
   // Finished records wait in memory for the writer: at most a few per worker.
