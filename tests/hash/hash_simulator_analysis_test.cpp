@@ -35,8 +35,8 @@ TEST_CASE("the simulator reports no problem in any hash kernel") {
   hash::blake3(dev, sequence, data, spans, out, 131);
   hash::blake3_keyed(dev, sequence, {1, 2, 3, 4, 5, 6, 7, 8}, data, spans, out, 32);
   hash::blake3_derive_key(dev, sequence, "context", data, spans, out, 40);
-  hash::blake3_fixed(dev, sequence, data, 2048, 2, out);  // whole words: the workgroup loads blocks together
-  hash::blake3_fixed(dev, sequence, data, 1025, 4, out);  // unaligned: each invocation reads its own chunk
+  hash::blake3_fixed(dev, sequence, data, 2048, 2, out);  // chunk-parallel, whole words
+  hash::blake3_fixed(dev, sequence, data, 1025, 4, out);  // chunk-parallel, unaligned
   sequence.run_and_wait();
 
   sim::Report report = dev.report();

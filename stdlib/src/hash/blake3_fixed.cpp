@@ -26,91 +26,6 @@ const Blake3FixedSmallKernel& blake3_fixed_small_kernel(bool aligned) {
   return sprig::detail::cached_kernel<Blake3FixedSmallKernel>(name, trace);
 }
 
-namespace {
-
-constexpr std::uint32_t chunk_workgroup = 64;
-constexpr std::uint32_t tile_row = 17;  // 16 words of a block, padded: no bank conflicts
-
-// One invocation per chunk, each reading its own chunk a block at a time: lanes 1 KiB apart,
-// so a warp's load touches 32 scattered sectors. For messages of whole words.
-//
-// The workgroup instead loads block b of its 64 chunks together into shared memory, 16
-// lanes per 64-byte block, so every sector a warp touches is read whole, and each lane
-// then takes its block from there (docs/benchmarks.md, "Hashing").
-void blake3_chunk_cvs_tiled(ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key,
-                            WriteBuffer<std::uint32_t> cvs, UInt message_bytes, UInt chunks, UInt total_chunks,
-                            UInt mode_flags) {
-  using namespace blake3_flags;
-  auto blocks = shared_array<std::uint32_t>(chunk_workgroup * tile_row, "blake3_blocks");
-  auto row_start = shared_array<std::uint32_t>(chunk_workgroup, "blake3_row_start");  // first word of each chunk
-  auto row_bytes = shared_array<std::uint32_t>(chunk_workgroup, "blake3_row_bytes");   // its length, 0 past the end
-  UInt g = global_id().x();
-  UInt lane = local_index();
-  UInt i = g / chunks, c = g % chunks;
-  UInt begin = c * blake3_chunk_bytes;
-  UInt length = select(g < total_chunks, min(message_bytes - begin, UInt(blake3_chunk_bytes)), UInt(0u));
-  row_start[lane] = (i * message_bytes + begin) / 4u;
-  row_bytes[lane] = length;
-  barrier();
-  UInt block_count = (length + 63u) / 64u;
-  WordVars<8> cv(blake3_key_of(key));
-  UInt word = lane % 16u;  // the word of a block this lane loads; its rows are lane / 16 + 4k
-  for_(0u, 16u, [&](UInt b) {
-    for (std::uint32_t k = 0; k < chunk_workgroup / 4; ++k) {
-      UInt row = lane / 16u + 4u * k;
-      UInt at = row * tile_row + word;
-      UInt p = b * 64u + word * 4u;
-      if_(p < row_bytes[row], [&] { blocks[at] = data[row_start[row] + p / 4u].load(); }).else_([&] {
-        blocks[at] = 0u;
-      });
-    }
-    barrier();
-    if_(b < block_count, [&] {
-      UInt block_len = min(length - b * 64u, 64u);
-      Blake3Block m = zero_words<16>();
-      for (std::uint32_t j = 0; j < 16; ++j) m[j] = blocks[lane * tile_row + j];
-      UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u)) |
-                   select(b + 1u == block_count, UInt(chunk_end), UInt(0u));
-      cv.store(blake3_chaining_value(blake3_compress(cv.load(), m, c, 0u, block_len, flags)));
-    });
-    barrier();  // the tile is loaded again
-  });
-  if_(g < total_chunks, [&] {
-    for (std::uint32_t k = 0; k < 8; ++k) cvs[g * 8u + k] = cv[k];
-  });
-}
-
-// The same for messages whose length is not a whole number of words (unaligned loads):
-// each invocation reads its own chunk.
-void blake3_chunk_cvs_unaligned(ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key,
-                                WriteBuffer<std::uint32_t> cvs, UInt message_bytes, UInt chunks, UInt total_chunks,
-                                UInt mode_flags) {
-  using namespace blake3_flags;
-  UInt g = global_id().x();
-  if_(g < total_chunks, [&] {
-    UInt i = g / chunks, c = g % chunks;
-    UInt begin = c * blake3_chunk_bytes;
-    UInt length = min(message_bytes - begin, UInt(blake3_chunk_bytes));
-    UInt blocks = (length + 63u) / 64u;
-    auto source = buffer_bytes(data, i * message_bytes + begin, false);
-    WordVars<8> cv(blake3_key_of(key));
-    for_(0u, blocks, [&](UInt b) {
-      UInt block_len = min(length - b * 64u, 64u);
-      Blake3Block m = zero_words<16>();
-      for (std::uint32_t j = 0; j < 16; ++j) {
-        UInt p = b * 64u + j * 4u;
-        m[j] = keep_low_bytes(source(p), bytes_before(length, p));
-      }
-      UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u)) |
-                   select(b + 1u == blocks, UInt(chunk_end), UInt(0u));
-      cv.store(blake3_chaining_value(blake3_compress(cv.load(), m, c, 0u, block_len, flags)));
-    });
-    for (std::uint32_t k = 0; k < 8; ++k) cvs[g * 8u + k] = cv[k];
-  });
-}
-
-}  // namespace
-
 const Blake3ChunkCvKernel& blake3_chunk_cv_kernel(bool aligned) {
   std::string name = std::string("blake3_chunk_cvs") + (aligned ? "" : "_unaligned");
   auto trace = [=] {
@@ -118,13 +33,30 @@ const Blake3ChunkCvKernel& blake3_chunk_cv_kernel(bool aligned) {
         name,
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> cvs,
             UInt message_bytes, UInt chunks, UInt total_chunks, UInt mode_flags) {
-          if (aligned) {
-            blake3_chunk_cvs_tiled(data, key, cvs, message_bytes, chunks, total_chunks, mode_flags);
-          } else {
-            blake3_chunk_cvs_unaligned(data, key, cvs, message_bytes, chunks, total_chunks, mode_flags);
-          }
+          using namespace blake3_flags;
+          UInt g = global_id().x();
+          if_(g < total_chunks, [&] {
+            UInt i = g / chunks, c = g % chunks;
+            UInt begin = c * blake3_chunk_bytes;
+            UInt length = min(message_bytes - begin, UInt(blake3_chunk_bytes));
+            UInt blocks = (length + 63u) / 64u;
+            auto source = buffer_bytes(data, i * message_bytes + begin, aligned);
+            WordVars<8> cv(blake3_key_of(key));
+            for_(0u, blocks, [&](UInt b) {
+              UInt block_len = min(length - b * 64u, 64u);
+              Blake3Block m = zero_words<16>();
+              for (std::uint32_t j = 0; j < 16; ++j) {
+                UInt p = b * 64u + j * 4u;
+                m[j] = keep_low_bytes(source(p), bytes_before(length, p));
+              }
+              UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u)) |
+                           select(b + 1u == blocks, UInt(chunk_end), UInt(0u));
+              cv.store(blake3_chaining_value(blake3_compress(cv.load(), m, c, 0u, block_len, flags)));
+            });
+            for (std::uint32_t k = 0; k < 8; ++k) cvs[g * 8u + k] = cv[k];
+          });
         },
-        workgroup(chunk_workgroup));
+        workgroup(64));
   };
   return sprig::detail::cached_kernel<Blake3ChunkCvKernel>(name, trace);
 }
