@@ -3,6 +3,8 @@
 // barrier divergence — at subgroup sizes 8 and 32.
 #include <iostream>
 
+#include "sprig/stdlib/hash/sha256d_search.hpp"
+
 #include "hash_test_support.hpp"
 
 using namespace sprig;
@@ -35,6 +37,10 @@ TEST_CASE("the simulator reports no problem in any hash kernel") {
   hash::blake3(dev, sequence, data, spans, out, 131);
   hash::blake3_keyed(dev, sequence, {1, 2, 3, 4, 5, 6, 7, 8}, data, spans, out, 32);
   hash::blake3_derive_key(dev, sequence, "context", data, spans, out, 40);
+  auto target = dev.upload(std::vector<std::uint32_t>(8, 0x7fffffffu));  // about half the nonces win
+  auto counter = dev.upload(std::vector<std::uint32_t>{0});
+  auto winners = dev.alloc<std::uint32_t>(16);  // fewer than win: the overflow path runs too
+  hash::sha256d_search(sequence, data, 5, 100, target, counter, winners);
   hash::blake3_fixed(dev, sequence, data, 2048, 2, out);  // chunk-parallel, whole words
   hash::blake3_fixed(dev, sequence, data, 1025, 4, out);  // chunk-parallel, unaligned
   sequence.run_and_wait();

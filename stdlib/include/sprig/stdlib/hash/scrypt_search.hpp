@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "sprig/stdlib/hash/mining_target.hpp"
 #include "sprig/stdlib/hash/scrypt_batch.hpp"
 
 namespace sprig::hash {
@@ -25,13 +26,10 @@ struct ScryptSearchResult {
   bool overflow = false;              // more winners than `capacity`: `nonces` is a subset
 };
 
-// The 256-bit target that a block header's compact "bits" field encodes (mantissa times
-// 256^(exponent - 3)), as 8 little-endian words, word 7 the most significant.
-std::array<std::uint32_t, 8> scrypt_target_from_bits(std::uint32_t bits);
+// The target a header's compact "bits" field encodes (mining_target.hpp).
+inline std::array<std::uint32_t, 8> scrypt_target_from_bits(std::uint32_t bits) { return target_from_bits(bits); }
 
 namespace detail {
-
-inline constexpr std::uint32_t header_bytes = 80;
 
 // The header with `nonce` in bytes 76..79 as a byte source (reads past byte 80 clamp).
 template <class HeaderBuffer>
@@ -40,17 +38,6 @@ auto header_with_nonce(const HeaderBuffer& header, const UInt& nonce) {
     UInt word = min(q >> 2u, 19u);
     return select(word == 19u, nonce, header[word].load());
   };
-}
-
-// hash <= target, both 8 little-endian words of a 256-bit number (word 7 most significant).
-inline Bool at_most(const Sha256State& hash, const ReadBuffer<std::uint32_t>& target) {
-  Bool below = false, equal = true;
-  for (int k = 7; k >= 0; --k) {
-    UInt t = target[std::uint32_t(k)];
-    below = below || (equal && hash[k] < t);
-    equal = equal && hash[k] == t;
-  }
-  return below || equal;
 }
 
 // The expansion and finish kernels of the search: the password and salt are the header with

@@ -1,0 +1,61 @@
+// A Bitcoin-style mining search: for every nonce of a range, the 80-byte block header with
+// that nonce in bytes 76..79 (little-endian) is hashed with SHA-256(SHA-256(header)), and the
+// nonce wins when the hash, read as a little-endian 256-bit number, is at most the target.
+//
+//   auto result = hash::sha256d_search(device, header, first_nonce, count,
+//                                      hash::target_from_bits(0x1d00ffff));
+//
+// As a miner does, the first 64 bytes of the header (which no nonce changes) are compressed
+// once, on the device, into a midstate; each nonce then costs two compressions, not three:
+// the header's last 16 bytes with its padding, and the 32-byte digest with its own. Only
+// winners leave the device, appended through an atomic counter to a buffer of fixed
+// capacity (as in scrypt_search.hpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/hash/mining_target.hpp"
+
+namespace sprig::hash {
+
+struct Sha256dSearchResult {
+  std::vector<std::uint32_t> nonces;  // the winners, ascending (at most `capacity` of them)
+  std::uint64_t found = 0;            // winners found in all, kept or not
+  bool overflow = false;              // more winners than `capacity`: `nonces` is a subset
+};
+
+namespace detail {
+
+// The midstate: the SHA-256 state after the header's first 64 bytes (one invocation).
+using Sha256dMidstateKernel = Kernel<ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>>;
+const Sha256dMidstateKernel& sha256d_midstate_kernel();
+
+// One nonce per invocation: nonces first_nonce .. first_nonce + count - 1.
+using Sha256dSearchKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
+                                   Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt>;
+const Sha256dSearchKernel& sha256d_search_kernel();
+
+// Nonces per launch: a long range becomes several launches of one sequence, each within
+// every device's 65535 workgroups in x.
+inline constexpr std::uint32_t sha256d_nonces_per_launch = 1u << 22;
+
+}  // namespace detail
+
+// Records the search of nonces [first_nonce, first_nonce + count) of `header` (20 words, the
+// header's 80 bytes; bytes 76..79 are ignored) into `sequence`: winners are appended to
+// `winners` through `counter` (one word, which the caller zeroes; it ends as the number of
+// winners found, kept or not). count is at most 2^32 - first_nonce.
+void sha256d_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& header,
+                    std::uint32_t first_nonce, std::uint64_t count, const DeviceBuffer<std::uint32_t>& target,
+                    const DeviceBuffer<std::uint32_t>& counter, const DeviceBuffer<std::uint32_t>& winners);
+
+// One-call form: searches, waits and returns at most `capacity` winners, ascending.
+Sha256dSearchResult sha256d_search(Device& device, std::span<const std::uint8_t> header, std::uint32_t first_nonce,
+                                   std::uint64_t count, const std::array<std::uint32_t, 8>& target,
+                                   std::uint32_t capacity = 64);
+
+}  // namespace sprig::hash

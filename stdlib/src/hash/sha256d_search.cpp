@@ -1,0 +1,126 @@
+#include "sprig/stdlib/hash/sha256d_search.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "sprig/stdlib/hash/byte_words.hpp"
+#include "sprig/stdlib/hash/word_vars.hpp"
+#include "sprig/stdlib/kernel_cache.hpp"
+
+namespace sprig::hash {
+
+namespace detail {
+
+namespace {
+
+constexpr std::uint32_t search_workgroup = 256;
+
+// SHA-256 pads a message of `bits` bits in its last block with a one bit, zeros and the
+// length: words 0x80000000 at `end`, zeros up to word 14, `bits` in word 15.
+Sha256Block padded(const std::vector<UInt>& words, std::uint32_t bits) {
+  Sha256Block block = zero_words<16>();
+  for (std::size_t j = 0; j < words.size(); ++j) block[j] = words[j];
+  block[words.size()] = UInt(0x80000000u);
+  block[15] = UInt(bits);
+  return block;
+}
+
+}  // namespace
+
+const Sha256dMidstateKernel& sha256d_midstate_kernel() {
+  auto trace = [] {
+    return kernel(
+        "sha256d_midstate",
+        [](ReadBuffer<std::uint32_t> header, WriteBuffer<std::uint32_t> midstate) {
+          if_(global_id().x() == 0u, [&] {
+            Sha256Block block = zero_words<16>();
+            for (std::uint32_t j = 0; j < 16; ++j) block[j] = byte_swap(header[j].load());  // SHA-256's big-endian words
+            Sha256State state = sha256_compress(sha256_initial_state(), block);
+            for (std::uint32_t k = 0; k < 8; ++k) midstate[k] = state[k];
+          });
+        },
+        workgroup(1));
+  };
+  return sprig::detail::cached_kernel<Sha256dMidstateKernel>("sha256d_midstate", trace);
+}
+
+const Sha256dSearchKernel& sha256d_search_kernel() {
+  auto trace = [] {
+    return kernel(
+        "sha256d_search",
+        [](ReadBuffer<std::uint32_t> header, ReadBuffer<std::uint32_t> midstate, ReadBuffer<std::uint32_t> target,
+           Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, UInt count, UInt first_nonce) {
+          UInt i = global_id().x();
+          if_(i < count, [&] {
+            UInt nonce = first_nonce + i;
+            // The header's last 16 bytes: three words of it, then the nonce (little-endian in
+            // the header, so byte-swapped like the rest), then the padding of 640 bits.
+            std::vector<UInt> tail{byte_swap(header[16u].load()), byte_swap(header[17u].load()),
+                                   byte_swap(header[18u].load()), byte_swap(nonce)};
+            Sha256State mid = zero_words<8>();
+            for (std::uint32_t k = 0; k < 8; ++k) mid[k] = midstate[k];
+            Sha256State first = sha256_compress(mid, padded(tail, 640));
+            Sha256State second =
+                sha256_compress(sha256_initial_state(), padded(std::vector<UInt>(first.begin(), first.end()), 256));
+            // The digest's bytes as a little-endian number: each big-endian word swapped.
+            Sha256State number = zero_words<8>();
+            for (std::uint32_t k = 0; k < 8; ++k) number[k] = byte_swap(second[k]);
+            if_(at_most(number, target), [&] {
+              UInt slot = atomic_add(counter[0u], 1u);
+              if_(slot < winners.size(), [&] { winners[slot] = nonce; });
+            });
+          });
+        },
+        workgroup(search_workgroup));
+  };
+  return sprig::detail::cached_kernel<Sha256dSearchKernel>("sha256d_search", trace);
+}
+
+}  // namespace detail
+
+void sha256d_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& header,
+                    std::uint32_t first_nonce, std::uint64_t count, const DeviceBuffer<std::uint32_t>& target,
+                    const DeviceBuffer<std::uint32_t>& counter, const DeviceBuffer<std::uint32_t>& winners) {
+  if (header.size() < detail::header_bytes / 4)
+    throw std::invalid_argument("sha256d_search: the header buffer holds " + std::to_string(header.size()) +
+                                " words, not 20 (80 bytes)");
+  if (target.size() < 8) throw std::invalid_argument("sha256d_search: the target buffer holds fewer than 8 words");
+  if (counter.size() < 1) throw std::invalid_argument("sha256d_search: the counter buffer is empty");
+  if (winners.size() < 1) throw std::invalid_argument("sha256d_search: the winners buffer is empty");
+  if (std::uint64_t(first_nonce) + count > (std::uint64_t(1) << 32))
+    throw std::invalid_argument("sha256d_search: the nonce range passes 2^32 - 1");
+  if (count == 0) return;
+  auto midstate = sequence.transient<std::uint32_t>(8, "sha256d midstate");
+  sequence.run(detail::sha256d_midstate_kernel(), grid(1), header, midstate);
+  for (std::uint64_t done = 0; done < count; done += detail::sha256d_nonces_per_launch) {
+    const auto n = std::uint32_t(std::min<std::uint64_t>(detail::sha256d_nonces_per_launch, count - done));
+    sequence.run(detail::sha256d_search_kernel(), grid(n), header, midstate, target, counter, winners, n,
+                 std::uint32_t(first_nonce + done));
+  }
+}
+
+Sha256dSearchResult sha256d_search(Device& device, std::span<const std::uint8_t> header, std::uint32_t first_nonce,
+                                   std::uint64_t count, const std::array<std::uint32_t, 8>& target,
+                                   std::uint32_t capacity) {
+  if (header.size() != detail::header_bytes)
+    throw std::invalid_argument("sha256d_search: the header must be 80 bytes, not " + std::to_string(header.size()));
+  if (capacity == 0) throw std::invalid_argument("sha256d_search: the capacity must be positive");
+  auto header_words = device.upload(pack_bytes(header));
+  auto target_words = device.upload(std::vector<std::uint32_t>(target.begin(), target.end()));
+  auto counter = device.upload(std::vector<std::uint32_t>{0});
+  auto winners = device.alloc<std::uint32_t>(capacity);
+  auto sequence = device.sequence();
+  sha256d_search(sequence, header_words, first_nonce, count, target_words, counter, winners);
+  sequence.run_and_wait();
+  Sha256dSearchResult result;
+  result.found = device.download(counter)[0];
+  result.overflow = result.found > capacity;
+  std::vector<std::uint32_t> kept = device.download(winners);
+  kept.resize(std::min<std::uint64_t>(result.found, capacity));
+  std::sort(kept.begin(), kept.end());
+  result.nonces = std::move(kept);
+  return result;
+}
+
+}  // namespace sprig::hash
