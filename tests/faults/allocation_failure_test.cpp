@@ -179,3 +179,24 @@ TEST_CASE("a device-local buffer that device memory refuses goes to the next mem
     CHECK(injected.device.memory_usage().spilled_bytes == 0);  // released with its buffer
   }
 }
+
+TEST_CASE("a refused device block frees the cached empty blocks and tries the best memory type again", "[vulkan]") {
+  auto faults = std::make_shared<vk::FaultInjector>();
+  vk::Options options;
+  options.faults = faults;
+  options.block_bytes = 64 << 10;
+  options.retained_bytes = 64 << 20;  // empty blocks are kept for later buffers
+  vk::Device device = vk::Device::best(options);
+  { auto kept = device.alloc<std::uint32_t>(1 << 20); }  // leaves an empty 4 MiB block behind
+  REQUIRE(device.memory_stats().blocks == 1);
+  faults->fail(vk::FaultSite::MemoryAllocation, vk::Fault::OutOfDeviceMemory, 1, 1);
+  auto data = device.alloc<std::uint32_t>(3 << 19);  // 6 MiB: too large for the kept block
+  // The refusal freed the kept block, and the retry opened a block of the best type; a
+  // worse type (host memory, or on a discrete GPU the small BAR window) was not tried first.
+  CHECK(faults->injected(vk::FaultSite::MemoryAllocation) == 1);
+  CHECK(device.memory_usage().spilled_bytes == 0);
+  CHECK(device.memory_stats().dedicated_blocks == 1);
+  device.write(data, std::span<const std::uint32_t>(std::vector<std::uint32_t>(3 << 19, 1)));
+  device.run(add_one(), grid(data.size()), data);
+  CHECK(device.download(data) == std::vector<std::uint32_t>(3 << 19, 2));
+}
