@@ -15,6 +15,7 @@ namespace detail {
 namespace {
 
 constexpr std::uint32_t search_workgroup = 256;
+constexpr int sha256d_shared_rounds = 3;  // rounds of the second block that no nonce changes
 
 // SHA-256 pads a message of `bits` bits in its last block with a one bit, zeros and the
 // length: words 0x80000000 at `end`, zeros up to word 14, `bits` in word 15.
@@ -24,6 +25,14 @@ Sha256Block padded(const std::vector<UInt>& words, std::uint32_t bits) {
   block[words.size()] = UInt(0x80000000u);
   block[15] = UInt(bits);
   return block;
+}
+
+// The header's second block: its last 16 bytes (three words, then the nonce; little-endian
+// in the header, so byte-swapped like the rest) and the padding of 640 bits.
+Sha256Block second_block(const ReadBuffer<std::uint32_t>& header, const UInt& nonce_word) {
+  return padded({byte_swap(header[16u].load()), byte_swap(header[17u].load()), byte_swap(header[18u].load()),
+                 nonce_word},
+                640);
 }
 
 }  // namespace
@@ -37,7 +46,14 @@ const Sha256dMidstateKernel& sha256d_midstate_kernel() {
             Sha256Block block = zero_words<16>();
             for (std::uint32_t j = 0; j < 16; ++j) block[j] = byte_swap(header[j].load());  // SHA-256's big-endian words
             Sha256State state = sha256_compress(sha256_initial_state(), block);
-            for (std::uint32_t k = 0; k < 8; ++k) midstate[k] = state[k];
+            // Rounds 0..2 of the second block read only its first three words, which no nonce
+            // changes: they are done here once.
+            Sha256State working =
+                sha256_rounds(state, sha256_schedule(second_block(header, UInt(0u))), 0, sha256d_shared_rounds);
+            for (std::uint32_t k = 0; k < 8; ++k) {
+              midstate[k] = state[k];
+              midstate[8u + k] = working[k];
+            }
           });
         },
         workgroup(1));
@@ -54,21 +70,28 @@ const Sha256dSearchKernel& sha256d_search_kernel() {
           UInt i = global_id().x();
           if_(i < count, [&] {
             UInt nonce = first_nonce + i;
-            // The header's last 16 bytes: three words of it, then the nonce (little-endian in
-            // the header, so byte-swapped like the rest), then the padding of 640 bits.
-            std::vector<UInt> tail{byte_swap(header[16u].load()), byte_swap(header[17u].load()),
-                                   byte_swap(header[18u].load()), byte_swap(nonce)};
-            Sha256State mid = zero_words<8>();
-            for (std::uint32_t k = 0; k < 8; ++k) mid[k] = midstate[k];
-            Sha256State first = sha256_compress(mid, padded(tail, 640));
-            Sha256State second =
-                sha256_compress(sha256_initial_state(), padded(std::vector<UInt>(first.begin(), first.end()), 256));
-            // The digest's bytes as a little-endian number: each big-endian word swapped.
-            Sha256State number = zero_words<8>();
-            for (std::uint32_t k = 0; k < 8; ++k) number[k] = byte_swap(second[k]);
-            if_(at_most(number, target), [&] {
-              UInt slot = atomic_add(counter[0u], 1u);
-              if_(slot < winners.size(), [&] { winners[slot] = nonce; });
+            Sha256State mid = zero_words<8>(), working = zero_words<8>();
+            for (std::uint32_t k = 0; k < 8; ++k) {
+              mid[k] = midstate[k];
+              working[k] = midstate[8u + k];
+            }
+            std::vector<UInt> w = sha256_schedule(second_block(header, byte_swap(nonce)));
+            Sha256State first = sha256_feed_forward(mid, sha256_rounds(working, w, sha256d_shared_rounds, 64));
+            std::vector<UInt> w2 = sha256_schedule(padded(std::vector<UInt>(first.begin(), first.end()), 256));
+            Sha256State before_last = sha256_rounds(sha256_initial_state(), w2, 0, 61);
+            // The digest's last word, the number's most significant, is IV7 plus what e holds
+            // after round 60 (it moves on to f, g and h): most nonces are rejected here, and
+            // only the rest run the last three rounds.
+            UInt top = byte_swap(UInt(sha256_initial_words[7]) + before_last[4]);
+            if_(top <= target[7u].load(), [&] {
+              Sha256State second = sha256_feed_forward(sha256_initial_state(), sha256_rounds(before_last, w2, 61, 64));
+              // The digest's bytes as a little-endian number: each big-endian word swapped.
+              Sha256State number = zero_words<8>();
+              for (std::uint32_t k = 0; k < 8; ++k) number[k] = byte_swap(second[k]);
+              if_(at_most(number, target), [&] {
+                UInt slot = atomic_add(counter[0u], 1u);
+                if_(slot < winners.size(), [&] { winners[slot] = nonce; });
+              });
             });
           });
         },
@@ -91,7 +114,7 @@ void sha256d_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& heade
   if (std::uint64_t(first_nonce) + count > (std::uint64_t(1) << 32))
     throw std::invalid_argument("sha256d_search: the nonce range passes 2^32 - 1");
   if (count == 0) return;
-  auto midstate = sequence.transient<std::uint32_t>(8, "sha256d midstate");
+  auto midstate = sequence.transient<std::uint32_t>(16, "sha256d midstate");
   sequence.run(detail::sha256d_midstate_kernel(), grid(1), header, midstate);
   for (std::uint64_t done = 0; done < count; done += detail::sha256d_nonces_per_launch) {
     const auto n = std::uint32_t(std::min<std::uint64_t>(detail::sha256d_nonces_per_launch, count - done));

@@ -144,7 +144,8 @@ struct MemoryUsage {
     if (!driver || driver->heap_bytes == 0) return std::nullopt;
     const std::uint64_t capacity =
         driver->budget_bytes == 0 ? driver->heap_bytes : std::min(driver->heap_bytes, driver->budget_bytes);
-    const std::uint64_t used = std::max(driver->usage_bytes, in_use_bytes - spilled_bytes);
+    const std::uint64_t in_device = in_use_bytes > spilled_bytes ? in_use_bytes - spilled_bytes : 0;
+    const std::uint64_t used = std::max(driver->usage_bytes, in_device);
     return capacity > used ? capacity - used : 0;
   }
 };

@@ -42,17 +42,24 @@ inline Sha256State sha256_initial_state() {
   (std::make_index_sequence<8>{});
 }
 
-// `state` after absorbing one block.
-inline Sha256State sha256_compress(const Sha256State& state, const Sha256Block& block) {
-  std::vector<UInt> w(block.begin(), block.end());  // the message schedule
+// The message schedule W0..W63 of a block.
+inline std::vector<UInt> sha256_schedule(const Sha256Block& block) {
+  std::vector<UInt> w(block.begin(), block.end());
   w.reserve(64);
   for (int t = 16; t < 64; ++t) {
     UInt s0 = rotate_right(w[t - 15], 7u) ^ rotate_right(w[t - 15], 18u) ^ (w[t - 15] >> 3u);
     UInt s1 = rotate_right(w[t - 2], 17u) ^ rotate_right(w[t - 2], 19u) ^ (w[t - 2] >> 10u);
     w.push_back(w[t - 16] + s0 + w[t - 7] + s1);
   }
-  UInt a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6], h = state[7];
-  for (int t = 0; t < 64; ++t) {
+  return w;
+}
+
+// Rounds first .. last - 1 on the working variables a..h (as a state), with the schedule
+// `w`. A search can so stop early, or start from rounds done once for every candidate.
+inline Sha256State sha256_rounds(const Sha256State& working, const std::vector<UInt>& w, int first, int last) {
+  UInt a = working[0], b = working[1], c = working[2], d = working[3], e = working[4], f = working[5],
+       g = working[6], h = working[7];
+  for (int t = first; t < last; ++t) {
     UInt big_s1 = rotate_right(e, 6u) ^ rotate_right(e, 11u) ^ rotate_right(e, 25u);
     UInt choose = g ^ (e & (f ^ g));  // Ch(e, f, g) with one operation fewer
     UInt t1 = h + big_s1 + choose + sha256_round_constants[t] + w[t];
@@ -68,8 +75,18 @@ inline Sha256State sha256_compress(const Sha256State& state, const Sha256Block& 
     b = a;
     a = t1 + t2;
   }
-  return {state[0] + a, state[1] + b, state[2] + c, state[3] + d,
-          state[4] + e, state[5] + f, state[6] + g, state[7] + h};
+  return {a, b, c, d, e, f, g, h};
+}
+
+// The feed-forward: the chaining state plus the working variables after round 63.
+inline Sha256State sha256_feed_forward(const Sha256State& state, const Sha256State& working) {
+  return {state[0] + working[0], state[1] + working[1], state[2] + working[2], state[3] + working[3],
+          state[4] + working[4], state[5] + working[5], state[6] + working[6], state[7] + working[7]};
+}
+
+// `state` after absorbing one block.
+inline Sha256State sha256_compress(const Sha256State& state, const Sha256Block& block) {
+  return sha256_feed_forward(state, sha256_rounds(state, sha256_schedule(block), 0, 64));
 }
 
 }  // namespace sprig::hash

@@ -6,10 +6,12 @@
 //                                      hash::target_from_bits(0x1d00ffff));
 //
 // As a miner does, the first 64 bytes of the header (which no nonce changes) are compressed
-// once, on the device, into a midstate; each nonce then costs two compressions, not three:
-// the header's last 16 bytes with its padding, and the 32-byte digest with its own. Only
-// winners leave the device, appended through an atomic counter to a buffer of fixed
-// capacity (as in scrypt_search.hpp).
+// once, on the device, into a midstate, with the first three rounds of the second block,
+// which read only words no nonce changes; each nonce then costs two compressions, not three:
+// the header's last 16 bytes with its padding, and the 32-byte digest with its own. The
+// digest's most significant word is known after round 60 of the second, so a nonce that
+// word rules out skips the last three rounds. Only winners leave the device, appended
+// through an atomic counter to a buffer of fixed capacity (as in scrypt_search.hpp).
 #pragma once
 
 #include <array>
@@ -30,7 +32,8 @@ struct Sha256dSearchResult {
 
 namespace detail {
 
-// The midstate: the SHA-256 state after the header's first 64 bytes (one invocation).
+// The midstate (one invocation): the SHA-256 state after the header's first 64 bytes, then
+// the working variables after the second block's first three rounds; 16 words.
 using Sha256dMidstateKernel = Kernel<ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>>;
 const Sha256dMidstateKernel& sha256d_midstate_kernel();
 
