@@ -1,5 +1,6 @@
 #include "sprig/stdlib/hash/mining_target.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sprig::hash {
@@ -19,6 +20,18 @@ std::array<std::uint32_t, 8> target_from_bits(std::uint32_t bits) {
   std::array<std::uint32_t, 8> words{};
   for (std::size_t i = 0; i < 32; ++i) words[i / 4] |= std::uint32_t(bytes[i]) << (8 * (i % 4));
   return words;
+}
+
+MiningSearchResult detail::read_winners(Device& device, const DeviceBuffer<std::uint32_t>& counter,
+                                        const DeviceBuffer<std::uint32_t>& winners) {
+  MiningSearchResult result;
+  result.found = device.download(counter)[0];
+  result.overflow = result.found > winners.size();
+  std::vector<std::uint32_t> kept = device.download(winners);
+  kept.resize(std::min<std::uint64_t>(result.found, winners.size()));
+  std::sort(kept.begin(), kept.end());
+  result.nonces = std::move(kept);
+  return result;
 }
 
 }  // namespace sprig::hash

@@ -69,8 +69,7 @@ ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> h
   const DeviceInfo& info = device.info();
   if (options.cooperative) detail::check_scrypt_cooperative(what, info);
   detail::check_scrypt_pbkdf2_loops(what, info, params);
-  ScryptSearchResult result;
-  if (count == 0) return result;
+  if (count == 0) return {};
 
   detail::ScryptRounds rounds =
       detail::scrypt_rounds(what, info, params, std::size_t(count), options.cooperative ? 4 : 1, options.scratch_bytes);
@@ -102,13 +101,7 @@ ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> h
     }
   }
   sequence.run_and_wait();
-  result.found = device.download(counter)[0];
-  result.overflow = result.found > capacity;
-  std::vector<std::uint32_t> kept = device.download(winners);
-  kept.resize(std::min<std::uint64_t>(result.found, capacity));
-  std::sort(kept.begin(), kept.end());
-  result.nonces = std::move(kept);
-  return result;
+  return detail::read_winners(device, counter, winners);
 }
 
 }  // namespace sprig::hash

@@ -136,14 +136,7 @@ Sha256dSearchResult sha256d_search(Device& device, std::span<const std::uint8_t>
   auto sequence = device.sequence();
   sha256d_search(sequence, header_words, first_nonce, count, target_words, counter, winners);
   sequence.run_and_wait();
-  Sha256dSearchResult result;
-  result.found = device.download(counter)[0];
-  result.overflow = result.found > capacity;
-  std::vector<std::uint32_t> kept = device.download(winners);
-  kept.resize(std::min<std::uint64_t>(result.found, capacity));
-  std::sort(kept.begin(), kept.end());
-  result.nonces = std::move(kept);
-  return result;
+  return detail::read_winners(device, counter, winners);
 }
 
 }  // namespace sprig::hash

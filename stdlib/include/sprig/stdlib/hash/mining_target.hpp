@@ -5,10 +5,19 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
+#include "sprig/runtime/device.hpp"
 #include "sprig/stdlib/hash/sha256_compress.hpp"
 
 namespace sprig::hash {
+
+// What a mining search found.
+struct MiningSearchResult {
+  std::vector<std::uint32_t> nonces;  // the winners, ascending (at most `capacity` of them)
+  std::uint64_t found = 0;            // winners found in all, kept or not
+  bool overflow = false;              // more winners than `capacity`: `nonces` is a subset
+};
 
 // The 256-bit target that a header's compact "bits" field encodes (mantissa times
 // 256^(exponent - 3)), as 8 little-endian words, word 7 the most significant. Throws
@@ -29,6 +38,10 @@ inline Bool at_most(const Sha256State& hash, const ReadBuffer<std::uint32_t>& ta
   }
   return below || equal;
 }
+
+// The winners a finished search appended to `winners` (capacity words) through `counter`.
+MiningSearchResult read_winners(Device& device, const DeviceBuffer<std::uint32_t>& counter,
+                                const DeviceBuffer<std::uint32_t>& winners);
 
 }  // namespace detail
 

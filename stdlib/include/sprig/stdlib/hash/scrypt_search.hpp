@@ -20,11 +20,7 @@
 
 namespace sprig::hash {
 
-struct ScryptSearchResult {
-  std::vector<std::uint32_t> nonces;  // the winners, ascending (at most `capacity` of them)
-  std::uint64_t found = 0;            // winners found in all, kept or not
-  bool overflow = false;              // more winners than `capacity`: `nonces` is a subset
-};
+using ScryptSearchResult = MiningSearchResult;
 
 // The target a header's compact "bits" field encodes (mining_target.hpp).
 inline std::array<std::uint32_t, 8> scrypt_target_from_bits(std::uint32_t bits) { return target_from_bits(bits); }

@@ -24,11 +24,7 @@
 
 namespace sprig::hash {
 
-struct Sha256dSearchResult {
-  std::vector<std::uint32_t> nonces;  // the winners, ascending (at most `capacity` of them)
-  std::uint64_t found = 0;            // winners found in all, kept or not
-  bool overflow = false;              // more winners than `capacity`: `nonces` is a subset
-};
+using Sha256dSearchResult = MiningSearchResult;
 
 namespace detail {
 
