@@ -178,6 +178,8 @@ std::optional<Command> parse_command_line(int argc, const char* const* argv) {
   add_memory_budget(plot_command, plot.memory_budget);
   add_in_flight(plot_command, plot.in_flight,
                 "records in flight on each device, each recorded by its own thread (default: 8 on a GPU, 2 on a CPU)");
+  plot_command.add_flag("--resume", plot.resume,
+                        "continue an interrupted run of the same command from the records its FILE.partial keeps");
 
   VerifyOptions verify;
   CLI::App& verify_command = *app.add_subcommand("verify", "verify every proof of a plot file on the device");

@@ -37,6 +37,8 @@ struct PlotOptions {
   std::optional<std::uint32_t> in_flight;
   // --memory-budget: bytes of device memory sprig may hold on each device; 0: no budget.
   std::uint64_t memory_budget = 0;
+  // --resume: continue the records an interrupted run of the same command left in FILE.partial.
+  bool resume = false;
 };
 
 struct VerifyOptions {

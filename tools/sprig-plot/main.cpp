@@ -6,33 +6,23 @@
 //   sprig-plot verify --input sector.plot
 //   sprig-plot bench --k 20 --records 20
 //
+// Under mpirun, plot and verify share their work among the ranks (mpi_launch.hpp).
+//
 // Exit status: 0 done, 1 invalid proofs or malformed records found, 2 the user's mistake (a
 // bad option, an unreadable, unwritable or damaged file, a device or a --memory-budget too
 // small for K), 3 any other failure.
 #include <cstdio>
-#include <exception>
 #include <type_traits>
 #include <variant>
 
-#include <sprig/runtime/memory_budget.hpp>
-#include <sprig/stdlib/pos/plot_file_format.hpp>
-
-#include "atomic_file.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "exit_status.hpp"
+#include "mpi_launch.hpp"
 
-using namespace sprig_plot;
+namespace sprig_plot {
 
-namespace {
-
-int fail(const char* message, int status) {
-  std::fprintf(stderr, "sprig-plot: error: %s\n", message);
-  return status;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_command_line(int argc, char** argv) {
   try {
     const std::optional<Command> command = parse_command_line(argc, argv);
     if (!command) return 0;  // --help
@@ -44,15 +34,16 @@ int main(int argc, char** argv) {
           if constexpr (std::is_same_v<Options, BenchOptions>) return run_bench(options);
         },
         *command);
-  } catch (const UsageError& e) {
-    return fail(e.what(), 2);
-  } catch (const sprig::pos::PlotFileError& e) {
-    return fail(e.what(), 2);
-  } catch (const sprig::MemoryBudgetExceeded& e) {  // the --memory-budget given is too small
-    return fail(e.what(), 2);
-  } catch (const AtomicFileError& e) {  // the plot file could not be created, written or renamed
-    return fail(e.what(), 2);
-  } catch (const std::exception& e) {
-    return fail(e.what(), 3);
+  } catch (...) {
+    const auto [status, message] = exit_status_of_current_exception();
+    std::fprintf(stderr, "sprig-plot: error: %s\n", message.c_str());
+    return status;
   }
+}
+
+}  // namespace sprig_plot
+
+int main(int argc, char** argv) {
+  if (sprig_plot::launched_as_rank()) return sprig_plot::run_as_rank(argc, argv);
+  return sprig_plot::run_command_line(argc, argv);
 }

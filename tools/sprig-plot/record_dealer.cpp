@@ -7,13 +7,16 @@
 
 namespace sprig_plot {
 
-RecordDealer::RecordDealer(std::uint32_t records, std::vector<std::string> names, std::uint32_t lookahead)
+RecordDealer::RecordDealer(std::uint32_t records, std::vector<std::string> names, std::uint32_t lookahead,
+                           std::uint32_t first_record)
     : records_(records),
       lookahead_(std::max<std::uint32_t>(1, lookahead)),
       names_(std::move(names)),
       taken_(names_.size()),
       delivered_(names_.size()),
-      errors_(names_.size()) {}
+      errors_(names_.size()) {
+  next_ = awaited_ = std::min(first_record, records);
+}
 
 bool RecordDealer::record_available() const {
   return !returned_.empty() || (next_ < records_ && next_ < awaited_ + lookahead_);
@@ -73,24 +76,39 @@ void RecordDealer::stop() {
   changed_.notify_all();
 }
 
+// Under the lock: the finished record, or nullopt; throws once no device is left.
+std::optional<sprig::pos::PlotResult> RecordDealer::take_finished(std::uint32_t record) {
+  if (awaited_ != record) {
+    awaited_ = record;
+    changed_.notify_all();  // the lookahead moved on
+  }
+  auto it = finished_.find(record);
+  if (it != finished_.end()) {
+    sprig::pos::PlotResult result = std::move(it->second);
+    finished_.erase(it);
+    return result;
+  }
+  if (failed_ == names_.size()) {
+    std::string message = names_.size() == 1 ? "the device failed:" : "every device failed:";
+    for (std::size_t d = 0; d < names_.size(); ++d) message += "\n  " + names_[d] + ": " + errors_[d];
+    throw std::runtime_error(message);
+  }
+  return std::nullopt;
+}
+
 sprig::pos::PlotResult RecordDealer::await(std::uint32_t record) {
   std::unique_lock lock(mutex_);
-  awaited_ = record;
-  changed_.notify_all();  // the lookahead moved on
   while (true) {
-    auto it = finished_.find(record);
-    if (it != finished_.end()) {
-      sprig::pos::PlotResult result = std::move(it->second);
-      finished_.erase(it);
-      return result;
-    }
-    if (failed_ == names_.size()) {
-      std::string message = names_.size() == 1 ? "the device failed:" : "every device failed:";
-      for (std::size_t d = 0; d < names_.size(); ++d) message += "\n  " + names_[d] + ": " + errors_[d];
-      throw std::runtime_error(message);
-    }
+    if (std::optional<sprig::pos::PlotResult> result = take_finished(record)) return std::move(*result);
     changed_.wait(lock);
   }
+}
+
+std::optional<sprig::pos::PlotResult> RecordDealer::await_for(std::uint32_t record, std::chrono::microseconds timeout) {
+  std::unique_lock lock(mutex_);
+  if (std::optional<sprig::pos::PlotResult> result = take_finished(record)) return result;
+  changed_.wait_for(lock, timeout);
+  return take_finished(record);
 }
 
 std::vector<std::uint32_t> RecordDealer::delivered() const {

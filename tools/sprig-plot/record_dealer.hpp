@@ -4,11 +4,13 @@
 // only when every device has failed.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,9 +26,11 @@ class RecordDealer {
     std::uint32_t record = 0;
   };
 
-  // `names` names each device in messages; at most `lookahead` records past the one the
-  // writer waits for are dealt, which bounds the finished records held in memory.
-  RecordDealer(std::uint32_t records, std::vector<std::string> names, std::uint32_t lookahead);
+  // Deals records first_record .. records - 1 (a resumed run starts past 0). `names` names
+  // each device in messages; at most `lookahead` records past the one the writer waits for
+  // are dealt, which bounds the finished records held in memory.
+  RecordDealer(std::uint32_t records, std::vector<std::string> names, std::uint32_t lookahead,
+               std::uint32_t first_record = 0);
 
   // For device d's worker: the next record to plot. With `wait`, blocks until there is one
   // or every record is plotted (Done); without, answers Later when none may be dealt now.
@@ -41,12 +45,16 @@ class RecordDealer {
   // For the writer, in record order: waits for `record` and hands it over. Throws
   // std::runtime_error, naming every device's error, when no device is left to plot it.
   sprig::pos::PlotResult await(std::uint32_t record);
+  // As await, but gives up after `timeout` (nullopt), so that a writer that also serves
+  // other ranks' messages can poll.
+  std::optional<sprig::pos::PlotResult> await_for(std::uint32_t record, std::chrono::microseconds timeout);
 
   // Records each device has delivered so far.
   std::vector<std::uint32_t> delivered() const;
 
  private:
   bool record_available() const;
+  std::optional<sprig::pos::PlotResult> take_finished(std::uint32_t record);
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

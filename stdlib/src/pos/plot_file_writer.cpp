@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "plot_file_layout.hpp"
@@ -19,6 +20,21 @@ PlotFileWriter::PlotFileWriter(std::ostream& out, const PlotFileHeader& header, 
   errno = 0;
   out_.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   check_stream("the header");
+}
+
+PlotFileWriter::PlotFileWriter(std::ostream& out, const PlotFileHeader& header, std::string name,
+                               std::uint32_t records_written)
+    : out_(out), header_(header), name_(std::move(name)), written_(records_written) {
+  if (std::string problem = plot_file_header_problem(header); !problem.empty()) fail("bad header: " + problem);
+  if (records_written > header.records) {
+    fail("it cannot continue after record " + std::to_string(records_written) + ": the header counts " +
+         std::to_string(header.records));
+  }
+}
+
+PlotFileWriter PlotFileWriter::continuing(std::ostream& out, const PlotFileHeader& header, std::string name,
+                                          std::uint32_t records_written) {
+  return PlotFileWriter(out, header, std::move(name), records_written);
 }
 
 void PlotFileWriter::write(const Seed& seed, const PlotResult& result) {

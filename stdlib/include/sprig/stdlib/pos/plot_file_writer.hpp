@@ -8,8 +8,9 @@
 //   for (...) writer.write(seed, plotter.result());
 //   writer.finish();
 //
-// Durability is the caller's: sprig-plot writes to a temporary file and renames it when
-// finish() returns (tools/sprig-plot/atomic_file.hpp).
+// Durability is the caller's: sprig-plot writes to FILE.partial, records its progress as it
+// goes, and renames it when finish() returns (tools/sprig-plot/resumable_file.hpp); a run
+// that was stopped continues through PlotFileWriter::continuing.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,11 @@ class PlotFileWriter {
   // Checks and writes the header; `name` names the file in errors.
   PlotFileWriter(std::ostream& out, const PlotFileHeader& header, std::string name);
 
+  // For a stream that already holds the header and the first `records_written` records (an
+  // interrupted run being resumed): writes nothing until the next record.
+  static PlotFileWriter continuing(std::ostream& out, const PlotFileHeader& header, std::string name,
+                                   std::uint32_t records_written);
+
   const PlotFileHeader& header() const { return header_; }
   std::uint32_t records_written() const { return written_; }
 
@@ -35,6 +41,7 @@ class PlotFileWriter {
   void finish();
 
  private:
+  PlotFileWriter(std::ostream& out, const PlotFileHeader& header, std::string name, std::uint32_t records_written);
   [[noreturn]] void fail(const std::string& what) const;
   void check_stream(const char* what) const;
 
