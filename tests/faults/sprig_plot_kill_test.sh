@@ -1,14 +1,15 @@
 #!/bin/sh
 # `sprig-plot plot` killed with SIGKILL at any moment leaves either no file or a complete,
-# valid one under the final name. One uninterrupted run measures how long plotting takes;
+# valid one under the final name, and the same command with --resume then writes the same
+# bytes as an uninterrupted run. One uninterrupted run measures how long plotting takes;
 # then runs are killed at fractions of that time, from start-up to the final rename.
 # Usage: sprig_plot_kill_test.sh SPRIG_PLOT WORK_DIR
 set -u
 plot=$1
 dir=$2
 mkdir -p "$dir" && cd "$dir" || exit 1
-rm -f killed.plot killed.plot.tmp.* timed.plot
-args="plot --sector-id 0303030303030303030303030303030303030303030303030303030303030303 --records 2 --k 15"
+rm -f killed.plot killed.plot.partial* timed.plot
+args="plot --sector-id 0303030303030303030303030303030303030303030303030303030303030303 --records 6 --k 15"
 
 start=$(date +%s%N)
 "$plot" $args --output timed.plot > /dev/null 2>&1 || { echo "the uninterrupted run failed"; exit 1; }
@@ -17,8 +18,9 @@ echo "an uninterrupted run takes $whole_ms ms"
 
 complete=0
 absent=0
+resumed=0
 for percent in 2 10 30 50 70 85 93 97 99 101 105 110 120 135 150 200 300; do
-  rm -f killed.plot
+  rm -f killed.plot killed.plot.partial*
   "$plot" $args --output killed.plot > /dev/null 2>&1 &
   pid=$!
   delay_ms=$(( whole_ms * percent / 100 ))
@@ -28,13 +30,21 @@ for percent in 2 10 30 50 70 85 93 97 99 101 105 110 120 135 150 200 300; do
   if [ -e killed.plot ]; then
     cmp -s killed.plot timed.plot || { echo "killed at $percent%: killed.plot differs from a complete plot"; exit 1; }
     complete=$((complete + 1))
+    outcome="complete file"
   else
     absent=$((absent + 1))
+    kept=$(sed -n 's/^records \([0-9]*\) .*/\1/p' killed.plot.partial.progress 2> /dev/null)
+    outcome="no file, ${kept:-no} records kept"
+    [ -n "$kept" ] && resumed=$((resumed + 1))
+    "$plot" $args --output killed.plot --resume > /dev/null 2> resume.err ||
+      { echo "killed at $percent%: --resume failed:"; cat resume.err; exit 1; }
+    cmp -s killed.plot timed.plot || { echo "killed at $percent%: the resumed plot differs from an uninterrupted one"; exit 1; }
+    ls killed.plot.partial* > /dev/null 2>&1 && { echo "killed at $percent%: --resume left its partial files"; exit 1; }
+    outcome="$outcome; --resume wrote the same bytes"
   fi
-  echo "killed at $percent% ($delay_ms ms): $( [ -e killed.plot ] && echo complete file || echo no file )"
+  echo "killed at $percent% ($delay_ms ms): $outcome"
 done
-rm -f killed.plot.tmp.*
 "$plot" verify --input timed.plot > /dev/null || { echo "the complete plot does not verify"; exit 1; }
-echo "$absent runs left no file, $complete a complete one"
-# Both outcomes must have happened, or the kills missed the interesting moments.
-[ $absent -gt 0 ] && [ $complete -gt 0 ] || { echo "the kills did not cover the whole run"; exit 1; }
+echo "$absent runs left no file ($resumed of them records to resume), $complete a complete one"
+# Every outcome must have happened, or the kills missed the interesting moments.
+[ $absent -gt 0 ] && [ $complete -gt 0 ] && [ $resumed -gt 0 ] || { echo "the kills did not cover the whole run"; exit 1; }

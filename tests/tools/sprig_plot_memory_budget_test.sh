@@ -10,7 +10,7 @@ set -u
 plot=$1
 dir=$2
 mkdir -p "$dir" && cd "$dir" || exit 1
-rm -f ./*.plot ./*.plot.tmp.*
+rm -f ./*.plot ./*.plot.partial*
 sector=0707070707070707070707070707070707070707070707070707070707070707
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -36,7 +36,7 @@ expect_too_small() {  # MESSAGE ARGS...
     fail "sprig-plot $*: exit status $rc, expected 2:"; cat err.txt
   elif ! grep -qF -- "$message" err.txt; then
     fail "sprig-plot $*: the error does not say '$message':"; cat err.txt
-  elif ls small.plot small.plot.tmp.* > /dev/null 2>&1; then
+  elif ls small.plot small.plot.partial* > /dev/null 2>&1; then
     fail "sprig-plot $*: left a file behind"
   else
     echo "ok: sprig-plot $*: $(cat err.txt)"

@@ -7,7 +7,7 @@ set -u
 plot=$1
 dir=$2
 mkdir -p "$dir" && cd "$dir" || exit 1
-rm -f out.plot out.plot.tmp.*
+rm -f out.plot out.plot.partial*
 seed=0101010101010101010101010101010101010101010101010101010101010101
 failures=0
 
@@ -20,7 +20,7 @@ expect_refused() {  # MESSAGE ARGS...
     echo "FAIL: sprig-plot $*: exit status $rc, expected 2"; failures=$((failures + 1))
   elif ! grep -qF -- "$message" err.txt; then
     echo "FAIL: sprig-plot $*: the error does not say '$message':"; cat err.txt; failures=$((failures + 1))
-  elif ls out.plot out.plot.tmp.* > /dev/null 2>&1; then
+  elif ls out.plot out.plot.partial* > /dev/null 2>&1; then
     echo "FAIL: sprig-plot $*: left a file behind"; failures=$((failures + 1))
   else
     echo "ok: sprig-plot $*: $(cat err.txt)"
@@ -53,8 +53,9 @@ expect_refused "--devices: device list '0,99': '99' is not a device index" plot 
 expect_refused "--memory-budget must be a whole number of bytes, optionally with KiB, MiB, GiB or TiB; got '2GB'" bench --memory-budget 2GB
 expect_refused "--memory-budget must be more than 0 bytes; got 0MiB" plot --seed $seed --memory-budget 0MiB --output out.plot
 expect_refused "--memory-budget is too large: 99999999999TiB" bench --memory-budget 99999999999TiB
+expect_refused "not expected: --resume" bench --resume
 expect_refused "cannot read missing.plot" verify --input missing.plot
-expect_refused "cannot create missing-dir/out.plot.tmp.XXXXXX" plot --seed $seed --k 15 --output missing-dir/out.plot --device sim
+expect_refused "creating missing-dir/out.plot.partial failed" plot --seed $seed --k 15 --output missing-dir/out.plot --device sim
 
 "$plot" --help > help.txt 2>&1 && grep -q "plot" help.txt || { echo "FAIL: sprig-plot --help"; failures=$((failures + 1)); }
 "$plot" plot --help > help.txt 2>&1 && grep -q -- "--sector-id" help.txt || { echo "FAIL: sprig-plot plot --help"; failures=$((failures + 1)); }

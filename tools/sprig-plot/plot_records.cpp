@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <thread>
 
 #include <sprig/stdlib/pos/plot_file_writer.hpp>
 
 #include "devices.hpp"
+#include "injected_fault.hpp"
 #include "sector_seeds.hpp"
 
 namespace sprig_plot {
@@ -33,6 +35,7 @@ void plot_on_device(sprig::Device& device, std::size_t d, pos::Plotter& plotter,
     while (true) {
       RecordDealer::Deal deal = dealer.take(d, /*wait=*/true);
       if (deal.kind != RecordDealer::Deal::Record) return;
+      fail_if_injected();
       sprig::Sequence sequence = device.sequence();
       plotter.record(sequence, seeds[deal.record]);
       sequence.run_and_wait();
@@ -56,6 +59,13 @@ std::string progress(std::uint32_t written, std::uint32_t records, std::uint32_t
     line += ")";
   }
   return line;
+}
+
+// How often the writer makes its records durable for --resume: each costs a disk flush.
+// SPRIG_PLOT_CHECKPOINT_MS overrides the second (0: after every record).
+std::chrono::milliseconds checkpoint_interval() {
+  const char* text = std::getenv("SPRIG_PLOT_CHECKPOINT_MS");
+  return std::chrono::milliseconds(text ? std::strtoull(text, nullptr, 10) : 1000);
 }
 
 std::string hex(const pos::Seed& seed) {
@@ -122,6 +132,7 @@ void plot_records(const PlotOptions& options, ResumableFile& file, LocalPlotters
   // Finished records wait in memory for the writer: at most a few per worker.
   RecordDealer dealer(options.records, names, 2 * workers_in_all, first);
   const auto start = std::chrono::steady_clock::now();
+  const std::chrono::milliseconds checkpoints = checkpoint_interval();
   std::vector<std::thread> workers;
   // Workers end once every record is delivered or their device failed; after an error here
   // (a failed write, a failed rank) the dealer deals nothing more, so they end after their
@@ -155,7 +166,7 @@ void plot_records(const PlotOptions& options, ResumableFile& file, LocalPlotters
         while (!(result = dealer.await_for(r, std::chrono::microseconds(200))));
       }
       writer.write(seeds[r], *result);
-      file.checkpoint_now_and_then(r + 1);
+      file.checkpoint_now_and_then(r + 1, checkpoints);
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::fprintf(stderr, "%s", progress(r + 1, options.records, first, elapsed, dealer, remote).c_str());
       std::fflush(stderr);

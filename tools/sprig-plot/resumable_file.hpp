@@ -47,7 +47,7 @@ class ResumableFile {
   // After `records` records were written to stream(): makes them durable and records them.
   void checkpoint(std::uint32_t records);
   // checkpoint(), at most once per `interval`: durability costs a disk flush.
-  void checkpoint_now_and_then(std::uint32_t records, std::chrono::milliseconds interval = std::chrono::seconds(1));
+  void checkpoint_now_and_then(std::uint32_t records, std::chrono::milliseconds interval);
   // Makes the file durable and visible under its final name.
   void commit();
   // After a run that did not commit: whether FILE.partial and its progress file were kept.

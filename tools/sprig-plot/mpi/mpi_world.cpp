@@ -59,19 +59,31 @@ MpiWorld::~MpiWorld() { MPI_Finalize(); }
 
 std::string MpiWorld::name(int rank) const { return "rank " + std::to_string(rank) + " on " + hosts_[std::size_t(rank)]; }
 
-int MpiWorld::agree(int status, const std::string& error) {
+int MpiWorld::agree(int status, const std::string& error, const std::string& work) {
   agreed_ = true;
-  std::vector<int> statuses(static_cast<std::size_t>(size_));
+  // Each rank's status and a hash of its work (FNV-1a): rank 0 compares them.
+  std::uint64_t work_hash = 14695981039346656037ull;
+  for (unsigned char c : work) work_hash = (work_hash ^ c) * 1099511628211ull;
+  const std::uint64_t mine[2] = {std::uint64_t(status), work_hash};
+  std::vector<std::uint64_t> all(2 * static_cast<std::size_t>(size_));
   MPI_Request request;
-  check(MPI_Igather(&status, 1, MPI_INT, statuses.data(), 1, MPI_INT, 0, MPI_COMM_WORLD, &request), "MPI_Igather");
+  check(MPI_Igather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, 0, MPI_COMM_WORLD, &request), "MPI_Igather");
   wait(request, "MPI_Igather");
   if (rank_ != 0 && status != 0) send(0, Tag::Agree, std::vector<std::uint8_t>(error.begin(), error.end()));
   int worst = 0;
   if (rank_ == 0) {
     std::vector<std::pair<int, std::string>> failures;
     for (int r = 0; r < size_; ++r) {
-      if (statuses[std::size_t(r)] == 0) continue;
-      if (worst == 0) worst = statuses[std::size_t(r)];
+      const int rank_status = int(all[2 * std::size_t(r)]);
+      std::string what;
+      if (rank_status == 0 && all[2 * std::size_t(r) + 1] != work_hash && status == 0) {
+        what = "it was given other work than rank 0 (" + work + "): every rank needs the same command line";
+        failures.emplace_back(r, what);
+        if (worst == 0) worst = 2;
+        continue;
+      }
+      if (rank_status == 0) continue;
+      if (worst == 0) worst = rank_status;
       if (r == 0) {
         failures.emplace_back(0, error);
         continue;
@@ -89,7 +101,8 @@ int MpiWorld::agree(int status, const std::string& error) {
     if (shared) {
       std::fprintf(stderr, "sprig-plot: error: %s\n", failures.front().second.c_str());
     } else {
-      for (const auto& [r, what] : failures) std::fprintf(stderr, "sprig-plot: error: %s: %s\n", name(r).c_str(), what.c_str());
+      for (const auto& [r, what] : failures)
+        std::fprintf(stderr, "sprig-plot: error: %s: %s\n", name(r).c_str(), what.c_str());
     }
   }
   check(MPI_Ibcast(&worst, 1, MPI_INT, 0, MPI_COMM_WORLD, &request), "MPI_Ibcast");

@@ -46,9 +46,11 @@ class MpiWorld {
   std::string name(int rank) const;
 
   // Collective: every rank says whether it is ready (status 0) or not (its exit status and
-  // error). Rank 0 prints every failure once (a message every rank shares, once for all);
-  // every rank gets the first non-zero status in rank order, or 0.
-  int agree(int status, const std::string& error);
+  // error), and what work it is ready for, in words (`work`: the plot, the file). A ready
+  // rank whose work differs from rank 0's was given another command line, and is not ready.
+  // Rank 0 prints every failure once (a message every rank shares, once for all); every rank
+  // gets the first non-zero status in rank order, or 0.
+  int agree(int status, const std::string& error, const std::string& work);
   bool agreed() const { return agreed_; }
   // Collective: each rank's value, on rank 0 (empty elsewhere).
   std::vector<std::uint32_t> gather(std::uint32_t value) const;

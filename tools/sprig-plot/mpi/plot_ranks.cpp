@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "../injected_fault.hpp"
 #include "../plot_records.hpp"
 #include "mpi_commands.hpp"
 #include "other_ranks.hpp"
@@ -149,6 +150,7 @@ void plot_for_rank_0(sprig::Device& device, const std::string& name, pos::Plotte
       mailbox.post(Tag::Take);
       std::optional<std::pair<std::uint32_t, pos::Seed>> deal = mailbox.next_deal();
       if (!deal) break;
+      fail_if_injected();
       sprig::Sequence sequence = device.sequence();
       plotter.record(sequence, deal->second);
       sequence.run_and_wait();
@@ -197,7 +199,7 @@ int run_plot_rank(MpiWorld& world, const PlotOptions& options) {
     } catch (...) {
       std::tie(status, error) = exit_status_of_current_exception();
     }
-    if (world.agree(status, error) != 0) return status;
+    if (const int agreed = world.agree(status, error, plot_identity(options)); agreed != 0) return agreed;
     return plot_as_other_rank(world, local);
   }
 
@@ -213,7 +215,7 @@ int run_plot_rank(MpiWorld& world, const PlotOptions& options) {
   } catch (...) {
     std::tie(status, error) = exit_status_of_current_exception();
   }
-  if (const int agreed = world.agree(status, error); agreed != 0) return agreed;
+  if (const int agreed = world.agree(status, error, plot_identity(options)); agreed != 0) return agreed;
 
   RemoteRanks remote(world, world.gather(local.workers()));
   try {

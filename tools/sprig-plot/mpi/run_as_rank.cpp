@@ -53,7 +53,7 @@ int run_as_rank(int argc, char** argv) {
     return run_command(*world, argc, argv);
   } catch (...) {
     const auto [status, message] = exit_status_of_current_exception();
-    if (!world->agreed()) return world->agree(status, message);
+    if (!world->agreed()) return world->agree(status, message, /*work=*/"");
     if (world->rank() == 0) {  // the other ranks were stopped on the way out
       std::fprintf(stderr, "sprig-plot: error: %s\n", message.c_str());
       return status;

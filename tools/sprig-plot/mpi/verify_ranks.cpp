@@ -141,7 +141,7 @@ int run_verify_rank(MpiWorld& world, const VerifyOptions& options) {
   } catch (...) {
     std::tie(status, error) = exit_status_of_current_exception();
   }
-  if (const int agreed = world.agree(status, error); agreed != 0) return agreed;
+  if (const int agreed = world.agree(status, error, options.input); agreed != 0) return agreed;
 
   // The other ranks learn K and the rules from rank 0's header.
   std::vector<std::uint8_t> header;
