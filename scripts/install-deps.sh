@@ -8,6 +8,8 @@ packages=(
   spirv-headers spirv-tools libvulkan-dev libvulkan-volk-dev vulkan-validationlayers mesa-vulkan-drivers
   librange-v3-dev catch2 glslang-tools nlohmann-json3-dev
   libssl-dev libsodium-dev libgmp-dev b3sum oclgrind libcli11-dev
+  # sprig-plot across the ranks of an mpirun job (SPRIG_WITH_MPI) and its mpirun tests.
+  libopenmpi-dev openmpi-bin
   # The HTML report's browser test (tests/simulator/browser): headless Chromium, driven from Python.
   python3 chromium
 )

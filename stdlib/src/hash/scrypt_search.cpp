@@ -55,10 +55,12 @@ const ScryptSearchFinishKernel& scrypt_search_finish_kernel(ScryptLayout layout)
 
 }  // namespace detail
 
-ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> header, std::uint32_t first_nonce,
-                                 std::uint64_t count, const std::array<std::uint32_t, 8>& target,
-                                 const ScryptParams& params, std::uint32_t capacity, const ScryptOptions& options) {
-  const char* what = "scrypt_search";
+namespace {
+
+constexpr const char* what = "scrypt_search";
+
+void check_one_call(std::span<const std::uint8_t> header, std::uint32_t first_nonce, std::uint64_t count,
+                    const ScryptParams& params, std::uint32_t capacity) {
   detail::check_scrypt_params(what, params);
   if (header.size() != detail::header_bytes)
     throw std::invalid_argument("scrypt_search: the header must be 80 bytes, not " + std::to_string(header.size()));
@@ -66,13 +68,27 @@ ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> h
   if (std::uint64_t(first_nonce) + count > (std::uint64_t(1) << 32))
     throw std::invalid_argument("scrypt_search: the nonce range passes 2^32 - 1");
   if (capacity == 0) throw std::invalid_argument("scrypt_search: the capacity must be positive");
-  const DeviceInfo& info = device.info();
+}
+
+void check_device(const DeviceInfo& info, const ScryptParams& params, const ScryptOptions& options) {
   if (options.cooperative) detail::check_scrypt_cooperative(what, info);
   detail::check_scrypt_pbkdf2_loops(what, info, params);
-  if (count == 0) return {};
+}
 
-  detail::ScryptRounds rounds =
-      detail::scrypt_rounds(what, info, params, std::size_t(count), options.cooperative ? 4 : 1, options.scratch_bytes);
+detail::ScryptRounds rounds_for(const DeviceInfo& info, const ScryptParams& params, std::uint64_t count,
+                                const ScryptOptions& options) {
+  return detail::scrypt_rounds(what, info, params, std::size_t(count), options.cooperative ? 4 : 1,
+                               options.scratch_bytes);
+}
+
+// Nonces [first_nonce, first_nonce + count) on one device, in waves of rounds as scrypt_plan
+// says, and the winners read back.
+MiningSearchResult search_range(Device& device, std::span<const std::uint8_t> header,
+                                const std::array<std::uint32_t, 8>& target, std::uint64_t first_nonce,
+                                std::uint64_t count, const ScryptParams& params, std::uint32_t capacity,
+                                const ScryptOptions& options) {
+  const DeviceInfo& info = device.info();
+  detail::ScryptRounds rounds = rounds_for(info, params, count, options);
   std::vector<detail::ScryptScratch> sets = detail::scrypt_scratch(device, params, rounds);
   auto header_words = device.upload(pack_bytes(header));
   auto target_words = device.upload(std::vector<std::uint32_t>(target.begin(), target.end()));
@@ -102,6 +118,38 @@ ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> h
   }
   sequence.run_and_wait();
   return detail::read_winners(device, counter, winners);
+}
+
+}  // namespace
+
+ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> header, std::uint32_t first_nonce,
+                                 std::uint64_t count, const std::array<std::uint32_t, 8>& target,
+                                 const ScryptParams& params, std::uint32_t capacity, const ScryptOptions& options) {
+  check_one_call(header, first_nonce, count, params, capacity);
+  check_device(device.info(), params, options);
+  return detail::search_on_device(first_nonce, count, capacity,
+                                  [&](std::size_t, std::uint64_t first, std::uint64_t n, std::uint32_t room) {
+                                    return search_range(device, header, target, first, n, params, room, options);
+                                  });
+}
+
+ScryptSearchResult scrypt_search(std::span<Device* const> devices, std::span<const std::uint8_t> header,
+                                 std::uint32_t first_nonce, std::uint64_t count,
+                                 const std::array<std::uint32_t, 8>& target, const ScryptParams& params,
+                                 std::uint32_t capacity, const ScryptOptions& options, const MiningSplit& split) {
+  check_one_call(header, first_nonce, count, params, capacity);
+  // Each device's chunk is whole waves of its own: more memory, longer chunks. Asking for
+  // the wave also refuses, before any search, parameters a device cannot take.
+  auto chunk_of = [&](std::size_t i) {
+    const DeviceInfo& info = devices[i]->info();
+    check_device(info, params, options);
+    detail::ScryptRounds wave = rounds_for(info, params, std::uint64_t(1) << 32, options);
+    return detail::mining_chunk(split, wave.per_set * wave.sets, detail::scrypt_waves_per_chunk);
+  };
+  return detail::search_on_devices(what, devices, first_nonce, count, capacity, chunk_of,
+                                   [&](std::size_t i, std::uint64_t first, std::uint64_t n, std::uint32_t room) {
+                                     return search_range(*devices[i], header, target, first, n, params, room, options);
+                                   });
 }
 
 }  // namespace sprig::hash

@@ -123,20 +123,55 @@ void sha256d_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& heade
   }
 }
 
-Sha256dSearchResult sha256d_search(Device& device, std::span<const std::uint8_t> header, std::uint32_t first_nonce,
-                                   std::uint64_t count, const std::array<std::uint32_t, 8>& target,
-                                   std::uint32_t capacity) {
+namespace {
+
+void check_one_call(std::span<const std::uint8_t> header, std::uint32_t first_nonce, std::uint64_t count,
+                    std::uint32_t capacity) {
   if (header.size() != detail::header_bytes)
     throw std::invalid_argument("sha256d_search: the header must be 80 bytes, not " + std::to_string(header.size()));
   if (capacity == 0) throw std::invalid_argument("sha256d_search: the capacity must be positive");
+  if (std::uint64_t(first_nonce) + count > (std::uint64_t(1) << 32))
+    throw std::invalid_argument("sha256d_search: the nonce range passes 2^32 - 1");
+}
+
+// Nonces [first, first + count) on one device: the recorded search, run and read back.
+MiningSearchResult search_range(Device& device, std::span<const std::uint8_t> header,
+                                const std::array<std::uint32_t, 8>& target, std::uint64_t first, std::uint64_t count,
+                                std::uint32_t capacity) {
   auto header_words = device.upload(pack_bytes(header));
   auto target_words = device.upload(std::vector<std::uint32_t>(target.begin(), target.end()));
   auto counter = device.upload(std::vector<std::uint32_t>{0});
   auto winners = device.alloc<std::uint32_t>(capacity);
   auto sequence = device.sequence();
-  sha256d_search(sequence, header_words, first_nonce, count, target_words, counter, winners);
+  sha256d_search(sequence, header_words, std::uint32_t(first), count, target_words, counter, winners);
   sequence.run_and_wait();
   return detail::read_winners(device, counter, winners);
+}
+
+}  // namespace
+
+Sha256dSearchResult sha256d_search(Device& device, std::span<const std::uint8_t> header, std::uint32_t first_nonce,
+                                   std::uint64_t count, const std::array<std::uint32_t, 8>& target,
+                                   std::uint32_t capacity) {
+  check_one_call(header, first_nonce, count, capacity);
+  return detail::search_on_device(first_nonce, count, capacity,
+                                  [&](std::size_t, std::uint64_t first, std::uint64_t n, std::uint32_t room) {
+                                    return search_range(device, header, target, first, n, room);
+                                  });
+}
+
+Sha256dSearchResult sha256d_search(std::span<Device* const> devices, std::span<const std::uint8_t> header,
+                                   std::uint32_t first_nonce, std::uint64_t count,
+                                   const std::array<std::uint32_t, 8>& target, std::uint32_t capacity,
+                                   const MiningSplit& split) {
+  check_one_call(header, first_nonce, count, capacity);
+  auto chunk_of = [&](std::size_t) {
+    return detail::mining_chunk(split, detail::sha256d_nonces_per_launch, detail::sha256d_launches_per_chunk);
+  };
+  return detail::search_on_devices("sha256d_search", devices, first_nonce, count, capacity, chunk_of,
+                                   [&](std::size_t i, std::uint64_t first, std::uint64_t n, std::uint32_t room) {
+                                     return search_range(*devices[i], header, target, first, n, room);
+                                   });
 }
 
 }  // namespace sprig::hash

@@ -12,11 +12,15 @@
 
 namespace sprig::hash {
 
-// What a mining search found.
+// What a mining search found. The one-call forms keep the `capacity` smallest winners, so
+// that a result depends only on the range, never on the device or on how devices shared it
+// (mining_chunks.hpp); the recorded forms keep whichever winners reached the buffer first.
 struct MiningSearchResult {
   std::vector<std::uint32_t> nonces;  // the winners, ascending (at most `capacity` of them)
   std::uint64_t found = 0;            // winners found in all, kept or not
-  bool overflow = false;              // more winners than `capacity`: `nonces` is a subset
+  bool overflow = false;              // more winners than `capacity`: `nonces` holds the smallest
+
+  bool operator==(const MiningSearchResult&) const = default;
 };
 
 // The 256-bit target that a header's compact "bits" field encodes (mantissa times

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "sprig/stdlib/hash/mining_devices.hpp"
 #include "sprig/stdlib/hash/mining_target.hpp"
 #include "sprig/stdlib/hash/scrypt_batch.hpp"
 
@@ -46,14 +47,27 @@ using ScryptSearchFinishKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<st
                                         Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
 const ScryptSearchFinishKernel& scrypt_search_finish_kernel(ScryptLayout layout);
 
+// Waves (scrypt_plan.hpp: the hashes a device keeps in flight) per chunk over several
+// devices by default: a wave fills a device, so a few keep the per-chunk allocation and
+// read-back small beside the hashing.
+inline constexpr std::uint32_t scrypt_waves_per_chunk = 4;
+
 }  // namespace detail
 
 // Scans nonces [first_nonce, first_nonce + count) of `header` (80 bytes; its bytes 76..79
-// are ignored) for scrypt hashes at most `target`, keeping at most `capacity` winners.
+// are ignored) for scrypt hashes at most `target`, keeping the `capacity` smallest winners.
 // count is below 2^32 and the range must not pass nonce 2^32 - 1.
 ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> header, std::uint32_t first_nonce,
                                  std::uint64_t count, const std::array<std::uint32_t, 8>& target,
                                  const ScryptParams& params = {1024, 1, 1}, std::uint32_t capacity = 64,
                                  const ScryptOptions& options = {});
+
+// The same over several devices at once, each on a thread of its own (mining_devices.hpp),
+// with the same result.
+ScryptSearchResult scrypt_search(std::span<Device* const> devices, std::span<const std::uint8_t> header,
+                                 std::uint32_t first_nonce, std::uint64_t count,
+                                 const std::array<std::uint32_t, 8>& target, const ScryptParams& params = {1024, 1, 1},
+                                 std::uint32_t capacity = 64, const ScryptOptions& options = {},
+                                 const MiningSplit& split = {});
 
 }  // namespace sprig::hash

@@ -1,0 +1,112 @@
+#include "sprig/stdlib/hash/mining_devices.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace sprig::hash::detail {
+
+namespace {
+
+// Devices count winners in a 32-bit word, so no one search takes more nonces than this: a
+// range of 2^32 nonces that all won would read as none.
+constexpr std::uint64_t max_search = std::uint64_t(1) << 31;
+
+// Runs `search` for device `index`, turning its error into one that names the device.
+MiningSearchResult naming_device(const char* what, std::span<Device* const> devices, std::size_t index,
+                                 const std::function<MiningSearchResult()>& search) {
+  auto failed = [&](const std::string& message) {
+    return std::runtime_error(std::string(what) + ": device " + std::to_string(index) + " (" +
+                              devices[index]->info().name + ") failed: " + message);
+  };
+  try {
+    return search();
+  } catch (const std::exception& e) {
+    std::throw_with_nested(failed(e.what()));
+  } catch (...) {
+    std::throw_with_nested(failed("an exception of unknown type"));
+  }
+}
+
+}  // namespace
+
+std::uint64_t mining_chunk(const MiningSplit& split, std::uint64_t launch, std::uint64_t default_launches) {
+  if (split.chunk == 0) return launch * default_launches;
+  const std::uint64_t chunk = std::min(split.chunk, max_search);
+  return chunk <= launch ? chunk : (chunk + launch - 1) / launch * launch;
+}
+
+void check_mining_devices(const char* what, std::span<Device* const> devices) {
+  if (devices.empty()) throw std::invalid_argument(std::string(what) + ": the list of devices is empty");
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    if (devices[i] == nullptr)
+      throw std::invalid_argument(std::string(what) + ": device " + std::to_string(i) + " of the list is null");
+}
+
+MiningSearchResult search_on_device(std::uint64_t first, std::uint64_t count, std::uint32_t capacity,
+                                    const MiningRangeSearch& search) {
+  std::vector<MiningChunk> chunks;
+  for (std::uint64_t done = 0; done < count; done += max_search) {
+    const std::uint64_t n = std::min(max_search, count - done);
+    chunks.push_back({first + done, n, 0, search(0, first + done, n, capacity)});
+  }
+  return merge_mining_chunks(std::move(chunks), capacity, search);
+}
+
+MiningSearchResult search_on_devices(const char* what, std::span<Device* const> devices, std::uint64_t first,
+                                     std::uint64_t count, std::uint32_t capacity,
+                                     const std::function<std::uint64_t(std::size_t device)>& chunk_of,
+                                     const MiningRangeSearch& search) {
+  check_mining_devices(what, devices);
+  std::vector<std::uint64_t> chunk(devices.size());
+  for (std::size_t i = 0; i < devices.size(); ++i) chunk[i] = std::max<std::uint64_t>(1, chunk_of(i));
+  if (count == 0) return {};
+
+  // The searches as the threads and the merge call them: errors name their device.
+  MiningRangeSearch named = [&](std::size_t i, std::uint64_t from, std::uint64_t n, std::uint32_t room) {
+    return naming_device(what, devices, i, [&] { return search(i, from, n, room); });
+  };
+  std::atomic<std::uint64_t> cursor{0};  // nonces dealt out so far (past `count` at the end)
+  std::atomic<bool> stop{false};
+  std::atomic<std::size_t> first_failure{devices.size()};
+  std::vector<std::vector<MiningChunk>> searched(devices.size());
+  std::vector<std::exception_ptr> errors(devices.size());
+  auto work = [&](std::size_t i) {
+    try {
+      while (!stop.load()) {
+        const std::uint64_t start = cursor.fetch_add(chunk[i]);
+        if (start >= count) return;
+        const std::uint64_t n = std::min(chunk[i], count - start);
+        searched[i].push_back({first + start, n, i, named(i, first + start, n, capacity)});
+      }
+    } catch (...) {
+      errors[i] = std::current_exception();
+      std::size_t none = devices.size();
+      first_failure.compare_exchange_strong(none, i);
+      stop = true;
+    }
+  };
+  {
+    // jthreads join when they leave scope, also when starting one of them throws.
+    std::vector<std::jthread> threads;
+    threads.reserve(devices.size());
+    try {
+      for (std::size_t i = 0; i < devices.size(); ++i) threads.emplace_back(work, i);
+    } catch (...) {
+      stop = true;
+      throw;
+    }
+  }
+  if (first_failure < devices.size()) std::rethrow_exception(errors[first_failure]);
+
+  std::vector<MiningChunk> chunks;
+  for (std::vector<MiningChunk>& of_device : searched)
+    chunks.insert(chunks.end(), std::make_move_iterator(of_device.begin()), std::make_move_iterator(of_device.end()));
+  return merge_mining_chunks(std::move(chunks), capacity, named);
+}
+
+}  // namespace sprig::hash::detail
