@@ -1,6 +1,9 @@
 #include "devices.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,8 +24,34 @@ std::unique_ptr<sprig::Device> open_device(DeviceKind kind) {
 
 namespace {
 
-std::vector<std::unique_ptr<sprig::Device>> open_listed_devices(DeviceKind kind, const std::string& list) {
+// This process's rank among the ranks of its host, when a launcher started it as one
+// (Open MPI's mpirun, Slurm's srun).
+std::optional<unsigned long> local_rank() {
+  for (const char* variable : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"})
+    if (const char* value = std::getenv(variable)) return std::strtoul(value, nullptr, 10);
+  return std::nullopt;
+}
+
+// Without --devices or SPRIG_DEVICE, the ranks of one host share its devices of the best
+// kind, one each in turn by local rank, so that `mpirun -n GPUS` puts one rank on each GPU.
+// Empty where that is not the case: the best device, as outside mpirun.
+std::string device_of_local_rank(DeviceKind kind) {
+  const std::optional<unsigned long> rank = local_rank();
+  if (kind != DeviceKind::Vulkan || !rank || std::getenv("SPRIG_DEVICE")) return "";
+  const std::vector<sprig::DeviceInfo> infos = sprig::vk::list_devices();
+  for (sprig::DeviceKind best : {sprig::DeviceKind::Discrete, sprig::DeviceKind::Integrated,
+                                 sprig::DeviceKind::Virtual, sprig::DeviceKind::Cpu}) {
+    std::vector<std::size_t> of_kind;
+    for (std::size_t i = 0; i < infos.size(); ++i)
+      if (infos[i].kind == best) of_kind.push_back(i);
+    if (!of_kind.empty()) return std::to_string(of_kind[*rank % of_kind.size()]);
+  }
+  return "";
+}
+
+std::vector<std::unique_ptr<sprig::Device>> open_listed_devices(DeviceKind kind, std::string list) {
   std::vector<std::unique_ptr<sprig::Device>> devices;
+  if (list.empty()) list = device_of_local_rank(kind);
   if (list.empty()) {
     devices.push_back(open_device(kind));
     return devices;

@@ -20,6 +20,8 @@ std::unique_ptr<sprig::Device> open_device(DeviceKind kind);
 // The Vulkan devices of `list` (--devices: "all", or indices, names or UUIDs separated by
 // commas; vk::Device::open_all), or open_device(kind) alone when `list` is empty, each with
 // `memory_budget` bytes set as its budget (0: none). A list naming no device is a UsageError.
+// Under mpirun, an empty `list` (and no SPRIG_DEVICE) opens the host's GPU whose turn this
+// rank's local rank is, so that one rank per GPU is `mpirun -n GPUS`.
 std::vector<std::unique_ptr<sprig::Device>> open_devices(DeviceKind kind, const std::string& list,
                                                          std::uint64_t memory_budget);
 
