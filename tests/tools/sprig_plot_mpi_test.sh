@@ -13,11 +13,17 @@ mkdir -p "$dir" && cd "$dir" || exit 1
 rm -f ./*.plot ./*.plot.partial* ./*.txt
 sector=0505050505050505050505050505050505050505050505050505050505050505
 args="plot --sector-id $sector --records 12 --k 15"
-run="$mpirun --oversubscribe"
+run="$mpirun --oversubscribe --bind-to none"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 "$plot" $args --output one.plot > /dev/null 2>&1 || { echo "FAIL: one process"; exit 1; }
+
+# mpirun binds a rank to one core by default where it has two ranks or fewer: rank 0 warns.
+"$mpirun" --oversubscribe --bind-to core -n 2 "$plot" $args --output bound.plot > /dev/null 2> err.txt
+grep -q "warning: mpirun bound each rank to one core" err.txt && echo "ok: ranks bound to one core are warned about" ||
+  { fail "no warning for ranks bound to one core:"; cat err.txt; }
+cmp -s one.plot bound.plot || fail "ranks bound to one core wrote other bytes"
 
 for ranks in 2 3; do
   $run -n $ranks "$plot" $args --output ranks$ranks.plot > out.txt 2> err.txt || { fail "-n $ranks:"; cat out.txt err.txt; }

@@ -1,9 +1,12 @@
 // run_as_rank for a sprig-plot built with MPI: one rank runs the command line as one process
 // does; with several, plot and verify share their work (mpi_commands.hpp) and bench, which
 // times one process's devices, is refused.
+#include <sched.h>
+
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <thread>
 #include <type_traits>
 #include <variant>
 
@@ -13,6 +16,18 @@
 namespace sprig_plot {
 
 namespace {
+
+// mpirun binds each rank to one core by default (Open MPI: when there are at most two
+// ranks); a rank's plotting threads would then all share it. Rank 0 says so, for all.
+void warn_if_bound_to_one_core(const MpiWorld& world) {
+  cpu_set_t cpus;
+  if (world.rank() != 0 || sched_getaffinity(0, sizeof cpus, &cpus) != 0) return;
+  if (CPU_COUNT(&cpus) == 1 && std::thread::hardware_concurrency() > 1) {
+    std::fprintf(stderr,
+                 "sprig-plot: warning: mpirun bound each rank to one core, which a rank's plotting threads share: run "
+                 "mpirun with --bind-to none, or give each rank several cores (--map-by slot:PE=N)\n");
+  }
+}
 
 bool asks_for_help(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
@@ -49,6 +64,7 @@ int run_as_rank(int argc, char** argv) {
   }
   if (world->size() == 1) return run_command_line(argc, argv);
   if (world->rank() != 0 && asks_for_help(argc, argv)) return 0;
+  warn_if_bound_to_one_core(*world);
   try {
     return run_command(*world, argc, argv);
   } catch (...) {
