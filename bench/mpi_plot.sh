@@ -4,7 +4,7 @@
 # and one rank per GPU against one process with --devices all. Every file is compared with
 # the one-process file. Prints a markdown table; plots go to $PLOT_DIR (default /tmp). Ranks
 # are not bound to cores (--bind-to none): each records on several threads.
-# Usage: bash bench/mpi_plot.sh SPRIG_PLOT K RECORDS [MPIRUN]
+# Usage: [SHARED_RANKS="1 2 4"] bash bench/mpi_plot.sh SPRIG_PLOT K RECORDS [MPIRUN]
 set -uo pipefail
 plot=$1 k=$2 records=$3 mpirun=${4:-mpirun}
 dir=${PLOT_DIR:-/tmp}
@@ -31,7 +31,7 @@ run() {  # LABEL FILE COMMAND...
 echo "| K | run | records/s to the file | same bytes as one process |"
 echo "|---|---|---|---|"
 SPRIG_DEVICE=0 run "1 process, GPU 0" "$dir/one.plot" "$plot" $args --output "$dir/one.plot"
-for ranks in 1 2 4; do
+for ranks in ${SHARED_RANKS-1 2 4}; do
   run "mpirun -n $ranks, all on GPU 0" "$dir/ranks.plot" \
     "$mpirun" --oversubscribe --bind-to none -n $ranks -x SPRIG_DEVICE=0 "$plot" $args --output "$dir/ranks.plot"
 done

@@ -24,6 +24,7 @@
 #include "sprig/stdlib/pipeline/chunk_pump.hpp"
 #include "sprig/stdlib/pipeline/options.hpp"
 #include "sprig/stdlib/pipeline/plan.hpp"
+#include "sprig/stdlib/pipeline/source_reader.hpp"
 
 namespace sprig::gpu::detail {
 
@@ -106,11 +107,10 @@ class ChunkStream {
   // `owner` keeps the engine alive when the stream owns it (empty when the caller does).
   ChunkStream(Device& device, Range range, StepList& steps, const Geometry& geometry, const Links<In>& input,
               const Links<Out>& output, std::uint64_t limit, std::unique_ptr<EngineOwner> owner = {})
-      : range_(std::move(range)),
+      : reader_(std::move(range)),
         limit_(limit),
         input_(input),
         owner_(std::move(owner)),
-        it_(std::ranges::begin(range_)),
         host_(geometry.slots),
         pump_(device, pump_wiring(steps, geometry, input, output), limit,
               [this](std::size_t slot, std::uint64_t wanted) { return pull(slot, wanted); }),
@@ -139,7 +139,7 @@ class ChunkStream {
   }
   // An upper bound on the number of results, when the source's length is known.
   std::optional<std::uint64_t> known_length() {
-    if constexpr (std::ranges::sized_range<Range>) return std::min<std::uint64_t>(limit_, std::ranges::size(range_));
+    if constexpr (std::ranges::sized_range<Range>) return std::min<std::uint64_t>(limit_, std::ranges::size(reader_.range()));
     else return limit_ == std::numeric_limits<std::uint64_t>::max() ? std::nullopt : std::optional<std::uint64_t>(limit_);
   }
 
@@ -147,41 +147,17 @@ class ChunkStream {
   // Pulls up to `wanted` elements into the slot's staging buffer; returns how many.
   // Touches only the source's state (it may run on the pump's helper thread).
   std::size_t pull(std::size_t slot, std::uint64_t wanted) {
-    const DeviceBuffer<In>& staging = (*input_)[slot].values;
-    std::size_t n = 0;
-    auto& it = it_;
-    auto end = std::ranges::end(range_);
-    if constexpr (std::ranges::contiguous_range<Range>) {
-      // Straight from the caller's memory into the mapped staging buffer.
-      auto available = std::uint64_t(std::ranges::distance(it, end));
-      n = std::size_t(std::min(wanted, available));
-      if (n > 0) device_.write(staging, std::span<const In>(std::to_address(it), n));
-      it += std::ptrdiff_t(n);
-    } else {
-      std::vector<In>& host = host_[slot];
-      host.clear();
-      // The iterator moves past an element only when the next one is wanted: for an
-      // istream, reading ahead would consume input the caller still owns.
-      while (n < wanted) {
-        if (advance_) ++it;
-        advance_ = false;
-        if (it == end) break;
-        host.push_back(*it);
-        advance_ = true;
-        ++n;
-      }
-      if (n > 0) device_.write(staging, std::span<const In>(host));
-    }
-    return n;
+    std::span<const In> chunk = reader_.read(wanted, host_[slot]);
+    // Straight from the caller's memory into the mapped staging buffer when contiguous.
+    if (!chunk.empty()) device_.write((*input_)[slot].values, chunk);
+    return chunk.size();
   }
 
-  Range range_;
+  SourceReader<Range> reader_;
   std::uint64_t limit_;
   Links<In> input_;
   std::unique_ptr<EngineOwner> owner_;
-  std::ranges::iterator_t<Range> it_;
   std::vector<std::vector<In>> host_;
-  bool advance_ = false;
   ChunkPump pump_;  // last but one: its helper thread uses the members above
   Device& device_;
 };

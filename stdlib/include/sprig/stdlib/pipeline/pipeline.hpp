@@ -8,6 +8,7 @@
 
 #include "sprig/stdlib/pipeline/device_pipeline.hpp"
 #include "sprig/stdlib/pipeline/host_pipeline.hpp"
+#include "sprig/stdlib/pipeline/multi_device.hpp"
 #include "sprig/stdlib/pipeline/options.hpp"
 #include "sprig/stdlib/pipeline/pipe.hpp"
 #include "sprig/stdlib/pipeline/stages.hpp"
