@@ -1,6 +1,7 @@
 #include "sprig/stdlib/hash/scrypt_search.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -81,44 +82,69 @@ detail::ScryptRounds rounds_for(const DeviceInfo& info, const ScryptParams& para
                                options.scratch_bytes);
 }
 
-// Nonces [first_nonce, first_nonce + count) on one device, in waves of rounds as scrypt_plan
-// says, and the winners read back.
-MiningSearchResult search_range(Device& device, std::span<const std::uint8_t> header,
-                                const std::array<std::uint32_t, 8>& target, std::uint64_t first_nonce,
-                                std::uint64_t count, const ScryptParams& params, std::uint32_t capacity,
-                                const ScryptOptions& options) {
-  const DeviceInfo& info = device.info();
-  detail::ScryptRounds rounds = rounds_for(info, params, count, options);
-  std::vector<detail::ScryptScratch> sets = detail::scrypt_scratch(device, params, rounds);
-  auto header_words = device.upload(pack_bytes(header));
-  auto target_words = device.upload(std::vector<std::uint32_t>(target.begin(), target.end()));
-  auto counter = device.upload(std::vector<std::uint32_t>{0});
-  auto winners = device.alloc<std::uint32_t>(capacity);
-  auto sequence = device.sequence();
-  for (std::uint64_t done = 0; done < count; done += rounds.per_set * rounds.sets) {
-    auto hashes_of = [&](std::size_t k) {
-      std::uint64_t start = std::min<std::uint64_t>(count, done + k * rounds.per_set);
-      return std::uint32_t(std::min<std::uint64_t>(rounds.per_set, count - start));
-    };
-    auto first_of = [&](std::size_t k) { return std::uint32_t(first_nonce + done + k * rounds.per_set); };
-    for (std::size_t k = 0; k < sets.size(); ++k) {
-      sets[k].lanes = hashes_of(k) * params.p;
-      if (sets[k].lanes == 0) continue;
-      sequence.run(detail::scrypt_search_expand_kernel(options.layout), grid(sets[k].lanes), header_words,
-                   detail::scrypt_expand_target(params, sets[k]), params.r, detail::scrypt_expand_blocks(params),
-                   params.p, sets[k].lanes, first_of(k));
+// One device's search over the chunks of a call: its scratch, sized for the largest range it
+// is given, and its header, target and counter stay between chunks, so a chunk costs its
+// hashing and a read-back, not a multi-GiB allocation.
+class DeviceSearch {
+ public:
+  DeviceSearch(Device& device, std::span<const std::uint8_t> header, const std::array<std::uint32_t, 8>& target,
+               const ScryptParams& params, const ScryptOptions& options)
+      : device_(device),
+        params_(params),
+        options_(options),
+        header_words_(device.upload(pack_bytes(header))),
+        target_words_(device.upload(std::vector<std::uint32_t>(target.begin(), target.end()))),
+        counter_(device.alloc<std::uint32_t>(1)) {}
+
+  // Nonces [first_nonce, first_nonce + count), in waves of rounds as scrypt_plan says, and
+  // at most `capacity` winners read back.
+  MiningSearchResult search(std::uint64_t first_nonce, std::uint64_t count, std::uint32_t capacity) {
+    const DeviceInfo& info = device_.info();
+    if (count > planned_) {  // a longer range than the scratch was made for: plan it anew
+      sets_.clear();
+      rounds_ = rounds_for(info, params_, count, options_);
+      sets_ = detail::scrypt_scratch(device_, params_, rounds_);
+      planned_ = count;
     }
-    detail::scrypt_romix(sequence, info, params, options, sets);
-    for (std::size_t k = 0; k < sets.size(); ++k) {
-      std::uint32_t hashes = hashes_of(k);
-      if (hashes == 0) continue;
-      sequence.run(detail::scrypt_search_finish_kernel(options.layout), grid(hashes), header_words, sets[k].x,
-                   target_words, counter, winners, params.r, params.p, hashes, first_of(k));
+    if (!winners_ || winners_->size() != capacity) winners_.emplace(device_.alloc<std::uint32_t>(capacity));
+    auto sequence = device_.sequence();
+    sequence.fill(counter_, 0);
+    const std::uint64_t wave = rounds_.per_set * rounds_.sets;
+    for (std::uint64_t done = 0; done < count; done += wave) {
+      auto hashes_of = [&](std::size_t k) {
+        std::uint64_t start = std::min<std::uint64_t>(count, done + k * rounds_.per_set);
+        return std::uint32_t(std::min<std::uint64_t>(rounds_.per_set, count - start));
+      };
+      auto first_of = [&](std::size_t k) { return std::uint32_t(first_nonce + done + k * rounds_.per_set); };
+      for (std::size_t k = 0; k < sets_.size(); ++k) {
+        sets_[k].lanes = hashes_of(k) * params_.p;
+        if (sets_[k].lanes == 0) continue;
+        sequence.run(detail::scrypt_search_expand_kernel(options_.layout), grid(sets_[k].lanes), header_words_,
+                     detail::scrypt_expand_target(params_, sets_[k]), params_.r, detail::scrypt_expand_blocks(params_),
+                     params_.p, sets_[k].lanes, first_of(k));
+      }
+      detail::scrypt_romix(sequence, info, params_, options_, sets_);
+      for (std::size_t k = 0; k < sets_.size(); ++k) {
+        std::uint32_t hashes = hashes_of(k);
+        if (hashes == 0) continue;
+        sequence.run(detail::scrypt_search_finish_kernel(options_.layout), grid(hashes), header_words_, sets_[k].x,
+                     target_words_, counter_, *winners_, params_.r, params_.p, hashes, first_of(k));
+      }
     }
+    sequence.run_and_wait();
+    return detail::read_winners(device_, counter_, *winners_);
   }
-  sequence.run_and_wait();
-  return detail::read_winners(device, counter, winners);
-}
+
+ private:
+  Device& device_;
+  const ScryptParams& params_;
+  const ScryptOptions& options_;
+  DeviceBuffer<std::uint32_t> header_words_, target_words_, counter_;
+  std::optional<DeviceBuffer<std::uint32_t>> winners_;
+  detail::ScryptRounds rounds_{};
+  std::vector<detail::ScryptScratch> sets_;
+  std::uint64_t planned_ = 0;  // the longest range the scratch is planned for
+};
 
 }  // namespace
 
@@ -127,9 +153,11 @@ ScryptSearchResult scrypt_search(Device& device, std::span<const std::uint8_t> h
                                  const ScryptParams& params, std::uint32_t capacity, const ScryptOptions& options) {
   check_one_call(header, first_nonce, count, params, capacity);
   check_device(device.info(), params, options);
+  if (count == 0) return {};
+  DeviceSearch search(device, header, target, params, options);
   return detail::search_on_device(first_nonce, count, capacity,
                                   [&](std::size_t, std::uint64_t first, std::uint64_t n, std::uint32_t room) {
-                                    return search_range(device, header, target, first, n, params, room, options);
+                                    return search.search(first, n, room);
                                   });
 }
 
@@ -146,9 +174,13 @@ ScryptSearchResult scrypt_search(std::span<Device* const> devices, std::span<con
     detail::ScryptRounds wave = rounds_for(info, params, std::uint64_t(1) << 32, options);
     return detail::mining_chunk(split, wave.per_set * wave.sets, detail::scrypt_waves_per_chunk);
   };
+  // Each device's state is made by its own thread, on its first chunk, and used by it alone
+  // (and after the threads end, by the re-search of an overflowing chunk).
+  std::vector<std::optional<DeviceSearch>> searches(devices.size());
   return detail::search_on_devices(what, devices, first_nonce, count, capacity, chunk_of,
                                    [&](std::size_t i, std::uint64_t first, std::uint64_t n, std::uint32_t room) {
-                                     return search_range(*devices[i], header, target, first, n, params, room, options);
+                                     if (!searches[i]) searches[i].emplace(*devices[i], header, target, params, options);
+                                     return searches[i]->search(first, n, room);
                                    });
 }
 
