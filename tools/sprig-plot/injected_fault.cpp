@@ -2,18 +2,39 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 namespace sprig_plot {
 
-void fail_if_injected() {
-  static const char* const setting = std::getenv("SPRIG_PLOT_FAIL_AFTER");
-  if (!setting) return;
+namespace {
+
+struct InjectedFault {
+  unsigned long long after = 0;
+  std::optional<std::size_t> device;  // every device when empty
+};
+
+std::optional<InjectedFault> injected_fault() {
+  const char* setting = std::getenv("SPRIG_PLOT_FAIL_AFTER");
+  if (!setting) return std::nullopt;
+  InjectedFault fault;
+  char* end = nullptr;
+  fault.after = std::strtoull(setting, &end, 10);
+  if (*end == '@') fault.device = std::strtoull(end + 1, nullptr, 10);
+  return fault;
+}
+
+}  // namespace
+
+void fail_if_injected(std::size_t device) {
+  static const std::optional<InjectedFault> fault = injected_fault();
+  if (!fault || (fault->device && *fault->device != device)) return;
   static std::atomic<unsigned long long> started{0};
-  const unsigned long long limit = std::strtoull(setting, nullptr, 10);
-  if (started++ >= limit)
-    throw std::runtime_error("a fault injected after " + std::to_string(limit) + " records (SPRIG_PLOT_FAIL_AFTER)");
+  if (started++ >= fault->after) {
+    throw std::runtime_error("a fault injected after " + std::to_string(fault->after) +
+                             " records (SPRIG_PLOT_FAIL_AFTER)");
+  }
 }
 
 }  // namespace sprig_plot

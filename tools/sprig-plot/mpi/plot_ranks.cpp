@@ -143,14 +143,15 @@ class RankMailbox {
   bool stopped_ = false;
 };
 
-void plot_for_rank_0(sprig::Device& device, const std::string& name, pos::Plotter& plotter, RankMailbox& mailbox,
+void plot_for_rank_0(sprig::Device& device, std::size_t d, const std::string& name, pos::Plotter& plotter,
+                     RankMailbox& mailbox,
                      bool& failed) {
   try {
     while (true) {
       mailbox.post(Tag::Take);
       std::optional<std::pair<std::uint32_t, pos::Seed>> deal = mailbox.next_deal();
       if (!deal) break;
-      fail_if_injected();
+      fail_if_injected(d);
       sprig::Sequence sequence = device.sequence();
       plotter.record(sequence, deal->second);
       sequence.run_and_wait();
@@ -172,7 +173,7 @@ int plot_as_other_rank(MpiWorld& world, LocalPlotters& local) {
   for (std::size_t d = 0; d < local.devices.size(); ++d) {
     for (auto& plotter : local.plotters[d]) {
       failed.push_back(false);
-      workers.emplace_back(plot_for_rank_0, std::ref(*local.devices[d]), std::cref(local.names[d]),
+      workers.emplace_back(plot_for_rank_0, std::ref(*local.devices[d]), d, std::cref(local.names[d]),
                            std::ref(*plotter), std::ref(mailbox), std::ref(failed.back()));
     }
   }
