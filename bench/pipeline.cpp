@@ -6,7 +6,11 @@
 //     bytes, one memcpy of them into a host-visible buffer, and Device::read of the kept
 //     results. count moves the input only; collect moves the input and the results.
 //
-//   bench_pipeline [--sizes 20,24,28] [--repeat 20]
+//  3. The same end to end over several devices (gpu::collect(devices), gpu::count(devices),
+//     --devices LIST, default all) against the first device alone, in the same run;
+//     skipped when there is one device.
+//
+//   bench_pipeline [--sizes 20,24,28] [--repeat 20] [--devices all]
 #include <chrono>
 
 #include "stdlib_bench.hpp"
@@ -111,5 +115,32 @@ int main(int argc, char** argv) {
                 double(results) * 4 / read_ms / 1e6, write_ms / count_ms, (write_ms + read_ms) / reused_ms);
     std::fflush(stdout);
     (void)results;
+  }
+
+  std::string list = "all";
+  for (int i = 1; i + 1 < argc; i += 2)
+    if (!std::strcmp(argv[i], "--devices")) list = argv[i + 1];
+  std::vector<vk::Device> opened = vk::Device::open_all(list);
+  if (opened.size() < 2) return 0;
+  std::vector<Device*> devices;
+  for (auto& d : opened) devices.push_back(&d);
+  std::printf("\n## 3. End to end from host memory on %zu devices (%s) against device 0 alone\n\n", devices.size(),
+              list.c_str());
+  std::printf("| elements | collect ms, device 0 | collect ms, all | ratio | count ms, device 0 | count ms, all | ratio | same results |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  for (int log_n : args.log_sizes) {
+    std::size_t n = std::size_t(1) << log_n;
+    std::vector<std::uint32_t> host(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = std::uint32_t(i);
+    int repeat = std::max(1, args.repeat / 4);
+    std::vector<std::uint32_t> one, all;
+    double one_ms = wall_ms(repeat, [&] { one = host | chain() | gpu::collect(opened[0]); });
+    double all_ms = wall_ms(repeat, [&] { all = host | chain() | gpu::collect(devices); });
+    std::size_t counted = 0;
+    double one_count = wall_ms(repeat, [&] { counted = host | chain() | gpu::count(opened[0]); });
+    double all_count = wall_ms(repeat, [&] { counted = host | chain() | gpu::count(devices); });
+    std::printf("| 2^%d | %.3f | %.3f | %.2fx | %.3f | %.3f | %.2fx | %s |\n", log_n, one_ms, all_ms, one_ms / all_ms,
+                one_count, all_count, one_count / all_count, one == all && counted == one.size() ? "yes" : "NO");
+    std::fflush(stdout);
   }
 }
