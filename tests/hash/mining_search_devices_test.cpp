@@ -283,7 +283,7 @@ TEST_CASE("mining on several devices: the faster device takes more chunks, and a
       ++taken[d];
       return hash::MiningSearchResult{{std::uint32_t(first)}, 1, false};
     };
-    auto result = hash::detail::search_on_devices("test", list, 1000, 5050, 40, one_chunk, search);
+    auto result = hash::detail::search_on_devices("test", list, 1000, 5050, 40, hash::MiningSplit{100}, one_chunk, search);
     // 51 chunks, the last of 50 nonces, each searched once; the 40 smallest winners kept.
     std::sort(dealt.begin(), dealt.end());
     REQUIRE(dealt.size() == 51);
@@ -294,6 +294,28 @@ TEST_CASE("mining on several devices: the faster device takes more chunks, and a
     CHECK(result.nonces.front() == 1000);
     CHECK(result.nonces.back() == 1000 + 39 * 100);
     CHECK(taken[0] < taken[1] + taken[2]);
+  }
+
+  SECTION("guided dealing: long chunks first, then the devices' own") {
+    auto search = [&](std::size_t, std::uint64_t first, std::uint64_t count, std::uint32_t) {
+      std::lock_guard lock(mutex);
+      dealt.emplace_back(first, count);
+      return hash::MiningSearchResult{{}, 0, false};
+    };
+    hash::detail::search_on_devices("test", list, 1000, 100'050, 40, hash::MiningSplit{}, one_chunk, search);
+    std::sort(dealt.begin(), dealt.end());
+    std::uint64_t next = 1000;
+    for (const auto& [first, count] : dealt) {  // the range tiled exactly, in whole chunks but the last
+      CHECK(first == next);
+      CHECK((count % 100 == 0 || first + count == 1000 + 100'050));
+      next = first + count;
+    }
+    CHECK(next == 1000 + 100'050);
+    // The first chunk is half the range over three devices, in whole chunks; the last ones
+    // are the devices' own; far fewer chunks than 100-nonce ones.
+    CHECK(dealt.front().second == 100'050 / 6 / 100 * 100);
+    CHECK(dealt[dealt.size() - 2].second == 100);
+    CHECK(dealt.size() < 100);
   }
 
   SECTION("a failure") {
@@ -310,7 +332,7 @@ TEST_CASE("mining on several devices: the faster device takes more chunks, and a
       return hash::MiningSearchResult{{std::uint32_t(first)}, 1, false};
     };
     try {
-      hash::detail::search_on_devices("test", list, 0, 1'000'000, 64, one_chunk, search);
+      hash::detail::search_on_devices("test", list, 0, 1'000'000, 64, hash::MiningSplit{100}, one_chunk, search);
       FAIL("no error");
     } catch (const std::runtime_error& e) {
       CHECK(in_flight == 0);  // every thread has ended

@@ -58,7 +58,7 @@ MiningSearchResult search_on_device(std::uint64_t first, std::uint64_t count, st
 }
 
 MiningSearchResult search_on_devices(const char* what, std::span<Device* const> devices, std::uint64_t first,
-                                     std::uint64_t count, std::uint32_t capacity,
+                                     std::uint64_t count, std::uint32_t capacity, const MiningSplit& split,
                                      const std::function<std::uint64_t(std::size_t device)>& chunk_of,
                                      const MiningRangeSearch& search) {
   check_mining_devices(what, devices);
@@ -70,17 +70,30 @@ MiningSearchResult search_on_devices(const char* what, std::span<Device* const> 
   MiningRangeSearch named = [&](std::size_t i, std::uint64_t from, std::uint64_t n, std::uint32_t room) {
     return naming_device(what, devices, i, [&] { return search(i, from, n, room); });
   };
-  std::atomic<std::uint64_t> cursor{0};  // nonces dealt out so far (past `count` at the end)
+  std::atomic<std::uint64_t> cursor{0};  // nonces dealt out so far
   std::atomic<bool> stop{false};
   std::atomic<std::size_t> first_failure{devices.size()};
   std::vector<std::vector<MiningChunk>> searched(devices.size());
   std::vector<std::exception_ptr> errors(devices.size());
+  // The next chunk for device i: [start, start + n), n = 0 once the range is dealt.
+  auto take = [&](std::size_t i, std::uint64_t& start) {
+    std::uint64_t n = 0;
+    start = cursor.load();
+    do {
+      if (start >= count) return std::uint64_t(0);
+      std::uint64_t size = chunk[i];
+      const std::uint64_t share = (count - start) / (2 * devices.size());
+      if (split.chunk == 0 && share > size) size = std::min(max_search, share / chunk[i] * chunk[i]);
+      n = std::min(size, count - start);
+    } while (!cursor.compare_exchange_weak(start, start + n));
+    return n;
+  };
   auto work = [&](std::size_t i) {
     try {
       while (!stop.load()) {
-        const std::uint64_t start = cursor.fetch_add(chunk[i]);
-        if (start >= count) return;
-        const std::uint64_t n = std::min(chunk[i], count - start);
+        std::uint64_t start = 0;
+        const std::uint64_t n = take(i, start);
+        if (n == 0) return;
         searched[i].push_back({first + start, n, i, named(i, first + start, n, capacity)});
       }
     } catch (...) {

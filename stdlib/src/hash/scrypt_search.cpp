@@ -177,7 +177,7 @@ ScryptSearchResult scrypt_search(std::span<Device* const> devices, std::span<con
   // Each device's state is made by its own thread, on its first chunk, and used by it alone
   // (and after the threads end, by the re-search of an overflowing chunk).
   std::vector<std::optional<DeviceSearch>> searches(devices.size());
-  return detail::search_on_devices(what, devices, first_nonce, count, capacity, chunk_of,
+  return detail::search_on_devices(what, devices, first_nonce, count, capacity, split, chunk_of,
                                    [&](std::size_t i, std::uint64_t first, std::uint64_t n, std::uint32_t room) {
                                      if (!searches[i]) searches[i].emplace(*devices[i], header, target, params, options);
                                      return searches[i]->search(first, n, room);

@@ -168,7 +168,7 @@ Sha256dSearchResult sha256d_search(std::span<Device* const> devices, std::span<c
   auto chunk_of = [&](std::size_t) {
     return detail::mining_chunk(split, detail::sha256d_nonces_per_launch, detail::sha256d_launches_per_chunk);
   };
-  return detail::search_on_devices("sha256d_search", devices, first_nonce, count, capacity, chunk_of,
+  return detail::search_on_devices("sha256d_search", devices, first_nonce, count, capacity, split, chunk_of,
                                    [&](std::size_t i, std::uint64_t first, std::uint64_t n, std::uint32_t room) {
                                      return search_range(*devices[i], header, target, first, n, room);
                                    });

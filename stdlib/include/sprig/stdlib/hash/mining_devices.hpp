@@ -24,10 +24,13 @@ namespace sprig::hash {
 
 // How the range is dealt out.
 struct MiningSplit {
-  // Nonces a device takes at a time. 0: a few of the device's launches (the search's header
-  // says how many): long enough that taking a chunk costs little beside searching it. A
-  // chunk longer than one launch is rounded up to whole launches, so that no launch but the
-  // range's last runs short; a shorter one is one short launch (for slow devices, tests).
+  // Nonces a device takes at a time. 0: guided, a share of what is left (half of it divided
+  // by the number of devices) while that is larger than a few of the device's launches (the
+  // search's header says how many), else those few launches: early chunks are long, so few
+  // of them pay a chunk's submit and read-back, and late ones short, so the devices finish
+  // together. A chunk given here longer than one launch is rounded up to whole launches, so
+  // that no launch but the range's last runs short; a shorter one is one short launch (for
+  // slow devices, tests); every chunk is that long.
   std::uint64_t chunk = 0;
 };
 
@@ -41,10 +44,11 @@ std::uint64_t mining_chunk(const MiningSplit& split, std::uint64_t launch, std::
 void check_mining_devices(const char* what, std::span<Device* const> devices);
 
 // Nonces [first, first + count) searched over `devices` as the header above says, device i
-// taking chunk_of(i) nonces at a time (asked on the caller's thread, before any search, so
-// that its errors are the caller's own). `search` is called from the devices' threads.
+// taking chunk_of(i) nonces at a time, or more early on where `split` is guided (chunk_of is
+// asked on the caller's thread, before any search, so that its errors are the caller's own).
+// `search` is called from the devices' threads.
 MiningSearchResult search_on_devices(const char* what, std::span<Device* const> devices, std::uint64_t first,
-                                     std::uint64_t count, std::uint32_t capacity,
+                                     std::uint64_t count, std::uint32_t capacity, const MiningSplit& split,
                                      const std::function<std::uint64_t(std::size_t device)>& chunk_of,
                                      const MiningRangeSearch& search);
 
