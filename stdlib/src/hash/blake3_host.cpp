@@ -47,20 +47,8 @@ std::vector<Blake3Digest> blake3_equal_lengths(const char* what, Device& device,
   return digests;
 }
 
-}  // namespace
-
-std::vector<Blake3Digest> blake3_batch(Device& device, ByteView messages, std::size_t message_bytes) {
-  const char* what = "blake3_batch";
-  std::size_t count = equal_length_count(what, messages.size(), message_bytes);
-  return blake3_equal_lengths(what, device, messages, message_bytes, count);
-}
-
-Blake3Digest blake3(Device& device, ByteView message) {
-  return blake3_equal_lengths("blake3", device, message, message.size(), 1).front();
-}
-
-std::vector<Blake3Digest> blake3_batch(Device& device, const ByteViews& messages) {
-  const char* what = "blake3_batch";
+// The hashes of messages of any lengths.
+std::vector<Blake3Digest> blake3_views(const char* what, Device& device, std::span<const ByteView> messages) {
   const DeviceInfo& info = device.info();
   std::vector<Blake3Digest> digests(messages.size());
   std::vector<ByteView> walked;  // hashed by one invocation each
@@ -84,6 +72,56 @@ std::vector<Blake3Digest> blake3_batch(Device& device, const ByteViews& messages
     for (std::size_t k = 0; k < n; ++k) digests[walked_index[first + k]] = piece[k];
   });
   return digests;
+}
+
+}  // namespace
+
+std::vector<Blake3Digest> blake3_batch(Device& device, ByteView messages, std::size_t message_bytes) {
+  const char* what = "blake3_batch";
+  std::size_t count = equal_length_count(what, messages.size(), message_bytes);
+  return blake3_equal_lengths(what, device, messages, message_bytes, count);
+}
+
+Blake3Digest blake3(Device& device, ByteView message) {
+  return blake3_equal_lengths("blake3", device, message, message.size(), 1).front();
+}
+
+std::vector<Blake3Digest> blake3_batch(Device& device, const ByteViews& messages) {
+  return blake3_views("blake3_batch", device, messages.views());
+}
+
+std::vector<Blake3Digest> blake3_batch(std::span<Device* const> devices, ByteView messages, std::size_t message_bytes,
+                                       const BatchSplit& split) {
+  const char* what = "blake3_batch";
+  check_device_list(what, devices);
+  if (devices.size() == 1) return blake3_batch(*devices[0], messages, message_bytes);
+  std::size_t count = equal_length_count(what, messages.size(), message_bytes);
+  if (count == 0) return {};
+  for (Device* device : devices) check_piece_fits(what, device->info(), message_bytes);
+  auto ends = batches_of_bytes(split, devices, count, [&](std::size_t) { return message_bytes; });
+  return batches_on_devices<Blake3Digest>(what, devices, count, ends,
+                                          [&](Device& device, std::size_t first, std::size_t end) {
+                                            ByteView part =
+                                                messages.subview(first * message_bytes, (end - first) * message_bytes);
+                                            return blake3_equal_lengths(what, device, part, message_bytes, end - first);
+                                          });
+}
+
+std::vector<Blake3Digest> blake3_batch(std::span<Device* const> devices, const ByteViews& messages,
+                                       const BatchSplit& split) {
+  const char* what = "blake3_batch";
+  check_device_list(what, devices);
+  if (devices.size() == 1) return blake3_batch(*devices[0], messages);
+  std::span<const ByteView> views = messages.views();
+  if (views.empty()) return {};
+  // Every device must take every message: a batch may go to any of them.
+  for (Device* device : devices)
+    for (const ByteView& m : views) check_piece_fits(what, device->info(), m.size());
+  auto ends = batches_of_bytes(split, devices, views.size(), [&](std::size_t k) { return views[k].size(); });
+  return batches_on_devices<Blake3Digest>(what, devices, views.size(), ends,
+                                          [&](Device& device, std::size_t first, std::size_t end) {
+                                            return blake3_views(what, device, views.subspan(first, end - first));
+                                          });
 }
 
 }  // namespace sprig::hash

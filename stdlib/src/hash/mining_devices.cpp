@@ -19,16 +19,10 @@ constexpr std::uint64_t max_search = std::uint64_t(1) << 31;
 // Runs `search` for device `index`, turning its error into one that names the device.
 MiningSearchResult naming_device(const char* what, std::span<Device* const> devices, std::size_t index,
                                  const std::function<MiningSearchResult()>& search) {
-  auto failed = [&](const std::string& message) {
-    return std::runtime_error(std::string(what) + ": device " + std::to_string(index) + " (" +
-                              devices[index]->info().name + ") failed: " + message);
-  };
   try {
     return search();
-  } catch (const std::exception& e) {
-    std::throw_with_nested(failed(e.what()));
   } catch (...) {
-    std::throw_with_nested(failed("an exception of unknown type"));
+    rethrow_naming_device(what, devices, index);
   }
 }
 
@@ -38,13 +32,6 @@ std::uint64_t mining_chunk(const MiningSplit& split, std::uint64_t launch, std::
   if (split.chunk == 0) return launch * default_launches;
   const std::uint64_t chunk = std::min(split.chunk, max_search);
   return chunk <= launch ? chunk : (chunk + launch - 1) / launch * launch;
-}
-
-void check_mining_devices(const char* what, std::span<Device* const> devices) {
-  if (devices.empty()) throw std::invalid_argument(std::string(what) + ": the list of devices is empty");
-  for (std::size_t i = 0; i < devices.size(); ++i)
-    if (devices[i] == nullptr)
-      throw std::invalid_argument(std::string(what) + ": device " + std::to_string(i) + " of the list is null");
 }
 
 MiningSearchResult search_on_device(std::uint64_t first, std::uint64_t count, std::uint32_t capacity,
@@ -61,7 +48,7 @@ MiningSearchResult search_on_devices(const char* what, std::span<Device* const> 
                                      std::uint64_t count, std::uint32_t capacity, const MiningSplit& split,
                                      const std::function<std::uint64_t(std::size_t device)>& chunk_of,
                                      const MiningRangeSearch& search) {
-  check_mining_devices(what, devices);
+  check_device_list(what, devices);
   std::vector<std::uint64_t> chunk(devices.size());
   for (std::size_t i = 0; i < devices.size(); ++i) chunk[i] = std::max<std::uint64_t>(1, chunk_of(i));
   if (count == 0) return {};

@@ -50,6 +50,37 @@ std::vector<RescueHostDigest> rescue_hash_inputs(const char* what, Device& devic
   return digests;
 }
 
+// The inputs of `elements_each` elements back to back in `elements`.
+std::vector<std::span<const std::uint64_t>> equal_inputs(const char* what, std::span<const std::uint64_t> elements,
+                                                         std::size_t elements_each) {
+  if (elements_each == 0) throw std::invalid_argument(std::string(what) + ": the element count must be positive");
+  if (elements.size() % elements_each != 0)
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(elements.size()) +
+                                " elements are not whole inputs of " + std::to_string(elements_each) + " elements");
+  std::vector<std::span<const std::uint64_t>> views;
+  for (std::size_t at = 0; at < elements.size(); at += elements_each)
+    views.push_back(elements.subspan(at, elements_each));
+  return views;
+}
+
+// rescue_hash_inputs over several devices (batch_devices.hpp); one device is the one-device call.
+std::vector<RescueHostDigest> rescue_hash_on_devices(const char* what, std::span<Device* const> devices,
+                                                     std::span<const std::span<const std::uint64_t>> inputs,
+                                                     const BatchSplit& split) {
+  detail::check_device_list(what, devices);
+  if (devices.size() == 1) return rescue_hash_inputs(what, *devices[0], inputs);
+  if (inputs.empty()) return {};
+  // Every device must take every input: a batch may go to any of them.
+  for (Device* device : devices)
+    for (std::size_t i = 0; i < inputs.size(); ++i) check_rescue_input(what, device->info(), i, inputs[i].size());
+  auto ends =
+      detail::batches_of_bytes(split, devices, inputs.size(), [&](std::size_t k) { return 8 * inputs[k].size(); });
+  return detail::batches_on_devices<RescueHostDigest>(
+      what, devices, inputs.size(), ends, [&](Device& device, std::size_t first, std::size_t end) {
+        return rescue_hash_inputs(what, device, inputs.subspan(first, end - first));
+      });
+}
+
 }  // namespace
 
 std::vector<RescueHostDigest> rescue_hash_batch(Device& device,
@@ -65,14 +96,28 @@ std::vector<RescueHostDigest> rescue_hash_batch(Device& device,
 std::vector<RescueHostDigest> rescue_hash_batch(Device& device, std::span<const std::uint64_t> elements,
                                                 std::size_t elements_each) {
   const char* what = "rescue_hash_batch";
-  if (elements_each == 0) throw std::invalid_argument(std::string(what) + ": the element count must be positive");
-  if (elements.size() % elements_each != 0)
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(elements.size()) +
-                                " elements are not whole inputs of " + std::to_string(elements_each) + " elements");
-  std::vector<std::span<const std::uint64_t>> views;
-  for (std::size_t at = 0; at < elements.size(); at += elements_each)
-    views.push_back(elements.subspan(at, elements_each));
-  return rescue_hash_inputs(what, device, views);
+  return rescue_hash_inputs(what, device, equal_inputs(what, elements, elements_each));
+}
+
+std::vector<RescueHostDigest> rescue_hash_batch(std::span<Device* const> devices,
+                                                std::span<const std::span<const std::uint64_t>> inputs,
+                                                const BatchSplit& split) {
+  return rescue_hash_on_devices("rescue_hash_batch", devices, inputs, split);
+}
+
+std::vector<RescueHostDigest> rescue_hash_batch(std::span<Device* const> devices,
+                                                std::initializer_list<std::span<const std::uint64_t>> inputs,
+                                                const BatchSplit& split) {
+  return rescue_hash_batch(devices, std::span(inputs.begin(), inputs.size()), split);
+}
+
+std::vector<RescueHostDigest> rescue_hash_batch(std::span<Device* const> devices,
+                                                std::span<const std::uint64_t> elements, std::size_t elements_each,
+                                                const BatchSplit& split) {
+  const char* what = "rescue_hash_batch";
+  detail::check_device_list(what, devices);
+  if (devices.size() == 1) return rescue_hash_batch(*devices[0], elements, elements_each);
+  return rescue_hash_on_devices(what, devices, equal_inputs(what, elements, elements_each), split);
 }
 
 RescueHostDigest rescue_hash(Device& device, std::span<const std::uint64_t> elements) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "host_pieces.hpp"
+#include "sprig/stdlib/hash/scrypt_plan.hpp"
 
 namespace sprig::hash {
 
@@ -28,23 +29,34 @@ void check_scrypt_lengths(const char* what, const DeviceInfo& info, const Scrypt
                                 " runs: the driver cuts long loops short");
 }
 
+// The checks of a call that need no device.
+void check_scrypt_call(const char* what, std::size_t passwords, std::size_t salts, const ScryptParams& params,
+                       std::uint32_t dk_bytes) {
+  detail::check_scrypt_params(what, params);
+  if (passwords != salts)
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(passwords) + " passwords but " +
+                                std::to_string(salts) + " salts; each password needs its salt");
+  if (dk_bytes == 0) throw std::invalid_argument(std::string(what) + ": the output length must be positive");
+}
+
+void check_scrypt_pair(const char* what, const DeviceInfo& info, const ScryptParams& params, std::size_t index,
+                       std::uint64_t password_bytes, std::uint64_t salt_bytes) {
+  check_scrypt_lengths(what, info, params, index, password_bytes, salt_bytes);
+  detail::check_piece_fits(what, info, password_bytes + salt_bytes);
+}
+
 std::vector<std::vector<std::uint8_t>> scrypt_views(const char* what, Device& device,
                                                     std::span<const ByteView> passwords,
                                                     std::span<const ByteView> salts, const ScryptParams& params,
                                                     std::uint32_t dk_bytes, const ScryptOptions& options) {
   const DeviceInfo& info = device.info();
-  detail::check_scrypt_params(what, params);
-  if (passwords.size() != salts.size())
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(passwords.size()) + " passwords but " +
-                                std::to_string(salts.size()) + " salts; each password needs its salt");
-  if (dk_bytes == 0) throw std::invalid_argument(std::string(what) + ": the output length must be positive");
+  check_scrypt_call(what, passwords.size(), salts.size(), params, dk_bytes);
   const std::size_t count = passwords.size();
   // Passwords and salts go in one data buffer, interleaved: password i, then salt i.
   std::vector<ByteView> both;
   both.reserve(2 * count);
   for (std::size_t i = 0; i < count; ++i) {
-    check_scrypt_lengths(what, info, params, i, passwords[i].size(), salts[i].size());
-    detail::check_piece_fits(what, info, std::uint64_t(passwords[i].size()) + salts[i].size());
+    check_scrypt_pair(what, info, params, i, passwords[i].size(), salts[i].size());
     both.push_back(passwords[i]);
     both.push_back(salts[i]);
   }
@@ -88,6 +100,37 @@ std::vector<std::vector<std::uint8_t>> scrypt_batch(Device& device, const ByteVi
                                                     const ScryptParams& params, std::uint32_t dk_bytes,
                                                     const ScryptOptions& options) {
   return scrypt_views("scrypt_batch", device, passwords.views(), salts.views(), params, dk_bytes, options);
+}
+
+std::vector<std::vector<std::uint8_t>> scrypt_batch(std::span<Device* const> devices, const ByteViews& passwords,
+                                                    const ByteViews& salts, const ScryptParams& params,
+                                                    std::uint32_t dk_bytes, const ScryptOptions& options,
+                                                    const BatchSplit& split) {
+  const char* what = "scrypt_batch";
+  detail::check_device_list(what, devices);
+  if (devices.size() == 1) return scrypt_batch(*devices[0], passwords, salts, params, dk_bytes, options);
+  check_scrypt_call(what, passwords.size(), salts.size(), params, dk_bytes);
+  const std::size_t count = passwords.size();
+  if (count == 0) return {};
+  // Every device must take every pair, and the parameters (scrypt_plan refuses what a call
+  // would); its plan gives the device's wave.
+  std::vector<std::size_t> items(devices.size(), split.items);
+  const std::size_t share = (count + 2 * devices.size() - 1) / (2 * devices.size());
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    const DeviceInfo& info = devices[d]->info();
+    for (std::size_t i = 0; i < count; ++i)
+      check_scrypt_pair(what, info, params, i, passwords[i].size(), salts[i].size());
+    detail::check_scrypt_pbkdf2_loops(what, info, params);
+    ScryptPlan plan = scrypt_plan(info, params, count, options);
+    if (split.items == 0) items[d] = std::min(share, detail::scrypt_waves_per_batch * plan.per_set * plan.sets);
+  }
+  std::span<const ByteView> password_views = passwords.views(), salt_views = salts.views();
+  return detail::batches_on_devices<std::vector<std::uint8_t>>(
+      what, devices, count, detail::batches_of_items(std::move(items)),
+      [&](Device& device, std::size_t first, std::size_t end) {
+        return scrypt_views(what, device, password_views.subspan(first, end - first),
+                            salt_views.subspan(first, end - first), params, dk_bytes, options);
+      });
 }
 
 std::vector<std::uint8_t> scrypt(Device& device, ByteView password, ByteView salt, const ScryptParams& params,

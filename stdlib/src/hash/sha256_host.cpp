@@ -45,16 +45,10 @@ std::vector<Sha256Digest> sha256_views(const char* what, Device& device, std::sp
   return digests;
 }
 
-}  // namespace
-
-std::vector<Sha256Digest> sha256_batch(Device& device, const ByteViews& messages) {
-  return sha256_views("sha256_batch", device, messages.views());
-}
-
-std::vector<Sha256Digest> sha256_batch(Device& device, ByteView messages, std::size_t message_bytes) {
-  const char* what = "sha256_batch";
+// The digests of `count` messages of `message_bytes` bytes back to back in `messages`.
+std::vector<Sha256Digest> sha256_equal_lengths(const char* what, Device& device, ByteView messages,
+                                               std::size_t message_bytes, std::size_t count) {
   const DeviceInfo& info = device.info();
-  std::size_t count = detail::equal_length_count(what, messages.size(), message_bytes);
   check_sha256_message(what, info, message_bytes);
   std::vector<Sha256Digest> digests(count);
   std::size_t per_piece =
@@ -68,6 +62,51 @@ std::vector<Sha256Digest> sha256_batch(Device& device, ByteView messages, std::s
     copy_sha256_digests(device.download(out), std::span(digests).subspan(first, n));
   }
   return digests;
+}
+
+}  // namespace
+
+std::vector<Sha256Digest> sha256_batch(Device& device, const ByteViews& messages) {
+  return sha256_views("sha256_batch", device, messages.views());
+}
+
+std::vector<Sha256Digest> sha256_batch(Device& device, ByteView messages, std::size_t message_bytes) {
+  const char* what = "sha256_batch";
+  std::size_t count = detail::equal_length_count(what, messages.size(), message_bytes);
+  return sha256_equal_lengths(what, device, messages, message_bytes, count);
+}
+
+std::vector<Sha256Digest> sha256_batch(std::span<Device* const> devices, const ByteViews& messages,
+                                       const BatchSplit& split) {
+  const char* what = "sha256_batch";
+  detail::check_device_list(what, devices);
+  if (devices.size() == 1) return sha256_batch(*devices[0], messages);
+  std::span<const ByteView> views = messages.views();
+  if (views.empty()) return {};
+  // Every device must take every message: a batch may go to any of them.
+  for (Device* device : devices)
+    for (const ByteView& m : views) check_sha256_message(what, device->info(), m.size());
+  auto ends = detail::batches_of_bytes(split, devices, views.size(), [&](std::size_t k) { return views[k].size(); });
+  return detail::batches_on_devices<Sha256Digest>(
+      what, devices, views.size(), ends, [&](Device& device, std::size_t first, std::size_t end) {
+        return sha256_views(what, device, views.subspan(first, end - first));
+      });
+}
+
+std::vector<Sha256Digest> sha256_batch(std::span<Device* const> devices, ByteView messages, std::size_t message_bytes,
+                                       const BatchSplit& split) {
+  const char* what = "sha256_batch";
+  detail::check_device_list(what, devices);
+  if (devices.size() == 1) return sha256_batch(*devices[0], messages, message_bytes);
+  std::size_t count = detail::equal_length_count(what, messages.size(), message_bytes);
+  if (count == 0) return {};
+  for (Device* device : devices) check_sha256_message(what, device->info(), message_bytes);
+  auto ends = detail::batches_of_bytes(split, devices, count, [&](std::size_t) { return message_bytes; });
+  return detail::batches_on_devices<Sha256Digest>(
+      what, devices, count, ends, [&](Device& device, std::size_t first, std::size_t end) {
+        ByteView part = messages.subview(first * message_bytes, (end - first) * message_bytes);
+        return sha256_equal_lengths(what, device, part, message_bytes, end - first);
+      });
 }
 
 Sha256Digest sha256(Device& device, ByteView message) {

@@ -8,9 +8,11 @@
 //   hash::rescue_hash(device, {1, 2, 3})     hash::rescue_permute(device, state)
 //
 // Bytes are taken as a ByteView (byte_view.hpp); digests come back as Digest<N> (a
-// std::array with hex()). docs/hashing.md describes the whole library.
+// std::array with hex()). Every batched hash also takes a list of devices and deals the
+// batch over them (batch_devices.hpp). docs/hashing.md describes the whole library.
 #pragma once
 
+#include "sprig/stdlib/hash/batch_devices.hpp"
 #include "sprig/stdlib/hash/blake3_host.hpp"
 #include "sprig/stdlib/hash/byte_view.hpp"
 #include "sprig/stdlib/hash/digest.hpp"

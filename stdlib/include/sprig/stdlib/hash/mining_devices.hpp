@@ -18,6 +18,7 @@
 #include <functional>
 #include <span>
 
+#include "sprig/stdlib/hash/device_list.hpp"
 #include "sprig/stdlib/hash/mining_chunks.hpp"
 
 namespace sprig::hash {
@@ -39,9 +40,6 @@ namespace detail {
 // Nonces a device whose launches take `launch` nonces takes at a time: at most 2^31,
 // rounded up to whole launches (a device counts a search's winners in 32 bits).
 std::uint64_t mining_chunk(const MiningSplit& split, std::uint64_t launch, std::uint64_t default_launches);
-
-// Throws std::invalid_argument for an empty list or a null entry.
-void check_mining_devices(const char* what, std::span<Device* const> devices);
 
 // Nonces [first, first + count) searched over `devices` as the header above says, device i
 // taking chunk_of(i) nonces at a time, or more early on where `split` is guided (chunk_of is

@@ -8,7 +8,8 @@
 //
 // The hash is winterfell's hash_elements, the one the Merkle trees' merge equals on two
 // digests (rescue_merge(a, b) = hash_elements(a ++ b)). Elements are any 64-bit values,
-// reduced mod p = 2^64 - 2^32 + 1; digests and states come back canonical (< p).
+// reduced mod p = 2^64 - 2^32 + 1; digests and states come back canonical (< p). The hash's
+// batch forms also take several devices (batch_devices.hpp).
 #pragma once
 
 #include <array>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/hash/batch_devices.hpp"
 #include "sprig/stdlib/hash/rescue_batch.hpp"
 #include "sprig/stdlib/hash/rescue_state.hpp"
 #include "sprig/stdlib/hash/u64_words.hpp"
@@ -50,6 +52,26 @@ std::vector<RescueHostDigest> rescue_hash_batch(Device& device, const R& inputs)
 // whose length must be a whole number of inputs.
 std::vector<RescueHostDigest> rescue_hash_batch(Device& device, std::span<const std::uint64_t> elements,
                                                 std::size_t elements_each);
+
+// The same batch forms over several devices at once (batch_devices.hpp), with the same
+// digests.
+std::vector<RescueHostDigest> rescue_hash_batch(std::span<Device* const> devices,
+                                                std::span<const std::span<const std::uint64_t>> inputs,
+                                                const BatchSplit& split = {});
+std::vector<RescueHostDigest> rescue_hash_batch(std::span<Device* const> devices,
+                                                std::initializer_list<std::span<const std::uint64_t>> inputs,
+                                                const BatchSplit& split = {});
+template <std::ranges::input_range R>
+  requires std::convertible_to<std::ranges::range_reference_t<const R&>, std::span<const std::uint64_t>>
+std::vector<RescueHostDigest> rescue_hash_batch(std::span<Device* const> devices, const R& inputs,
+                                                const BatchSplit& split = {}) {
+  std::vector<std::span<const std::uint64_t>> views;
+  for (auto&& input : inputs) views.emplace_back(input);
+  return rescue_hash_batch(devices, std::span<const std::span<const std::uint64_t>>(views), split);
+}
+std::vector<RescueHostDigest> rescue_hash_batch(std::span<Device* const> devices,
+                                                std::span<const std::uint64_t> elements, std::size_t elements_each,
+                                                const BatchSplit& split = {});
 
 // hash_elements of one input.
 RescueHostDigest rescue_hash(Device& device, std::span<const std::uint64_t> elements);

@@ -10,12 +10,15 @@
 // for a million messages of one length. The list form takes messages of any lengths and runs
 // the span kernel (one kernel for every length). Batches larger than one launch or one
 // buffer of the device run in pieces. One invocation hashes one message, block after block.
+// Both batch forms also take several devices (batch_devices.hpp).
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/hash/batch_devices.hpp"
 #include "sprig/stdlib/hash/byte_view.hpp"
 #include "sprig/stdlib/hash/digest.hpp"
 #include "sprig/stdlib/hash/sha256_batch.hpp"
@@ -32,6 +35,12 @@ std::vector<Sha256Digest> sha256_batch(Device& device, const ByteViews& messages
 // SHA-256 digests of the messages of `message_bytes` bytes each stored back to back in
 // `messages`, whose length must be a whole number of messages.
 std::vector<Sha256Digest> sha256_batch(Device& device, ByteView messages, std::size_t message_bytes);
+
+// The same over several devices at once (batch_devices.hpp), with the same digests.
+std::vector<Sha256Digest> sha256_batch(std::span<Device* const> devices, const ByteViews& messages,
+                                       const BatchSplit& split = {});
+std::vector<Sha256Digest> sha256_batch(std::span<Device* const> devices, ByteView messages, std::size_t message_bytes,
+                                       const BatchSplit& split = {});
 
 // The SHA-256 digest of one message.
 Sha256Digest sha256(Device& device, ByteView message);
