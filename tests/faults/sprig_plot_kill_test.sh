@@ -1,8 +1,11 @@
 #!/bin/sh
 # `sprig-plot plot` killed with SIGKILL at any moment leaves either no file or a complete,
 # valid one under the final name, and the same command with --resume then writes the same
-# bytes as an uninterrupted run. One uninterrupted run measures how long plotting takes;
-# then runs are killed at fractions of that time, from start-up to the final rename.
+# bytes as an uninterrupted run. One uninterrupted run measures how long plotting takes
+# (after a first one has filled the pipeline cache); then runs are killed at fractions of
+# that time, from start-up to the final rename. Each record waits 150 ms first
+# (SPRIG_PLOT_RECORD_DELAY_MS) and one is in flight, so that a fast GPU's plot lasts long
+# enough to be killed in the middle.
 # Usage: sprig_plot_kill_test.sh SPRIG_PLOT WORK_DIR
 set -u
 plot=$1
@@ -10,9 +13,12 @@ dir=$2
 mkdir -p "$dir" && cd "$dir" || exit 1
 rm -f killed.plot killed.plot.partial* timed.plot
 args="plot --sector-id 0303030303030303030303030303030303030303030303030303030303030303 --records 6 --k 15"
+export SPRIG_PLOT_RECORD_DELAY_MS=150
 
+"$plot" $args --output timed.plot --in-flight 1 > /dev/null 2>&1 || { echo "the first run failed"; exit 1; }
+rm -f timed.plot
 start=$(date +%s%N)
-"$plot" $args --output timed.plot > /dev/null 2>&1 || { echo "the uninterrupted run failed"; exit 1; }
+"$plot" $args --output timed.plot --in-flight 1 > /dev/null 2>&1 || { echo "the uninterrupted run failed"; exit 1; }
 whole_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "an uninterrupted run takes $whole_ms ms"
 
@@ -21,7 +27,7 @@ absent=0
 resumed=0
 for percent in 2 10 30 50 70 85 93 97 99 101 105 110 120 135 150 200 300; do
   rm -f killed.plot killed.plot.partial*
-  "$plot" $args --output killed.plot > /dev/null 2>&1 &
+  "$plot" $args --output killed.plot --in-flight 1 > /dev/null 2>&1 &
   pid=$!
   delay_ms=$(( whole_ms * percent / 100 ))
   sleep "$(( delay_ms / 1000 )).$(printf '%03d' $(( delay_ms % 1000 )))"

@@ -14,11 +14,14 @@ sector=0202020202020202020202020202020202020202020202020202020202020202
   { echo "FAIL: two devices"; cat two.err; exit 1; }
 cmp one.plot two.plot || { echo "FAIL: two devices wrote other bytes than one"; exit 1; }
 grep -q "by device:" two.err || { echo "FAIL: no progress per device:"; cat two.err; exit 1; }
-# Device 1 fails after its first record: its records go to device 0, and the file is the same.
+# Device 1 fails on its first record (one in flight on each device, each record after a
+# wait, so device 1 takes one whatever the devices' speed): its records go to device 0,
+# and the file is the same.
 rm -f fail.plot
-SPRIG_PLOT_FAIL_AFTER=1@1 "$plot" plot --sector-id $sector --records 4 --k 15 --devices 0,0 --output fail.plot \
-  > /dev/null 2> fail.err || { echo "FAIL: a failing device failed the plot"; cat fail.err; exit 1; }
-grep -q "warning: device 1 (.*) failed (a fault injected after 1 records" fail.err ||
+SPRIG_PLOT_FAIL_AFTER=0@1 SPRIG_PLOT_RECORD_DELAY_MS=50 "$plot" plot --sector-id $sector --records 4 --k 15 \
+  --devices 0,0 --in-flight 1 --output fail.plot > /dev/null 2> fail.err ||
+  { echo "FAIL: a failing device failed the plot"; cat fail.err; exit 1; }
+grep -q "warning: device 1 (.*) failed (a fault injected after 0 records" fail.err ||
   { echo "FAIL: no warning naming the failed device:"; cat fail.err; exit 1; }
 cmp one.plot fail.plot || { echo "FAIL: the records of a failed device were plotted differently"; exit 1; }
 "$plot" bench --k 15 --records 1 --in-flight 1 --devices 0,0 > bench.txt 2>&1 || { echo "FAIL: bench"; cat bench.txt; exit 1; }

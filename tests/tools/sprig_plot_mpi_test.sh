@@ -38,14 +38,17 @@ grep -q "K = 15, Abundance rules, 12 records, [0-9]* proofs, [0-9]* valid, 0 inv
 
 # Rank 1 killed once rank 0 has made records durable: the job ends without a final file,
 # and --resume (two ranks again) finishes it.
-SPRIG_PLOT_CHECKPOINT_MS=0 $run -n 2 "$plot" $args --output killed.plot > /dev/null 2>&1 &
+# Each record waits 200 ms and one is in flight per rank, so that the job on a fast GPU
+# lasts long enough to be killed in the middle.
+$run -n 2 -x SPRIG_PLOT_CHECKPOINT_MS=0 -x SPRIG_PLOT_RECORD_DELAY_MS=200 "$plot" $args --output killed.plot \
+  --in-flight 1 > /dev/null 2>&1 &
 job=$!
 rank1=""
 for _ in $(seq 600); do
   [ -e killed.plot.partial.progress ] && break
   sleep 0.05
 done
-for pid in $(pgrep -f "sprig-plot $args --output killed.plot"); do
+for pid in $(pgrep -f "sprig-plot $args --output killed.plot --in-flight 1"); do
   tr '\0' '\n' < /proc/$pid/environ 2> /dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1" && rank1=$pid
 done
 if [ -z "$rank1" ] || [ ! -e killed.plot.partial.progress ]; then

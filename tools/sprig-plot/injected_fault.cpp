@@ -1,10 +1,12 @@
 #include "injected_fault.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace sprig_plot {
 
@@ -27,7 +29,9 @@ std::optional<InjectedFault> injected_fault() {
 
 }  // namespace
 
-void fail_if_injected(std::size_t device) {
+void inject_test_faults(std::size_t device) {
+  static const char* const delay = std::getenv("SPRIG_PLOT_RECORD_DELAY_MS");
+  if (delay) std::this_thread::sleep_for(std::chrono::milliseconds(std::strtoull(delay, nullptr, 10)));
   static const std::optional<InjectedFault> fault = injected_fault();
   if (!fault || (fault->device && *fault->device != device)) return;
   static std::atomic<unsigned long long> started{0};

@@ -35,7 +35,7 @@ void plot_on_device(sprig::Device& device, std::size_t d, pos::Plotter& plotter,
     while (true) {
       RecordDealer::Deal deal = dealer.take(d, /*wait=*/true);
       if (deal.kind != RecordDealer::Deal::Record) return;
-      fail_if_injected(d);
+      inject_test_faults(d);
       sprig::Sequence sequence = device.sequence();
       plotter.record(sequence, seeds[deal.record]);
       sequence.run_and_wait();

@@ -151,7 +151,7 @@ void plot_for_rank_0(sprig::Device& device, std::size_t d, const std::string& na
       mailbox.post(Tag::Take);
       std::optional<std::pair<std::uint32_t, pos::Seed>> deal = mailbox.next_deal();
       if (!deal) break;
-      fail_if_injected(d);
+      inject_test_faults(d);
       sprig::Sequence sequence = device.sequence();
       plotter.record(sequence, deal->second);
       sequence.run_and_wait();
