@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "blake3_test_support.hpp"
+#include "nested_device_error.hpp"
 #include "rescue_reference.hpp"
 
 using namespace sprig;
@@ -41,22 +42,6 @@ Bytes openssl_scrypt(const Bytes& password, const Bytes& salt, const hash::Scryp
   return out;
 }
 
-// The message of the std::runtime_error `call` throws, with a DeviceError nested in it.
-std::string device_failure(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const std::runtime_error& e) {
-    try {
-      std::rethrow_if_nested(e);
-    } catch (const DeviceError&) {
-      return e.what();
-    } catch (...) {
-      return "a nested exception that is not a DeviceError";
-    }
-    return "no nested exception";
-  }
-  return "no error";
-}
 
 }  // namespace
 
@@ -161,17 +146,17 @@ TEST_CASE("batches on several devices: a failing device's error names it, and th
   std::mt19937 rng(9);
   std::vector<Bytes> messages = varied_messages(30, 13, rng);
   const std::string simulator = "device 0 (" + devices.simulator.info().name + ") failed: ";
-  std::string error = device_failure([&] { hash::sha256_batch(list, messages, hash::BatchSplit{1}); });
+  std::string error = nested_device_error([&] { hash::sha256_batch(list, messages, hash::BatchSplit{1}); });
   CHECK_THAT(error, Catch::StartsWith("sha256_batch: " + simulator) && Catch::Contains("budget"));
   Bytes records = random_bytes(30 * 64, rng);
-  error = device_failure([&] { hash::blake3_batch(list, records, 64, hash::BatchSplit{1}); });
+  error = nested_device_error([&] { hash::blake3_batch(list, records, 64, hash::BatchSplit{1}); });
   CHECK_THAT(error, Catch::StartsWith("blake3_batch: " + simulator) && Catch::Contains("budget"));
-  error = device_failure([&] {
+  error = nested_device_error([&] {
     hash::scrypt_batch(list, messages, messages, {16, 1, 1}, 32, {}, hash::BatchSplit{1});
   });
   CHECK_THAT(error, Catch::StartsWith("scrypt_batch: " + simulator) && Catch::Contains("budget"));
   std::vector<std::uint64_t> table(30 * 8, 5);
-  error = device_failure([&] { hash::rescue_hash_batch(list, table, 8, hash::BatchSplit{1}); });
+  error = nested_device_error([&] { hash::rescue_hash_batch(list, table, 8, hash::BatchSplit{1}); });
   CHECK_THAT(error, Catch::StartsWith("rescue_hash_batch: " + simulator) && Catch::Contains("budget"));
 
   // The other devices were left idle, not mid-batch: they hash on.

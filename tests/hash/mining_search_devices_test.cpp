@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "nested_device_error.hpp"
 #include "hash_test_support.hpp"
 #include "sprig/stdlib/hash/scrypt_search.hpp"
 #include "sprig/stdlib/hash/sha256d_search.hpp"
@@ -170,31 +171,15 @@ TEST_CASE("mining on several devices: scrypt_search equals one device's search a
 TEST_CASE("mining on several devices: a failing device's error names it, and the call ends", "[vulkan]") {
   Devices devices;
   const Target target = easy_target(16);
-  auto message_of = [](const std::function<void()>& call) -> std::string {
-    try {
-      call();
-    } catch (const std::runtime_error& e) {
-      // The device's own error is kept as the nested exception.
-      try {
-        std::rethrow_if_nested(e);
-      } catch (const DeviceError&) {
-        return e.what();
-      } catch (...) {
-        return "a nested exception that is not a DeviceError";
-      }
-      return "no nested exception";
-    }
-    return "no error";
-  };
 
   SECTION("a simulator out of its memory budget") {
     devices.simulator.set_memory_budget(16);  // less than the header: its first chunk fails
-    std::string error = message_of([&] {
+    std::string error = nested_device_error([&] {
       hash::sha256d_search(devices.all(), header, 0, 40 * 512, target, 64, {512});
     });
     CHECK_THAT(error, Catch::Contains("sha256d_search: device 2 (" + devices.simulator.info().name + ") failed: ") &&
                           Catch::Contains("budget"));
-    error = message_of([&] {
+    error = nested_device_error([&] {
       hash::scrypt_search(devices.all(), header, 0, 12, target, {16, 1, 1}, 64, {}, {2});
     });
     CHECK_THAT(error, Catch::Contains("scrypt_search: device 2 (") && Catch::Contains("budget"));
@@ -206,7 +191,7 @@ TEST_CASE("mining on several devices: a failing device's error names it, and the
     options.faults->fail(vk::FaultSite::QueueSubmit, vk::Fault::OutOfHostMemory, 1, 1'000'000);
     std::vector<vk::Device> failing = vk::Device::open_all("0", options);
     std::vector<Device*> list = {&devices.vulkan[0], &failing[0], &devices.simulator};
-    std::string error = message_of([&] { hash::sha256d_search(list, header, 0, 40 * 512, target, 64, {512}); });
+    std::string error = nested_device_error([&] { hash::sha256d_search(list, header, 0, 40 * 512, target, 64, {512}); });
     CHECK_THAT(error, Catch::Contains("sha256d_search: device 1 (" + failing[0].info().name + ") failed: "));
   }
 

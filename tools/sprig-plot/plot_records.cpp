@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include <sprig/stdlib/hash/hex.hpp>
 #include <sprig/stdlib/pos/plot_file_writer.hpp>
 
 #include "devices.hpp"
@@ -68,12 +69,6 @@ std::chrono::milliseconds checkpoint_interval() {
   return std::chrono::milliseconds(text ? std::strtoull(text, nullptr, 10) : 1000);
 }
 
-std::string hex(const pos::Seed& seed) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto b : seed) s += digits[b >> 4], s += digits[b & 15];
-  return s;
-}
 
 }  // namespace
 
@@ -102,9 +97,9 @@ LocalPlotters open_local_plotters(const PlotOptions& options) {
 
 std::string plot_identity(const PlotOptions& options) {
   std::string identity = "K " + std::to_string(options.k) + ", " + pos::mode_name(options.mode) + " rules, ";
-  if (options.seed) return identity + "the record of seed " + hex(*options.seed);
-  return identity + std::to_string(options.records) + " records of sector " + hex(*options.sector_id) +
-         " from piece offset " + std::to_string(options.piece_offset);
+  if (options.seed) return identity + "the record of seed " + sprig::hash::to_hex(*options.seed);
+  return identity + std::to_string(options.records) + " records of sector " +
+         sprig::hash::to_hex(*options.sector_id) + " from piece offset " + std::to_string(options.piece_offset);
 }
 
 std::vector<pos::Seed> plot_seeds(const PlotOptions& options, sprig::Device& device) {

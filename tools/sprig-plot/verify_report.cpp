@@ -2,22 +2,12 @@
 
 #include <cstdio>
 
+#include <sprig/stdlib/hash/hex.hpp>
 #include <sprig/stdlib/pos/verify.hpp>
 
 namespace sprig_plot {
 
 namespace pos = sprig::pos;
-
-namespace {
-
-std::string hex(const pos::Seed& seed) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto b : seed) s += digits[b >> 4], s += digits[b & 15];
-  return s;
-}
-
-}  // namespace
 
 std::vector<std::uint32_t> proof_challenges(pos::Mode mode, int k, const std::vector<std::uint32_t>& s_buckets) {
   std::vector<std::uint32_t> challenges(s_buckets);
@@ -28,7 +18,8 @@ std::vector<std::uint32_t> proof_challenges(pos::Mode mode, int k, const std::ve
 
 void VerifyReport::malformed(std::uint32_t r, const pos::PlotFileRecord& record) {
   ++malformed_;
-  std::fprintf(stderr, "record %u (seed %s): %s\n", r, hex(record.seed).c_str(), record.inconsistency.c_str());
+  std::fprintf(stderr, "record %u (seed %s): %s\n", r, sprig::hash::to_hex(record.seed).c_str(),
+               record.inconsistency.c_str());
 }
 
 void VerifyReport::verified(std::uint32_t r, const pos::Seed& seed, const std::vector<std::uint32_t>& s_buckets,
@@ -37,8 +28,8 @@ void VerifyReport::verified(std::uint32_t r, const pos::Seed& seed, const std::v
     if (ok[i]) continue;
     ++invalid_;
     if (invalid_ <= 10) {
-      std::fprintf(stderr, "record %u (seed %s): proof for s-bucket %u is invalid\n", r, hex(seed).c_str(),
-                   s_buckets[i]);
+      std::fprintf(stderr, "record %u (seed %s): proof for s-bucket %u is invalid\n", r,
+                   sprig::hash::to_hex(seed).c_str(), s_buckets[i]);
     }
   }
   proofs_ += s_buckets.size();
