@@ -6,9 +6,11 @@
 #include "plot_records.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <optional>
 #include <thread>
 
@@ -149,18 +151,10 @@ void plot_records(const PlotOptions& options, ResumableFile& file, LocalPlotters
                            std::ref(dealer));
     }
   }
-  try {
+  // Writes the records in order as they are delivered, with the progress line.
+  auto write_all = [&] {
     for (std::uint32_t r = first; r < options.records; ++r) {
-      std::optional<pos::PlotResult> result;
-      if (!remote) {
-        result = dealer.await(r);
-      } else {
-        // The writer's thread is the one that talks to the other ranks (MPI_THREAD_FUNNELED):
-        // it serves them before each record, and while it waits for one.
-        do remote->serve(dealer, first_remote, seeds);
-        while (!(result = dealer.await_for(r, std::chrono::microseconds(200))));
-      }
-      writer.write(seeds[r], *result);
+      writer.write(seeds[r], dealer.await(r));
       file.checkpoint_now_and_then(r + 1, checkpoints);
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::fprintf(stderr, "%s", progress(r + 1, options.records, first, elapsed, dealer, remote).c_str());
@@ -168,6 +162,37 @@ void plot_records(const PlotOptions& options, ResumableFile& file, LocalPlotters
     }
     std::fprintf(stderr, "\n");
     writer.finish();
+  };
+  try {
+    if (!remote) {
+      write_all();
+    } else {
+      // This thread alone talks to the other ranks (MPI_THREAD_FUNNELED) and takes in their
+      // records, while another writes the file: receiving a rank's record (5 MiB at K = 20)
+      // and writing one would otherwise queue behind each other.
+      std::exception_ptr write_error;
+      std::atomic<bool> written{false};
+      std::thread writing([&] {
+        try {
+          write_all();
+        } catch (...) {
+          write_error = std::current_exception();
+        }
+        written = true;
+      });
+      try {
+        while (!written) {
+          remote->serve(dealer, first_remote, seeds);
+          std::this_thread::sleep_for(std::chrono::microseconds(100));
+        }
+      } catch (...) {
+        dealer.stop();  // the writer's wait for a record ends
+        writing.join();
+        throw;
+      }
+      writing.join();
+      if (write_error) std::rethrow_exception(write_error);
+    }
     join_all.failed = false;
   } catch (...) {
     std::fprintf(stderr, "\n");

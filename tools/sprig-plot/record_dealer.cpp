@@ -88,6 +88,7 @@ std::optional<sprig::pos::PlotResult> RecordDealer::take_finished(std::uint32_t 
     finished_.erase(it);
     return result;
   }
+  if (stopped_) throw std::runtime_error("plotting was stopped before record " + std::to_string(record));
   if (failed_ == names_.size()) {
     std::string message = names_.size() == 1 ? "the device failed:" : "every device failed:";
     for (std::size_t d = 0; d < names_.size(); ++d) message += "\n  " + names_[d] + ": " + errors_[d];
@@ -102,13 +103,6 @@ sprig::pos::PlotResult RecordDealer::await(std::uint32_t record) {
     if (std::optional<sprig::pos::PlotResult> result = take_finished(record)) return std::move(*result);
     changed_.wait(lock);
   }
-}
-
-std::optional<sprig::pos::PlotResult> RecordDealer::await_for(std::uint32_t record, std::chrono::microseconds timeout) {
-  std::unique_lock lock(mutex_);
-  if (std::optional<sprig::pos::PlotResult> result = take_finished(record)) return result;
-  changed_.wait_for(lock, timeout);
-  return take_finished(record);
 }
 
 std::vector<std::uint32_t> RecordDealer::delivered() const {

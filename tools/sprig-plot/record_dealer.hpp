@@ -4,7 +4,6 @@
 // only when every device has failed.
 #pragma once
 
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -39,15 +38,13 @@ class RecordDealer {
   void deliver(std::size_t d, std::uint32_t record, sprig::pos::PlotResult result);
   // Device d failed: its undelivered records go back to the other devices.
   void fail(std::size_t d, const std::string& error);
-  // Deals nothing more: the writer gave up (a failed write), so the workers end.
+  // Deals nothing more: the writer gave up (a failed write) or the job ends (a failed
+  // rank), so the workers end, and a writer still waiting in await is told so (it throws).
   void stop();
 
   // For the writer, in record order: waits for `record` and hands it over. Throws
   // std::runtime_error, naming every device's error, when no device is left to plot it.
   sprig::pos::PlotResult await(std::uint32_t record);
-  // As await, but gives up after `timeout` (nullopt), so that a writer that also serves
-  // other ranks' messages can poll.
-  std::optional<sprig::pos::PlotResult> await_for(std::uint32_t record, std::chrono::microseconds timeout);
 
   // Records each device has delivered so far.
   std::vector<std::uint32_t> delivered() const;
