@@ -1,12 +1,10 @@
 #include "sprig/stdlib/hash/mining_devices.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <stdexcept>
-#include <string>
-#include <thread>
+#include <functional>
 #include <vector>
+
+#include "sprig/stdlib/hash/batch_devices.hpp"
 
 namespace sprig::hash::detail {
 
@@ -53,59 +51,26 @@ MiningSearchResult search_on_devices(const char* what, std::span<Device* const> 
   for (std::size_t i = 0; i < devices.size(); ++i) chunk[i] = std::max<std::uint64_t>(1, chunk_of(i));
   if (count == 0) return {};
 
-  // The searches as the threads and the merge call them: errors name their device.
-  MiningRangeSearch named = [&](std::size_t i, std::uint64_t from, std::uint64_t n, std::uint32_t room) {
-    return naming_device(what, devices, i, [&] { return search(i, from, n, room); });
+  // Guided chunks: half of what is left over the devices, in whole chunks of the device's,
+  // while that is longer than one; the dealing, threads and errors are the batch calls'.
+  const BatchEnds end_of = [&](std::size_t i, std::size_t start) {
+    std::uint64_t size = chunk[i];
+    const std::uint64_t share = (count - start) / (2 * devices.size());
+    if (split.chunk == 0 && share > size) size = std::min(max_search, share / chunk[i] * chunk[i]);
+    return std::size_t(start + std::min<std::uint64_t>(size, count - start));
   };
-  std::atomic<std::uint64_t> cursor{0};  // nonces dealt out so far
-  std::atomic<bool> stop{false};
-  std::atomic<std::size_t> first_failure{devices.size()};
-  std::vector<std::vector<MiningChunk>> searched(devices.size());
-  std::vector<std::exception_ptr> errors(devices.size());
-  // The next chunk for device i: [start, start + n), n = 0 once the range is dealt.
-  auto take = [&](std::size_t i, std::uint64_t& start) {
-    std::uint64_t n = 0;
-    start = cursor.load();
-    do {
-      if (start >= count) return std::uint64_t(0);
-      std::uint64_t size = chunk[i];
-      const std::uint64_t share = (count - start) / (2 * devices.size());
-      if (split.chunk == 0 && share > size) size = std::min(max_search, share / chunk[i] * chunk[i]);
-      n = std::min(size, count - start);
-    } while (!cursor.compare_exchange_weak(start, start + n));
-    return n;
-  };
-  auto work = [&](std::size_t i) {
-    try {
-      while (!stop.load()) {
-        std::uint64_t start = 0;
-        const std::uint64_t n = take(i, start);
-        if (n == 0) return;
-        searched[i].push_back({first + start, n, i, named(i, first + start, n, capacity)});
-      }
-    } catch (...) {
-      errors[i] = std::current_exception();
-      std::size_t none = devices.size();
-      first_failure.compare_exchange_strong(none, i);
-      stop = true;
-    }
-  };
-  {
-    // jthreads join when they leave scope, also when starting one of them throws.
-    std::vector<std::jthread> threads;
-    threads.reserve(devices.size());
-    try {
-      for (std::size_t i = 0; i < devices.size(); ++i) threads.emplace_back(work, i);
-    } catch (...) {
-      stop = true;
-      throw;
-    }
-  }
-  if (first_failure < devices.size()) std::rethrow_exception(errors[first_failure]);
+  std::vector<std::vector<MiningChunk>> searched(devices.size());  // each device's thread fills its own
+  deal_batches(what, devices, std::size_t(count), end_of, [&](std::size_t i, std::size_t start, std::size_t end) {
+    searched[i].push_back({first + start, end - start, i, search(i, first + start, end - start, capacity)});
+  });
 
   std::vector<MiningChunk> chunks;
   for (std::vector<MiningChunk>& of_device : searched)
     chunks.insert(chunks.end(), std::make_move_iterator(of_device.begin()), std::make_move_iterator(of_device.end()));
+  // Re-searches of an overflowing chunk run here, on the caller's thread: errors name their device.
+  MiningRangeSearch named = [&](std::size_t i, std::uint64_t from, std::uint64_t n, std::uint32_t room) {
+    return naming_device(what, devices, i, [&] { return search(i, from, n, room); });
+  };
   return merge_mining_chunks(std::move(chunks), capacity, named);
 }
 

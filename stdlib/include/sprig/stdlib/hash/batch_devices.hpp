@@ -6,8 +6,9 @@
 // The messages are cut into contiguous batches, dealt from a shared cursor to the devices,
 // each on a host thread of its own, so a faster device takes more batches; every batch is
 // one single-device call on its slice, and the results come back in input order, bit for
-// bit those of one device. This header holds what the four hashes share: the dealing, the
-// batch sizes, and errors that name the device. docs/hashing.md, "Batches on several devices".
+// bit those of one device. This header holds what the four hashes share: the dealing (which
+// the mining searches, mining_devices.hpp, use too), the batch sizes, and errors that name
+// the device. docs/hashing.md, "Batches on several devices".
 #pragma once
 
 #include <cstddef>
