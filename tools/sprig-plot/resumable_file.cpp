@@ -84,7 +84,6 @@ ResumableFile::ResumableFile(std::string path, std::string identity, bool resume
     stream_.open(partial_, std::ios::binary | std::ios::in | std::ios::out);
     stream_.seekp(std::streamoff(progress->bytes));
     resumed_records_ = checkpointed_records_ = progress->records;
-    resumed_bytes_ = progress->bytes;
   } else {
     fd_ = ::open(partial_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd_ < 0) fail("creating", partial_);

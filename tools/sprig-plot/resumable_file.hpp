@@ -39,10 +39,8 @@ class ResumableFile {
 
   std::ostream& stream() { return stream_; }
   const std::string& partial_path() const { return partial_; }
-  const std::string& progress_path() const { return progress_; }
-  // Records complete in FILE.partial when it was opened (0 unless resumed), and its bytes.
+  // Records complete in FILE.partial when it was opened (0 unless resumed).
   std::uint32_t resumed_records() const { return resumed_records_; }
-  std::uint64_t resumed_bytes() const { return resumed_bytes_; }
 
   // After `records` records were written to stream(): makes them durable and records them.
   void checkpoint(std::uint32_t records);
@@ -63,7 +61,6 @@ class ResumableFile {
   int fd_ = -1;
   std::ofstream stream_;
   std::uint32_t resumed_records_ = 0, checkpointed_records_ = 0;
-  std::uint64_t resumed_bytes_ = 0;
   std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
   bool committed_ = false;
 };
