@@ -32,8 +32,14 @@ void LaunchAnalysis::subgroup_begin(Context& c) {
     t.pc_issued.assign(pc_issued_.size(), 0);
     t.pc_lanes.assign(pc_issued_.size(), 0);
   }
-  // Lanes whose global invocation id is outside the grid the launch asked for.
+  // Lanes whose global invocation id is outside the grid the launch asked for; none in a
+  // workgroup that lies wholly inside it (all but the last few), which is not looked at per lane.
   t.grid_tail = 0;
+  const auto& size = launch_.kernel->workgroup_size;
+  bool inside = true;
+  for (int d = 0; d < 3; ++d)
+    inside = inside && (launch_.grid[d] == 0 || (std::uint64_t(c.group->id[d]) + 1) * size[d] <= launch_.grid[d]);
+  if (inside) return;
   for_each_lane(c.present, [&](std::uint32_t lane) {
     const auto id = c.invocation(lane);
     for (int d = 0; d < 3; ++d)

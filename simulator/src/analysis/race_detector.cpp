@@ -19,13 +19,31 @@ RaceDetector::RaceDetector(const LaunchState& launch, ShadowCache& cache, std::u
         const auto& s = launch.kernel->workgroup_size;
         return (s[0] * s[1] * s[2] + launch.width - 1) / launch.width;
       }()),
-      buffers_(launch.kernel->params.size(), nullptr) {}
+      buffers_(launch.kernel->params.size(), nullptr),
+      unwritten_(launch.kernel->params.size(), false) {
+  // A buffer that no parameter of this launch may write (a ReadBuffer bound nowhere else
+  // writable) cannot take part in a race here, so its reads are not tracked at all.
+  const auto& params = launch.kernel->params;
+  const auto writable = [&](std::size_t p) {
+    return params[p].kind == ir::ParamKind::StorageBuffer &&
+           ((std::uint8_t(params[p].access) | params[p].used) & std::uint8_t(ir::Access::Write));
+  };
+  const auto same_shadow = [&](std::size_t p, std::size_t q) {
+    return launch.buffers[p].data == launch.buffers[q].data && launch.buffers[p].size == launch.buffers[q].size;
+  };
+  for (std::size_t p = 0; p < params.size(); ++p) {
+    if (params[p].kind != ir::ParamKind::StorageBuffer) continue;
+    bool written = false;
+    for (std::size_t q = 0; q < params.size() && !written; ++q) written = writable(q) && same_shadow(p, q);
+    unwritten_[p] = !written;
+  }
+}
 
 // Stamps of the workgroups that used this pooled state before are recognised as stale by
 // their subgroup numbers, so the shadow is only ever allocated, never cleared.
 void RaceDetector::workgroup_begin(WorkgroupState& wg) {
   const std::uint64_t words = (wg.shared.size() + 3) / 4;
-  if (!wg.shared_shadow || wg.shared_shadow.words() != words) wg.shared_shadow = ShadowArray(words);
+  if (wg.shared_shadow.words != words) wg.shared_shadow = ShadowArray(words);
 }
 
 void RaceDetector::subgroup_begin(Context& c) {
@@ -140,28 +158,35 @@ void RaceDetector::report(const AccessStamp& earlier, const AccessStamp& now, Ra
 }
 
 // `stale`: stamps with a subgroup number up to it were left by an earlier launch (or, in
-// shared memory, an earlier workgroup) and mean "no access".
-void RaceDetector::check(Context& c, WordShadow& w, const AccessStamp& now, bool is_write, const MemoryOp& op,
-                         std::uint64_t byte_offset, std::uint32_t stale) {
+// shared memory, an earlier workgroup) and mean "no access", as a stamp never stored does.
+void RaceDetector::check(Context& c, ShadowArray& s, std::uint64_t word, const AccessStamp& now, bool is_write,
+                         const MemoryOp& op, std::uint64_t byte_offset, std::uint32_t stale) {
   const auto live = [&](const AccessStamp& e) { return e.unit > stale; };
   const auto races_with = [&](const AccessStamp& e) {
     return live(e) && !(e.atomic && now.atomic) && !ordered(e, c, now.lane);
   };
-  if (races_with(w.write)) report(w.write, now, is_write ? RaceKind::WriteAfterWrite : RaceKind::ReadAfterWrite, op,
-                                  byte_offset);
+  const AccessStamp write = s.write.get(word);
+  if (races_with(write)) report(write, now, is_write ? RaceKind::WriteAfterWrite : RaceKind::ReadAfterWrite, op,
+                                byte_offset);
+  const AccessStamp read = s.read.get(word);
   if (is_write) {
-    if (races_with(w.read)) report(w.read, now, RaceKind::WriteAfterRead, op, byte_offset);
-    if (races_with(w.other_read)) report(w.other_read, now, RaceKind::WriteAfterRead, op, byte_offset);
-    w.write = now;
-    w.read = w.other_read = AccessStamp{};
+    const AccessStamp other_read = s.other_read.get(word);
+    if (races_with(read)) report(read, now, RaceKind::WriteAfterRead, op, byte_offset);
+    if (races_with(other_read)) report(other_read, now, RaceKind::WriteAfterRead, op, byte_offset);
+    s.write.set(word, now);
+    // A stale stamp means "no access" as well as a cleared one, and storing nothing keeps
+    // the planes of a buffer that is only written unallocated.
+    if (live(read)) s.read.set(word, AccessStamp{});
+    if (live(other_read)) s.other_read.set(word, AccessStamp{});
     return;
   }
-  if (!live(w.read) || ordered(w.read, c, now.lane)) {
-    if (live(w.other_read) && ordered(w.other_read, c, now.lane)) w.other_read = AccessStamp{};
-  } else if (!live(w.other_read)) {
-    w.other_read = w.read;
+  if (!live(read) || ordered(read, c, now.lane)) {
+    const AccessStamp other_read = s.other_read.get(word);
+    if (live(other_read) && ordered(other_read, c, now.lane)) s.other_read.set(word, AccessStamp{});
+  } else if (!live(s.other_read.get(word))) {
+    s.other_read.set(word, read);
   }
-  w.read = now;
+  s.read.set(word, now);
 }
 
 ShadowArray& RaceDetector::buffer_shadow(std::uint32_t root) {
@@ -173,6 +198,7 @@ ShadowArray& RaceDetector::buffer_shadow(std::uint32_t root) {
 void RaceDetector::access(Context& c, const Instr& in, const MemoryOp& op, AccessKind kind, Mask lanes,
                           const std::uint64_t* offsets) {
   const bool shared = op.space == ir::Space::Workgroup;
+  if (!shared && unwritten_[op.root]) return;
   ShadowArray& shadow = shared ? c.group->shared_shadow : buffer_shadow(op.root);
   const std::uint64_t base = shared ? op.root_offset : 0;
   const std::uint32_t stale =
@@ -204,9 +230,8 @@ void RaceDetector::access(Context& c, const Instr& in, const MemoryOp& op, Acces
     now.lane = lane;
     now.atomic = atomic;
     bool uninitialized_reported = false;  // once per lane, even for an 8-byte read
-    for (std::uint64_t word = first_word; word <= last_word && word < shadow.words(); ++word) {
-      WordShadow& w = shadow[word];
-      if (shared && is_read && w.write.unit <= stale && !uninitialized_reported) [[unlikely]] {
+    for (std::uint64_t word = first_word; word <= last_word && word < shadow.words; ++word) {
+      if (shared && is_read && shadow.write.get(word).unit <= stale && !uninitialized_reported) [[unlikely]] {
         uninitialized_reported = true;
         report_problem(c, Problem::UninitializedSharedRead, in.node, lane, [&] {
           return "reads shared memory (byte " + std::to_string(offset) +
@@ -214,10 +239,10 @@ void RaceDetector::access(Context& c, const Instr& in, const MemoryOp& op, Acces
         });
       }
       if (is_read && is_write) {  // an atomic read-modify-write: the read part first
-        check(c, w, now, false, op, offset, stale);
-        check(c, w, now, true, op, offset, stale);
+        check(c, shadow, word, now, false, op, offset, stale);
+        check(c, shadow, word, now, true, op, offset, stale);
       } else {
-        check(c, w, now, is_write, op, offset, stale);
+        check(c, shadow, word, now, is_write, op, offset, stale);
       }
     }
     if (release_now) release(c, location_key(c, op, offset));

@@ -59,8 +59,8 @@ class RaceDetector {
   };
 
   bool ordered(const AccessStamp& earlier, const Context& c, std::uint32_t lane) const;
-  void check(Context& c, WordShadow& w, const AccessStamp& now, bool is_write, const MemoryOp& op,
-             std::uint64_t byte_offset, std::uint32_t stale);
+  void check(Context& c, ShadowArray& shadow, std::uint64_t word, const AccessStamp& now, bool is_write,
+             const MemoryOp& op, std::uint64_t byte_offset, std::uint32_t stale);
   std::uint64_t index_of(std::uint32_t unit) const { return unit - 1 - floor_; }  // launch-wide subgroup index
   void report(const AccessStamp& earlier, const AccessStamp& now, RaceKind kind, const MemoryOp& op,
               std::uint64_t byte_offset);
@@ -75,6 +75,7 @@ class RaceDetector {
   std::uint32_t floor_;
   std::uint32_t subgroups_per_workgroup_;
   std::vector<ShadowArray*> buffers_;  // by kernel parameter, found on first access
+  std::vector<bool> unwritten_;        // by kernel parameter: nothing in this launch may write it
   std::unordered_map<std::uint64_t, Location> locations_;
   std::uint64_t next_version_ = 1;
   using RaceKey = std::tuple<std::uint32_t, std::uint32_t, RaceKind>;

@@ -30,7 +30,7 @@ class ShadowCache {
 
   ShadowArray& buffer(const std::byte* data, std::uint64_t bytes) {
     Entry& e = buffers_[{data, bytes}];
-    if (!e.shadow) e.shadow = ShadowArray((bytes + 3) / 4);
+    if (e.shadow.words == 0) e.shadow = ShadowArray((bytes + 3) / 4);
     e.used = true;
     return e.shadow;
   }

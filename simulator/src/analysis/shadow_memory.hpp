@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <vector>
 
 namespace sprig::sim::analysis {
 
@@ -22,31 +23,57 @@ struct AccessStamp {
   std::uint32_t atomic : 1 = 0;
 };
 
-struct WordShadow {
-  AccessStamp write;
-  AccessStamp read;        // the latest read
-  AccessStamp other_read;  // an earlier read not ordered before `read`
-};
-
-// A zero-filled array of word shadows, allocated with calloc so that the pages of a large
-// buffer's shadow cost nothing until a kernel touches them.
-class ShadowArray {
+// One kind of stamp (the writes, say) for every word, in chunks allocated on the first
+// stamp stored in them: a chunk never stored to reads as all "no access" and costs no
+// memory. A buffer only ever read never gets write stamps and one only written never gets
+// read stamps, so a map kernel touches a third of what whole word records would take —
+// fresh memory is what a first launch pays for, in page faults.
+class StampPlane {
  public:
-  ShadowArray() = default;
-  explicit ShadowArray(std::uint64_t words)
-      : words_(words), data_(static_cast<WordShadow*>(std::calloc(words ? words : 1, sizeof(WordShadow)))) {
-    if (!data_) throw std::bad_alloc();
+  StampPlane() = default;
+  explicit StampPlane(std::uint64_t words)
+      : chunk_words_(words < kChunkWords ? (words ? words : 1) : kChunkWords),
+        chunks_((words + kChunkWords - 1) / kChunkWords) {}
+
+  AccessStamp get(std::uint64_t word) const {
+    const AccessStamp* chunk = chunks_[word >> kChunkShift].get();
+    return chunk ? chunk[word & (kChunkWords - 1)] : AccessStamp{};
   }
-  WordShadow& operator[](std::uint64_t word) { return data_.get()[word]; }
-  std::uint64_t words() const { return words_; }
-  explicit operator bool() const { return bool(data_); }
+  void set(std::uint64_t word, const AccessStamp& stamp) {
+    auto& chunk = chunks_[word >> kChunkShift];
+    if (!chunk) [[unlikely]]
+      chunk = allocate();
+    chunk.get()[word & (kChunkWords - 1)] = stamp;
+  }
 
  private:
+  static constexpr std::uint32_t kChunkShift = 13;
+  static constexpr std::uint64_t kChunkWords = std::uint64_t(1) << kChunkShift;
   struct Free {
-    void operator()(WordShadow* p) const { std::free(p); }
+    void operator()(AccessStamp* p) const { std::free(p); }
   };
-  std::uint64_t words_ = 0;
-  std::unique_ptr<WordShadow, Free> data_;
+  using Chunk = std::unique_ptr<AccessStamp, Free>;
+
+  // calloc: zero stamps, and fresh pages the allocator knows to be zero are not cleared again.
+  Chunk allocate() const {
+    auto* p = static_cast<AccessStamp*>(std::calloc(chunk_words_, sizeof(AccessStamp)));
+    if (!p) throw std::bad_alloc();
+    return Chunk(p);
+  }
+
+  std::uint64_t chunk_words_ = 0;  // smaller than kChunkWords for a small variable
+  std::vector<Chunk> chunks_;
+};
+
+// The shadow of one buffer or shared variable.
+struct ShadowArray {
+  ShadowArray() = default;
+  explicit ShadowArray(std::uint64_t words) : words(words), write(words), read(words), other_read(words) {}
+
+  std::uint64_t words = 0;
+  StampPlane write;       // the last write
+  StampPlane read;        // the latest read
+  StampPlane other_read;  // an earlier read not ordered before `read`
 };
 
 }  // namespace sprig::sim::analysis
