@@ -6,8 +6,10 @@
 // (what the products are made of). docs/msm.md records the figures.
 //
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
-//             [--curve bn254|bls12_381]
+//             [--segment-length 32] [--curve bn254|bls12_381]
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
+//   bench_msm --profile 20  where one MSM of 2^20 points spends its GPU time, by kernel
+//                           (SPRIG_PROFILE=1 adds each kernel's registers and spills)
 //
 // Times are wall-clock from the call of msm() to its return: planning, allocating the
 // temporaries, one submission of every batch of windows and its wait, converting the sum to
@@ -19,6 +21,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <string>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -144,6 +149,63 @@ void print_plan(const Device& device, int log_n, const curve::MsmOptions& option
   std::printf("| total | %llu |\n", static_cast<unsigned long long>(plan.peak_bytes()));
 }
 
+// Points (i + 1) G for i < n, made in launches of 2^20, and scalars below 2^252.
+template <class G1>
+std::pair<DeviceBuffer<curve::Affine<G1>>, DeviceBuffer<curve::MsmScalar<G1>>> bench_inputs(vk::Device& gpu,
+                                                                                         std::size_t n) {
+  auto points = gpu.alloc<curve::Affine<G1>>(n);
+  for (std::size_t first = 0; first < n; first += std::size_t(1) << 20) {
+    std::size_t count = std::min<std::size_t>(n - first, std::size_t(1) << 20);
+    gpu.run(multiples_kernel<G1>(), grid(count), points, std::uint32_t(first), std::uint32_t(count));
+  }
+  std::mt19937 random(7);
+  std::vector<curve::MsmScalar<G1>> scalars(n);
+  for (auto& k : scalars) {
+    for (auto& limb : k.limbs) limb = random();
+    k.limbs[7] &= 0x0fffffffu;
+  }
+  return {std::move(points), gpu.upload(scalars)};
+}
+
+// One MSM recorded as msm() records it, but in a sequence of our own, so that its timestamp
+// queries say which kernels the GPU time goes to (after a warm-up call that builds them).
+template <class G1>
+void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options) {
+  const std::size_t n = std::size_t(1) << log_n;
+  auto [points, scalars] = bench_inputs<G1>(gpu, n);
+  curve::msm<G1>(gpu, points, scalars, options);
+  curve::MsmPlan plan = curve::msm_plan<G1>(gpu, n, options);
+  curve::detail::MsmResultBuffers<G1> kept(gpu, plan);
+  Sequence sequence = gpu.sequence();
+  for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_batch)
+    curve::detail::record_msm_batch<G1>(gpu, sequence, plan, kept, points, scalars, 0, first,
+                                        std::min(plan.windows_per_batch, plan.windows - first));
+  const auto start = std::chrono::steady_clock::now();
+  sequence.run_and_wait();
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  struct Total {
+    double ms = 0;
+    int launches = 0;
+    std::string statistics;
+  };
+  std::map<std::string, Total> by_kernel;
+  double gpu_ms = 0;
+  for (const LaunchTiming& t : sequence.timings()) {
+    Total& total = by_kernel[t.kernel];
+    total.ms += t.gpu_ms;
+    ++total.launches;
+    if (t.statistics && t.statistics->available()) total.statistics = t.statistics->text();
+    gpu_ms += t.gpu_ms;
+  }
+  std::printf("%s MSM of 2^%d points on %s: c = %u, %u batches; submitted and waited %.2f ms, launches %.2f ms\n\n"
+              "| kernel | launches | ms | share | driver statistics |\n| --- | --- | --- | --- | --- |\n",
+              std::string(G1::name).c_str(), log_n, gpu.name().c_str(), plan.window_bits, plan.batches, wall_ms, gpu_ms);
+  for (const auto& [name, total] : by_kernel)
+    std::printf("| %s | %d | %.3f | %.1f%% | %s |\n", name.c_str(), total.launches, total.ms,
+                100 * total.ms / gpu_ms, total.statistics.c_str());
+  std::printf("\n%s", sequence.profile().text().c_str());
+}
+
 template <class G1>
 void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::MsmOptions& options) {
   const bool cpu = gpu.info().type == "cpu";
@@ -156,20 +218,7 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
   std::printf("field products: %.4g /s; 32-bit multiplies (low and high words): %.4g /s; ratio %.0f\n\n",
               products_per_ms * 1e3, multiplies_per_ms * 1e3, multiplies_per_ms / products_per_ms);
 
-  const std::size_t max_n = std::size_t(1) << max_log;
-  // Points (i + 1) G for the largest n, made in launches of 2^20; scalars below 2^252.
-  auto points = gpu.alloc<curve::Affine<G1>>(max_n);
-  for (std::size_t first = 0; first < max_n; first += std::size_t(1) << 20) {
-    std::size_t count = std::min<std::size_t>(max_n - first, std::size_t(1) << 20);
-    gpu.run(multiples_kernel<G1>(), grid(count), points, std::uint32_t(first), std::uint32_t(count));
-  }
-  std::mt19937 random(7);
-  std::vector<curve::MsmScalar<G1>> scalars(max_n);
-  for (auto& k : scalars) {
-    for (auto& limb : k.limbs) limb = random();
-    k.limbs[7] &= 0x0fffffffu;
-  }
-  auto all_scalars = gpu.upload(scalars);
+  auto [points, all_scalars] = bench_inputs<G1>(gpu, std::size_t(1) << max_log);
 
   std::printf("| n | ms (median) | first call ms | points/s | c | batches | temporaries MiB | with inputs MiB | "
               "field products/s | of the product bound |\n");
@@ -215,9 +264,9 @@ int main(int argc, char** argv) {
   const bool cpu = gpu.info().type == "cpu";
   int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
   std::uint64_t budget_mib = 0;
-  std::uint32_t run_length = 0;
+  std::uint32_t run_length = 0, segment_length = 0;
   std::string curve_name = "bn254";
-  int plan_log = 0;
+  int plan_log = 0, profile_log = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--min-log")) min_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--max-log")) max_log = std::atoi(argv[i + 1]);
@@ -225,12 +274,19 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--budget-mib")) budget_mib = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--curve")) curve_name = argv[i + 1];
     else if (!std::strcmp(argv[i], "--plan")) plan_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--profile")) profile_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--run-length")) run_length = std::uint32_t(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--segment-length")) segment_length = std::uint32_t(std::atoi(argv[i + 1]));
   }
-  curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length};
+  curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length, .segment_length = segment_length};
   if (plan_log > 0) {
     if (curve_name == "bls12_381") print_plan<curve::Bls12381G1>(gpu, plan_log, options);
     else print_plan<curve::Bn254G1>(gpu, plan_log, options);
+    return 0;
+  }
+  if (profile_log > 0) {
+    if (curve_name == "bls12_381") profile<curve::Bls12381G1>(gpu, profile_log, options);
+    else profile<curve::Bn254G1>(gpu, profile_log, options);
     return 0;
   }
   if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, options);

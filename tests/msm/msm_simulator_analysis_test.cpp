@@ -25,7 +25,7 @@ TEST_CASE("the simulator reports no problem in the MSM kernels") {
   for (std::size_t i = 0; i < 70; ++i) scalars[i] = 99;  // one bucket over two runs
   scalars[7] = 0;
   // 128 buckets per window: four segments of 32, two levels of the tree.
-  auto first = msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, {.window_bits = 8});
+  auto first = msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, {.window_bits = 8, .segment_length = 32});
   // A budget of about a third of the windows: several batches.
   curve::MsmPlan plan = curve::msm_plan<Bn254G1>(dev, n, {.window_bits = 8});
   auto batched = msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars,

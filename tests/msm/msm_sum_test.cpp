@@ -223,3 +223,29 @@ TEST_CASE("an MSM's run length (entries per accumulating invocation) does not ch
   CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.run_length = 1025}),
                     Catch::Contains("run_length must be 1 to 1024, not 1025"));
 }
+
+TEST_CASE("an MSM's segment length (buckets per reducing invocation) does not change its sum") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(120, 27);
+  auto scalars = msm_test::random_scalars<Bn254G1>(120, 28);
+  RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  // 2^(7 - 1) = 64 buckets per window: from 64 segments of one bucket (six levels of the
+  // tree) to one segment of all of them (no tree); 1024 is cut to the window's 64.
+  for (std::uint32_t segment_length : {0u, 1u, 2u, 16u, 64u, 1024u}) {
+    INFO("segments of " << segment_length);
+    auto result =
+        msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = 7, .segment_length = segment_length});
+    msm_test::check_point(result.point, expected);
+  }
+  CHECK(curve::msm_plan<Bn254G1>(device, 120, {.window_bits = 7, .segment_length = 1024}).segment_length == 64);
+  // The default: the shortest segments that keep a batch within 2^16 invocations, at least 4.
+  CHECK(curve::msm_plan<Bn254G1>(device, 120, {.window_bits = 7}).segment_length == 4);
+  CHECK(curve::detail::msm_segment_length(1u << 19, 4) == 32);
+  CHECK(curve::detail::msm_segment_length(1u << 15, 4) == 4);
+  CHECK(curve::detail::msm_segment_length(2, 1) == 2);
+  for (std::uint32_t bad : {3u, 2048u}) {
+    CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.segment_length = bad}),
+                      Catch::Contains("segment_length must be a power of two from 1 to 1024, not " +
+                                      std::to_string(bad)));
+  }
+}

@@ -28,6 +28,10 @@ struct MsmOptions {
   // Tuning: grouped entries one invocation of the accumulation sums (1 to 1024); 0: 64.
   // Shorter runs mean more invocations, more partial sums to combine and store.
   std::uint32_t run_length = 0;
+  // Tuning: buckets one invocation of the reduction's first walk sums (a power of two, 1 to
+  // 1024); 0: chosen from the batch (msm_segment_length). Shorter segments mean more
+  // invocations and tree levels.
+  std::uint32_t segment_length = 0;
 };
 
 // The stages, in the order one batch of windows runs them.
@@ -43,8 +47,16 @@ inline constexpr std::uint32_t msm_default_run_length = 64;
 // accumulation runs a batch), while at 2^17 points the whole MSM stays within 34 MiB.
 inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 20;
 inline constexpr std::uint64_t msm_batch_windows_of_points = 4;
-// Buckets per segment of the reduction's first walk (fewer where a window has fewer).
-inline constexpr std::uint32_t msm_segment_length = 32;
+// Buckets per segment of the reduction's first walk: the shortest that keeps a batch's
+// segments within about 2^16 invocations, and at least 4 (fewer where a window has fewer).
+// Each invocation's walk is a chain of dependent additions, so the walk is latency-bound
+// until the GPU is full. On an H100, segments of 4 took an MSM of 2^20 points from 72.9 to
+// 64.0 ms (four windows of 2^15 buckets a batch) and 2^16 points from 32.8 to 29.7, while at
+// 2^24 (four windows of 2^19 buckets) the 32 this picks stayed the fastest (docs/msm.md).
+inline std::uint32_t msm_segment_length(std::uint32_t buckets, std::uint32_t batch_windows) {
+  const std::uint64_t wanted = (std::uint64_t(buckets) * batch_windows + 65535) >> 16;
+  return std::min(buckets, std::max(4u, std::bit_ceil(std::uint32_t(std::min<std::uint64_t>(wanted, 1024)))));
+}
 // The sign bit of a sorted entry (the point index is below it).
 inline constexpr std::uint32_t msm_sign_bit = 0x80000000u;
 // The digit of a (point, window) whose scalar digit is 0: in no bucket.
@@ -166,7 +178,9 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
     throw std::invalid_argument(what + std::to_string(n) + " points: at most 2^30 - 1");
   plan.windows = detail::window_count(detail::scalar_bits<C>(), plan.window_bits);
   plan.buckets = 1u << (plan.window_bits - 1);
-  plan.segment_length = std::min(plan.buckets, detail::msm_segment_length);
+  if (options.segment_length > 1024 || (options.segment_length && !std::has_single_bit(options.segment_length)))
+    throw std::invalid_argument(what + "segment_length must be a power of two from 1 to 1024, not " +
+                                std::to_string(options.segment_length));
   plan.run_length = options.run_length ? options.run_length : detail::msm_default_run_length;
   if (plan.run_length > 1024)
     throw std::invalid_argument(what + "run_length must be 1 to 1024, not " + std::to_string(plan.run_length));
@@ -190,6 +204,8 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   const std::uint64_t batch_entries = std::max(detail::msm_batch_entries, detail::msm_batch_windows_of_points * n);
   std::uint64_t wanted = std::max<std::uint64_t>(1, batch_entries / std::max<std::uint64_t>(n, 1));
   std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows, wanted));
+  plan.segment_length = options.segment_length ? std::min(plan.buckets, options.segment_length)
+                                               : detail::msm_segment_length(plan.buckets, batch_windows);
   while (batch_windows > 1 && !fits(batch_windows, nullptr)) --batch_windows;
   MsmBuffer over;
   if (!fits(batch_windows, &over)) {
