@@ -10,6 +10,7 @@
 // The accumulators are `sum`, `running` and `weighted`; a step adds `right` to one of them.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "sprig/stdlib/curve/msm/bucket_search.hpp"
@@ -61,7 +62,13 @@ const auto& xyzz_sums_kernel() {
           UInt i = msm_invocation();
           if_(i < count, [&] {
             Expr<X> infinity = xyzz_infinity_point<C>(i.node()->loc);
-            Var<X> sum = infinity, running = infinity, weighted = infinity;
+            // Indexed by a step's target rather than chosen by selects: a select reads all
+            // three, so each step kept 96 words of accumulators live besides the addition's.
+            Var<std::array<X, 3>> accumulators;
+            const auto sum = accumulators[0u], running = accumulators[1u], weighted = accumulators[2u];
+            sum = infinity;
+            running = infinity;
+            weighted = infinity;
             Var<std::uint32_t> steps = 0u;
             // CombineRuns: the run bucket i starts in.
             Var<std::uint32_t> first_run = 0u;
@@ -138,8 +145,7 @@ const auto& xyzz_sums_kernel() {
                 right = window_sums[b - 2u - step / (c + 1u)].load();
               });
               UInt t = target.load();
-              Expr<X> left =
-                  select_point<C>(t == 0u, sum.load(), select_point<C>(t == 1u, running.load(), weighted.load()));
+              Expr<X> left = accumulators[t].load();
               // Doublings (the tree's products by powers of two, Horner's) call the doubling
               // itself: a second copy of its code in the kernel, against an addition that
               // would detect equal points and double anyway, at twice the products.
@@ -147,9 +153,7 @@ const auto& xyzz_sums_kernel() {
               if_(doubling.load(), [&] { result = double_point<C>(left); }).else_([&] {
                 result = add_points<C>(left, right.load());
               });
-              sum = select_point<C>(t == 0u, result.load(), sum.load());
-              running = select_point<C>(t == 1u, result.load(), running.load());
-              weighted = select_point<C>(t == 2u, result.load(), weighted.load());
+              accumulators[t] = result.load();
             });
 
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
