@@ -222,6 +222,10 @@ TEST_CASE("an MSM's run length (entries per accumulating invocation) does not ch
   }
   CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.run_length = 1025}),
                     Catch::Contains("run_length must be 1 to 1024, not 1025"));
+  // The default: runs of 64, of 128 for batches of 2^24 entries and more.
+  CHECK(curve::msm_plan<Bn254G1>(device, 150).run_length == 64);
+  CHECK(curve::detail::msm_run_length(std::uint64_t(1) << 23) == 64);
+  CHECK(curve::detail::msm_run_length(std::uint64_t(1) << 24) == 128);
 }
 
 TEST_CASE("an MSM's segment length (buckets per reducing invocation) does not change its sum") {

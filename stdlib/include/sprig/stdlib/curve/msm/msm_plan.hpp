@@ -25,7 +25,8 @@ struct MsmOptions {
   // Device memory the MSM may allocate besides its inputs, in bytes; 0: no limit. Windows
   // are processed in batches to stay within it.
   std::uint64_t memory_budget = 0;
-  // Tuning: grouped entries one invocation of the accumulation sums (1 to 1024); 0: 64.
+  // Tuning: grouped entries one invocation of the accumulation sums (1 to 1024); 0: chosen
+  // from the batch (msm_run_length: 64, or 128 for batches of 2^24 entries and more).
   // Shorter runs mean more invocations, more partial sums to combine and store.
   std::uint32_t run_length = 0;
   // Tuning: buckets one invocation of the reduction's first walk sums (a power of two, 1 to
@@ -40,8 +41,14 @@ enum class MsmStage : std::uint8_t { Decompose, Scan, Scatter, Accumulate, Combi
 namespace detail {
 
 // Entries (one point in one window) that one invocation of the accumulation sums, unless
-// MsmOptions::run_length says otherwise.
+// MsmOptions::run_length says otherwise: 64, or 128 where a batch holds 2^24 entries or
+// more (2^22 points and up), which still leaves 2^17 runs to fill the GPU. On an H100,
+// runs of 128 took 2^24 points from 336 to 322 ms and 2^22 from 116 to 113, but 2^16 to
+// 2^21 points 10 to 20% slower (docs/msm.md).
 inline constexpr std::uint32_t msm_default_run_length = 64;
+inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
+  return batch_entries >= (std::uint64_t(1) << 24) ? 2 * msm_default_run_length : msm_default_run_length;
+}
 // A batch takes windows until it holds about this many entries, or four windows of points
 // where that is more: enough invocations to fill a large GPU (at 2^20 points, 2^16
 // accumulation runs a batch), while at 2^17 points the whole MSM stays within 34 MiB.
@@ -181,9 +188,8 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   if (options.segment_length > 1024 || (options.segment_length && !std::has_single_bit(options.segment_length)))
     throw std::invalid_argument(what + "segment_length must be a power of two from 1 to 1024, not " +
                                 std::to_string(options.segment_length));
-  plan.run_length = options.run_length ? options.run_length : detail::msm_default_run_length;
-  if (plan.run_length > 1024)
-    throw std::invalid_argument(what + "run_length must be 1 to 1024, not " + std::to_string(plan.run_length));
+  if (options.run_length > 1024)
+    throw std::invalid_argument(what + "run_length must be 1 to 1024, not " + std::to_string(options.run_length));
 
   auto fits = [&](std::uint32_t batch_windows, MsmBuffer* over) {
     std::vector<MsmBuffer> buffers = detail::msm_buffers<C>(device, plan, batch_windows);
@@ -206,6 +212,7 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows, wanted));
   plan.segment_length = options.segment_length ? std::min(plan.buckets, options.segment_length)
                                                : detail::msm_segment_length(plan.buckets, batch_windows);
+  plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(std::uint64_t(batch_windows) * n);
   while (batch_windows > 1 && !fits(batch_windows, nullptr)) --batch_windows;
   MsmBuffer over;
   if (!fits(batch_windows, &over)) {
