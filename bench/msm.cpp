@@ -140,10 +140,11 @@ double msm_products(const curve::MsmPlan& plan) {
 template <class G1>
 void print_plan(const Device& device, int log_n, const curve::MsmOptions& options) {
   curve::MsmPlan plan = curve::msm_plan<G1>(device, std::uint64_t(1) << log_n, options);
-  std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, segments of %u, %u windows per batch, "
-              "%u batches\n\n| buffer | bytes |\n| --- | --- |\n",
+  std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, segments of %u, %u windows of %llu "
+              "points per batch, %u batches\n\n| buffer | bytes |\n| --- | --- |\n",
               std::string(G1::name).c_str(), log_n, device.name().c_str(), plan.window_bits, plan.windows, plan.buckets,
-              plan.segment_length, plan.windows_per_batch, plan.batches);
+              plan.segment_length, plan.windows_per_batch, static_cast<unsigned long long>(plan.points_per_batch),
+              plan.batches);
   for (const curve::MsmBuffer& b : plan.buffers)
     std::printf("| %s | %llu |\n", b.name.c_str(), static_cast<unsigned long long>(b.bytes));
   std::printf("| total | %llu |\n", static_cast<unsigned long long>(plan.peak_bytes()));
@@ -177,9 +178,7 @@ void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options) {
   curve::MsmPlan plan = curve::msm_plan<G1>(gpu, n, options);
   curve::detail::MsmResultBuffers<G1> kept(gpu, plan);
   Sequence sequence = gpu.sequence();
-  for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_batch)
-    curve::detail::record_msm_batch<G1>(gpu, sequence, plan, kept, points, scalars, 0, first,
-                                        std::min(plan.windows_per_batch, plan.windows - first));
+  curve::detail::record_msm<G1>(gpu, sequence, plan, kept, points, scalars, 0);
   const auto start = std::chrono::steady_clock::now();
   sequence.run_and_wait();
   const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -240,10 +239,20 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
     double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
     std::vector<double> ms;
     std::uint64_t temporaries = 0;  // what the memory planner placed, with the kept results
+    curve::Affine<G1> sum{};
     for (int r = 0; r < repeat; ++r) {
       auto start = std::chrono::steady_clock::now();
-      temporaries = curve::msm<G1>(gpu, p, k, options).peak_device_bytes;
+      auto result = curve::msm<G1>(gpu, p, k, options);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      temporaries = result.peak_device_bytes;
+      sum = result.point;
+    }
+    // Under a budget, the sum must be the one without: say so beside the time.
+    if (options.memory_budget != 0) {
+      curve::MsmOptions unlimited = options;
+      unlimited.memory_budget = 0;
+      std::printf("2^%d under the budget: %s the sum without a budget\n", log_n,
+                  curve::msm<G1>(gpu, p, k, unlimited).point == sum ? "the same as" : "DIFFERENT FROM");
     }
     std::sort(ms.begin(), ms.end());
     double median = ms[ms.size() / 2];

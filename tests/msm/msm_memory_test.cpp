@@ -13,11 +13,12 @@ namespace {
 
 constexpr std::uint64_t mib = 1u << 20;
 
-// The plan's bytes with `windows` windows per batch.
-std::uint64_t bytes_with(const Device& device, std::uint64_t n, std::uint32_t windows) {
+// The plan's bytes with `windows` windows of `points` points (0: all n) per batch.
+std::uint64_t bytes_with(const Device& device, std::uint64_t n, std::uint32_t windows, std::uint64_t points = 0) {
   curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n);
   std::uint64_t sum = 0;
-  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, windows)) sum += b.bytes;
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, windows, points ? points : n))
+    sum += b.bytes;
   return sum;
 }
 
@@ -88,6 +89,31 @@ TEST_CASE("budgets giving one, two and many batches of windows give the same MSM
   msm_test::check_point(points[0], expected);
 }
 
+TEST_CASE("budgets below one window of all points split the points into batches, with the same MSM") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::uint64_t n = 1100;
+  msm_test::Progression<Bn254G1> inputs(n, 40);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 41);
+  for (std::size_t i = 1000; i < 1050; ++i) scalars[i] = 77;  // one bucket across both batches of points
+  scalars[5] = 0;
+  RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  const std::uint32_t windows = curve::msm_plan<Bn254G1>(device, n).windows;
+  // Halved from 1100 points a batch, but to no fewer than 1024: batches of 1024 and 76.
+  const std::uint64_t budget = bytes_with(device, n, 1) - 1;
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, {.memory_budget = budget});
+  CHECK(plan.windows_per_batch == 1);
+  CHECK(plan.points_per_batch == 1024);
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.memory_budget = budget});
+  CHECK(result.batches == 2 * windows);
+  CHECK(result.peak_device_bytes <= budget);
+  msm_test::check_point(result.point, expected);
+  const std::uint64_t fewest = bytes_with(device, n, 1, 1024);
+  CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.memory_budget = fewest - 1}),
+                    Catch::Contains("1100 points in windows of " + std::to_string(curve::msm_window_bits<Bn254G1>(n)) +
+                                    " bits ask for " + std::to_string(fewest) +
+                                    " bytes of temporaries with one window of 1024 points per batch"));
+}
+
 TEST_CASE("an MSM refuses a budget below its buffers for one window, naming the bytes") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   const std::uint64_t n = 1000;
@@ -97,18 +123,24 @@ TEST_CASE("an MSM refuses a budget below its buffers for one window, naming the 
   auto scalars = device.upload(std::vector<curve::MsmScalar<Bn254G1>>(n));
   CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, points, scalars, {.memory_budget = needed - 1}),
                     Catch::Contains("1000 points in windows of 8 bits ask for " + std::to_string(needed) +
-                                    " bytes of temporaries with one window per batch: the budget allows " +
+                                    " bytes of temporaries with one window of 1000 points per batch: the budget allows " +
                                     std::to_string(needed - 1) + " bytes; the largest buffer is 'buckets'"));
   CHECK_THROWS_AS(curve::msm<Bn254G1>(device, points, scalars, {.memory_budget = 1}), std::invalid_argument);
 }
 
-TEST_CASE("an MSM plan refuses n whose buffers of one window exceed the device's largest binding") {
+TEST_CASE("an MSM plan splits points whose buffers of one window exceed the device's largest binding") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   const std::uint64_t limit = device.info().max_buffer_bytes;
   // Two bytes a point: one window's digits alone (4 bytes a point) are twice the limit.
   const std::uint64_t n = limit / 2;
   if (n >= (std::uint64_t(1) << 30)) return;  // a device binding 2 GiB or more: n is refused for its size
-  CHECK_THROWS_WITH(curve::msm_plan<Bn254G1>(device, n),
-                    Catch::Contains("the buffer 'digits' needs " + std::to_string(4 * n) + " bytes, above the " +
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n);
+  CHECK(plan.points_per_batch <= n / 2);
+  for (const curve::MsmBuffer& b : plan.buffers) CHECK(b.bytes <= limit);
+  // Buckets are not split: a window of 2^23 of them is refused where it exceeds the binding.
+  const std::uint64_t buckets = (std::uint64_t(1) << 23) * sizeof(curve::Xyzz<Bn254G1>);
+  if (buckets <= limit) return;
+  CHECK_THROWS_WITH(curve::msm_plan<Bn254G1>(device, 1000, {.window_bits = 24}),
+                    Catch::Contains("the buffer 'buckets' needs " + std::to_string(buckets) + " bytes, above the " +
                                     std::to_string(limit) + " bytes that " + device.name() + " binds at once"));
 }

@@ -33,7 +33,7 @@ template <ShortWeierstrass C>
 struct MsmResult {
   Affine<C> point;                      // the sum; (0, 0) for the point at infinity
   std::uint32_t window_bits = 0;        // c
-  std::uint32_t batches = 0;            // batches of windows per MSM
+  std::uint32_t batches = 0;            // batches per MSM: of windows, times of points
   std::uint64_t peak_device_bytes = 0;  // the temporaries the MSM allocated
   std::uint64_t input_device_bytes = 0;  // the points and scalars, counted apart
 };
@@ -84,23 +84,39 @@ struct MsmBatchBuffers {
 };
 
 // Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,
-// first_window + windows) into window_sums, and after the last batch their combination.
+// first_window + windows) of points [first_point, first_point + count) into window_sums
+// (added to what earlier batches of points left there), and after the last batch their
+// combination.
 template <ShortWeierstrass C>
 void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
                       const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
-                      std::uint32_t msm, std::uint32_t first_window, std::uint32_t windows) {
-  const std::uint64_t n = plan.points;
+                      std::uint32_t msm, std::uint32_t first_window, std::uint32_t windows,
+                      std::uint64_t first_point, std::uint64_t count) {
   const MsmBatchBuffers<C> buffers(sequence, plan);
   std::uint64_t bucket_count = std::uint64_t(windows) * plan.buckets;
   sequence.fill(buffers.bucket_counts, 0);
-  sequence.run(signed_digits_kernel<C>(), msm_grid(n), scalars, buffers.digits, buffers.bucket_counts,
-               std::uint32_t(n), std::uint32_t(msm * n), first_window, windows, plan.window_bits);
+  sequence.run(signed_digits_kernel<C>(), msm_grid(count), scalars, buffers.digits, buffers.bucket_counts,
+               std::uint32_t(count), std::uint32_t(msm * plan.points + first_point), first_window, windows,
+               plan.window_bits);
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
-                            buffers.entries, n, windows);
+                            buffers.entries, first_point, count, windows);
   XyzzSumBuffers<C> sums{buffers.bucket_ends, buffers.buckets, buffers.partial_sums, kept.window_sums, kept.results};
-  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, n * windows, bucket_count, plan.run_length);
-  record_bucket_reduction<C>(sequence, plan, sums, first_window, windows);
-  if (first_window + windows == plan.windows) record_window_combination<C>(sequence, plan, sums, msm);
+  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, count * windows, bucket_count, plan.run_length);
+  record_bucket_reduction<C>(sequence, plan, sums, first_window, windows, /*add_to_window_sums=*/first_point > 0);
+  if (first_window + windows == plan.windows && first_point + count == plan.points)
+    record_window_combination<C>(sequence, plan, sums, msm);
+}
+
+// Records every batch of MSM `msm`: its batches of windows, each over its batches of points.
+template <ShortWeierstrass C>
+void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
+                const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msm) {
+  for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_batch) {
+    const std::uint32_t windows = std::min(plan.windows_per_batch, plan.windows - first);
+    for (std::uint64_t point = 0; point < plan.points; point += plan.points_per_batch)
+      record_msm_batch<C>(device, sequence, plan, kept, points, scalars, msm, first, windows, point,
+                          std::min(plan.points_per_batch, plan.points - point));
+  }
 }
 
 template <ShortWeierstrass C>
@@ -117,12 +133,7 @@ MsmBatchResult<C> run_msms(Device& device, const DeviceBuffer<Affine<C>>& points
   // Every batch of every MSM in one submission: no host round trip between batches, and the
   // planner places each batch's transients (and the scan's) where the previous batch's were.
   auto sequence = device.sequence();
-  for (std::uint32_t msm = 0; msm < msms; ++msm) {
-    for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_batch) {
-      std::uint32_t windows = std::min(plan.windows_per_batch, plan.windows - first);
-      record_msm_batch<C>(device, sequence, plan, buffers, points, scalars, msm, first, windows);
-    }
-  }
+  for (std::uint32_t msm = 0; msm < msms; ++msm) record_msm<C>(device, sequence, plan, buffers, points, scalars, msm);
   to_affine(device, sequence, buffers.results, buffers.affine_results);
   sequence.run_and_wait();
   // What the MSM really held besides its inputs: the planned scratch and the kept buffers.

@@ -24,32 +24,34 @@ const auto& bucket_scatter_kernel() {
   auto trace = [] {
     return kernel(
         std::string(C::name) + "_msm_bucket_scatter",
-        [](ReadBuffer<std::uint32_t> digits, Buffer<std::uint32_t> ends, WriteBuffer<std::uint32_t> entries, UInt n,
-           UInt count) {
+        [](ReadBuffer<std::uint32_t> digits, Buffer<std::uint32_t> ends, WriteBuffer<std::uint32_t> entries,
+           UInt first_point, UInt n, UInt count) {
           UInt e = msm_invocation();
           if_(e < count, [&] {
             UInt digit = digits[e];
             if_(digit != msm_no_bucket, [&] {
               UInt slot = atomic_add(ends[digit >> 1u], 1u);
-              entries[slot] = (e % n) | select((digit & 1u) != 0u, UInt(msm_sign_bit), UInt(0u));
+              entries[slot] = (first_point + e % n) | select((digit & 1u) != 0u, UInt(msm_sign_bit), UInt(0u));
             });
           });
         },
-        workgroup(msm_workgroup_size).names("digits", "ends", "entries", "n", "count"));
+        workgroup(msm_workgroup_size).names("digits", "ends", "entries", "first_point", "n", "count"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_scatter"), trace);
 }
 
-// Records the grouping of `windows` windows of n digits each: `counts` (from the digit
-// stage) scanned into `ends`, then the scatter into `entries`.
+// Records the grouping of `windows` windows of n digits each, of the points from
+// `first_point` on: `counts` (from the digit stage) scanned into `ends`, then the scatter
+// into `entries`, which hold the points' indices in the whole MSM.
 template <ShortWeierstrass C>
 void record_bucket_grouping(Device& device, Sequence& sequence, const DeviceBuffer<std::uint32_t>& digits,
                             const DeviceBuffer<std::uint32_t>& counts, const DeviceBuffer<std::uint32_t>& ends,
-                            const DeviceBuffer<std::uint32_t>& entries, std::uint64_t n, std::uint32_t windows) {
+                            const DeviceBuffer<std::uint32_t>& entries, std::uint64_t first_point, std::uint64_t n,
+                            std::uint32_t windows) {
   exclusive_scan(device, sequence, counts, ends, plus<std::uint32_t>());
   std::uint64_t count = n * windows;
-  sequence.run(bucket_scatter_kernel<C>(), msm_grid(count), digits, ends, entries, std::uint32_t(n),
-               std::uint32_t(count));
+  sequence.run(bucket_scatter_kernel<C>(), msm_grid(count), digits, ends, entries, std::uint32_t(first_point),
+               std::uint32_t(n), std::uint32_t(count));
 }
 
 }  // namespace sprig::curve::detail

@@ -23,10 +23,11 @@
 namespace sprig::curve::detail {
 
 // Records the programs (xyzz_sums.hpp) for `windows` windows of the batch starting at
-// `first_window`: the segment sums go to partial_sums, whose run sums are spent by now.
+// `first_window`: the segment sums go to partial_sums, whose run sums are spent by now. The
+// windows' sums are stored, or added to the window sums of earlier batches of points.
 template <ShortWeierstrass C>
 void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const XyzzSumBuffers<C>& buffers,
-                             std::uint32_t first_window, std::uint32_t windows) {
+                             std::uint32_t first_window, std::uint32_t windows, bool add_to_window_sums) {
   const std::uint32_t segments = plan.segments();
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::Segments, std::uint64_t(windows) * segments, plan.buckets,
                       plan.segment_length);
@@ -34,7 +35,8 @@ void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const Xyzz
     record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineSegments,
                         std::uint64_t(windows) * (segments >> (level + 1)), segments, level,
                         std::uint32_t(std::countr_zero(plan.segment_length)));
-  record_xyzz_sums<C>(sequence, buffers, XyzzSums::WindowSums, windows, first_window, segments);
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::WindowSums, windows, first_window, segments,
+                      add_to_window_sums ? 1u : 0u);
 }
 
 }  // namespace sprig::curve::detail

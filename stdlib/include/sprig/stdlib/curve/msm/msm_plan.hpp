@@ -54,6 +54,10 @@ inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
 // accumulation runs a batch), while at 2^17 points the whole MSM stays within 34 MiB.
 inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 20;
 inline constexpr std::uint64_t msm_batch_windows_of_points = 4;
+// A budget too small for one window of all points splits the points into batches, but not
+// below this many: under it a batch's buckets (2^(c-1) points of 128 bytes and more) outweigh
+// its digits and entries (8 bytes a point), and more batches would save little memory.
+inline constexpr std::uint64_t msm_fewest_batch_points = 1024;
 // Buckets per segment of the reduction's first walk: the shortest that keeps a batch's
 // segments within about 2^16 invocations, and at least 4 (fewer where a window has fewer).
 // Each invocation's walk is a chain of dependent additions, so the walk is latency-bound
@@ -112,7 +116,10 @@ struct MsmPlan {
   std::uint32_t segment_length = 0;  // buckets per reduction segment, m (a power of two)
   std::uint32_t run_length = 0;     // entries per invocation of the accumulation
   std::uint32_t windows_per_batch = 0;
-  std::uint32_t batches = 0;  // per MSM
+  // Points a batch takes: all n, unless the budget leaves room for fewer than one window of
+  // all of them. Each window's sum is then the sum of its point batches' sums.
+  std::uint64_t points_per_batch = 0;
+  std::uint32_t batches = 0;  // per MSM: batches of windows times batches of points
   std::vector<MsmBuffer> buffers;
 
   std::uint32_t segments() const { return buckets / segment_length; }
@@ -143,10 +150,11 @@ inline std::uint64_t scan_scratch_bytes(const DeviceInfo& device, std::uint64_t 
   return sprig::detail::scan_shape<std::uint32_t>(ScanOptions{}, device).tiles_for(count) * 4;
 }
 
-// The buffers of a plan whose batches hold `batch_windows` windows.
+// The buffers of a plan whose batches hold `batch_windows` windows of `batch_points` points.
 template <ShortWeierstrass C>
-std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan, std::uint32_t batch_windows) {
-  const std::uint64_t n = plan.points, xyzz = sizeof(Xyzz<C>);
+std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan, std::uint32_t batch_windows,
+                                   std::uint64_t batch_points) {
+  const std::uint64_t n = batch_points, xyzz = sizeof(Xyzz<C>);
   const std::uint64_t entries = n * batch_windows, bucket_slots = std::uint64_t(plan.buckets) * batch_windows;
   const std::uint64_t runs = (entries + plan.run_length - 1) / plan.run_length;
   const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * batch_windows;
@@ -191,8 +199,8 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   if (options.run_length > 1024)
     throw std::invalid_argument(what + "run_length must be 1 to 1024, not " + std::to_string(options.run_length));
 
-  auto fits = [&](std::uint32_t batch_windows, MsmBuffer* over) {
-    std::vector<MsmBuffer> buffers = detail::msm_buffers<C>(device, plan, batch_windows);
+  auto fits = [&](std::uint32_t batch_windows, std::uint64_t batch_points, MsmBuffer* over) {
+    std::vector<MsmBuffer> buffers = detail::msm_buffers<C>(device, plan, batch_windows, batch_points);
     MsmPlan trial = plan;
     trial.buffers = buffers;
     for (const MsmBuffer& b : buffers) {
@@ -213,12 +221,17 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   plan.segment_length = options.segment_length ? std::min(plan.buckets, options.segment_length)
                                                : detail::msm_segment_length(plan.buckets, batch_windows);
   plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(std::uint64_t(batch_windows) * n);
-  while (batch_windows > 1 && !fits(batch_windows, nullptr)) --batch_windows;
+  while (batch_windows > 1 && !fits(batch_windows, n, nullptr)) --batch_windows;
+  // One window of all points too much: batches of fewer points, halved down to the size
+  // below which the buckets, not the points, make up most of a batch.
+  std::uint64_t batch_points = n;
+  const std::uint64_t fewest_points = std::min<std::uint64_t>(n, detail::msm_fewest_batch_points);
+  while (batch_points > fewest_points && !fits(1, batch_points, nullptr))
+    batch_points = std::max(fewest_points, (batch_points + 1) / 2);
   MsmBuffer over;
-  if (!fits(batch_windows, &over)) {
-    std::vector<MsmBuffer> smallest = detail::msm_buffers<C>(device, plan, 1);
+  if (!fits(batch_windows, batch_points, &over)) {
     MsmPlan trial = plan;
-    trial.buffers = smallest;
+    trial.buffers = detail::msm_buffers<C>(device, plan, 1, batch_points);
     std::string limit = over.bytes > device.max_buffer_bytes
                             ? "the buffer '" + over.name + "' needs " + std::to_string(over.bytes) +
                                   " bytes, above the " + std::to_string(device.max_buffer_bytes) + " bytes that " +
@@ -228,12 +241,13 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
                                   std::to_string(trial.largest().bytes) + " bytes)";
     throw std::invalid_argument(what + std::to_string(n) + " points in windows of " +
                                 std::to_string(plan.window_bits) + " bits ask for " +
-                                std::to_string(trial.peak_bytes()) +
-                                " bytes of temporaries with one window per batch: " + limit);
+                                std::to_string(trial.peak_bytes()) + " bytes of temporaries with one window of " +
+                                std::to_string(batch_points) + " points per batch: " + limit);
   }
   plan.windows_per_batch = batch_windows;
-  plan.batches = (plan.windows + batch_windows - 1) / batch_windows;
-  plan.buffers = detail::msm_buffers<C>(device, plan, batch_windows);
+  plan.points_per_batch = batch_points;
+  plan.batches = std::uint32_t((plan.windows + batch_windows - 1) / batch_windows * ((n + batch_points - 1) / batch_points));
+  plan.buffers = detail::msm_buffers<C>(device, plan, batch_windows, batch_points);
   return plan;
 }
 

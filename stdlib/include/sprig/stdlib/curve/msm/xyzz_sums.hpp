@@ -41,7 +41,8 @@ enum class XyzzSums : std::uint32_t {
   // the lower group. Arguments: segments per window, level, log2(m).
   CombineSegments = 3,
   // Per window (count: windows): window_sums[first + w] = the A of the window's group of
-  // all segments. Arguments: first window, segments per window.
+  // all segments, or += where the third argument is 1 (a later batch of the window's
+  // points). Arguments: first window, segments per window, 0 or 1.
   WindowSums = 4,
   // One invocation: sum = S_(W-1), then per window below, c doublings and sum += S_w, into
   // results[msm]. Arguments: msm, W, c.
@@ -98,6 +99,7 @@ const auto& xyzz_sums_kernel() {
               weighted = partial_sums[upper.load() + 1u].load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
               sum = partial_sums[2u * i * b].load();
+              steps = c;
             }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
               UInt e = i * a;
               if_(e < UInt(ends[b - 1u]), [&] {
@@ -140,6 +142,8 @@ const auto& xyzz_sums_kernel() {
                 }).else_if_(step == d + 1u, [&] {
                   right = partial_sums[upper.load()].load();
                 }).else_([&] { right = weighted.load(); });
+              }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
+                right = window_sums[a + i].load();
               }).else_([&] {
                 doubling = step % (c + 1u) != c;
                 right = window_sums[b - 2u - step / (c + 1u)].load();
