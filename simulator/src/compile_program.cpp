@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "control_ops.hpp"
+#include "memory_access.hpp"
 #include "program_builder.hpp"
 #include "sprig/dsl/error.hpp"
 #include "sprig/dsl/topo.hpp"
@@ -34,6 +35,13 @@ std::shared_ptr<const Program> ProgramBuilder::build() {
   layout_functions();
   for (std::uint32_t i = 0; i < function_count(*kernel_); ++i) compile_function(i, function_at(*kernel_, i));
   for (std::uint32_t pc : calls_) program_->code[pc].target = program_->functions.at(program_->code[pc].aux).entry_pc;
+  bool safe = kernel_->prints.empty();
+  for (const ir::Param& p : kernel_->params) safe = safe && !p.coherent;
+  for (const Instr& in : program_->code)
+    if (in.node && in.node->op == ir::Op::Atomic &&
+        static_cast<const MemoryOp*>(in.data)->space != ir::Space::Workgroup)
+      safe = false;
+  program_->parallel_safe = safe;
   return program_;
 }
 

@@ -8,6 +8,7 @@
 
 #include "analysis/launch_analysis.hpp"
 #include "memory_access.hpp"
+#include "parallel_launch.hpp"
 #include "program_builder.hpp"
 #include "transient_check.hpp"
 
@@ -116,6 +117,7 @@ void load(Context& c, const Instr& in) {
     c.iteration_polled |= op.coherent;
     if (c.launch->buffers[op.root].owners) [[unlikely]]
       check_transient(c, in, op, AccessKind::Read, done, ptr, shape.size);
+    if (c.launch->buffers[op.root].contact) note_contact(c, c.launch->buffers[op.root], done, ptr, shape.size, false);
   }
   if (c.observer) [[unlikely]]
     notify_access(c, in, op, AccessKind::Read, done, ptr);
@@ -150,9 +152,11 @@ void store(Context& c, const Instr& in) {
     c.iteration_wrote = true;
     ++c.launch->memory_epoch;
   }
-  if constexpr (S == ir::Space::StorageBuffer)
+  if constexpr (S == ir::Space::StorageBuffer) {
     if (c.launch->buffers[op.root].owners) [[unlikely]]
       check_transient(c, in, op, AccessKind::Write, done, ptr, shape.size);
+    if (c.launch->buffers[op.root].contact) note_contact(c, c.launch->buffers[op.root], done, ptr, shape.size, true);
+  }
   if (c.observer) [[unlikely]]
     notify_access(c, in, op, AccessKind::Write, done, ptr);
   if constexpr (S != ir::Space::Function)

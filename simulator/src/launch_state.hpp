@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -33,6 +34,16 @@ struct BoundBuffer {
   TransientOwners* owners = nullptr;
   std::uint64_t first_word = 0;
   std::uint32_t owner_id = 0;
+  // A parallel launch's contact tags, one per word (parallel_launch.hpp); null otherwise;
+  // and the words the current chunk of workgroups touched lie in [contact_lo, contact_hi].
+  std::uint32_t* contact = nullptr;
+  std::uint64_t contact_lo = ~std::uint64_t(0), contact_hi = 0;
+};
+
+// Words [lo, hi] of kernel parameter `param` that one chunk of a worker's workgroups touched.
+struct ContactSpan {
+  std::uint32_t param = 0;
+  std::uint64_t lo = 0, hi = 0;
 };
 
 struct LaunchState {
@@ -52,6 +63,11 @@ struct LaunchState {
   std::uint64_t memory_epoch = 0;  // bumped by every write to buffer or shared memory
   std::uint64_t spin_iterations = 0;  // waiting iterations since memory last changed
   bool aborted = false;
+  // A parallel launch: set once two workgroups met on a buffer word (shared by its workers).
+  std::atomic<bool>* contact_failed = nullptr;
+  std::vector<ContactSpan>* contact_spans = nullptr;  // this worker's, chunk by chunk
+  std::uint32_t contact_base = 0;  // workgroup g's tag is (contact_base + g + 1) << 1
+  std::uint32_t contact_many = 0;  // the tag of a word read by several workgroups
 };
 
 struct WorkgroupState {

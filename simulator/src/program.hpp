@@ -62,6 +62,10 @@ struct Program {
   std::vector<FunctionLayout> functions;  // [0]: the kernel, then Kernel::functions
   std::uint32_t var_bytes = 0;            // one lane's variables, all functions (no recursion)
   SharedLayout shared;
+  // Whether the workgroups of a launch may run on several threads (parallel_launch.hpp):
+  // no buffer atomics, no coherent buffers (nothing that waits on other workgroups or hands
+  // values between them in an order-dependent way) and no prints. Decided once, when built.
+  bool parallel_safe = false;
 
   // Owns the op-specific tables that Instr::data points at.
   template <class T>

@@ -30,9 +30,12 @@ class Scheduler {
         total_(std::uint64_t(launch.workgroups[0]) * launch.workgroups[1] * launch.workgroups[2]) {}
 
   LaunchTotals run();
+  LaunchTotals run_share(std::atomic<std::uint64_t>& next, std::uint64_t chunk, std::atomic<bool>& failed);
 
  private:
-  WorkgroupState* admit();
+  WorkgroupState* admit() { return admit(next_++); }
+  WorkgroupState* admit(std::uint64_t n);
+  LaunchTotals totals() const;
   void release(WorkgroupState* wg) { free_.push_back(wg); }
   void init_context(Context& c, WorkgroupState& wg);
   void place(Context& c, std::uint32_t subgroup);
@@ -52,7 +55,7 @@ class Scheduler {
   std::deque<WorkgroupState*> resident_;
 };
 
-WorkgroupState* Scheduler::admit() {
+WorkgroupState* Scheduler::admit(std::uint64_t n) {
   WorkgroupState* wg;
   if (!free_.empty()) {
     wg = free_.back();
@@ -66,7 +69,6 @@ WorkgroupState* Scheduler::admit() {
       place(wg->subgroups[s], s);
     }
   }
-  const std::uint64_t n = next_++;
   const auto& groups = launch_.workgroups;
   wg->linear = n;
   wg->id = {std::uint32_t(n % groups[0]), std::uint32_t(n / groups[0] % groups[1]),
@@ -217,6 +219,41 @@ LaunchTotals Scheduler::run() {
     resident_.push_back(wg);
     if (launch_.spin_iterations - spins_seen > options.spin_limit) report_deadlock();
   }
+  return totals();
+}
+
+LaunchTotals Scheduler::run_share(std::atomic<std::uint64_t>& next, std::uint64_t chunk, std::atomic<bool>& failed) {
+  const auto stop = [&] {
+    return failed.load(std::memory_order_relaxed) || launch_.contact_failed->load(std::memory_order_relaxed);
+  };
+  while (!stop()) {
+    const std::uint64_t first = next.fetch_add(chunk, std::memory_order_relaxed);
+    if (first >= total_) break;
+    const std::uint64_t end = std::min(total_, first + chunk);
+    for (std::uint64_t n = first; n < end; ++n) {
+      WorkgroupState* wg = admit(n);
+      const WorkgroupStatus status = run_workgroup(*wg);
+      resident_.pop_front();
+      release(wg);
+      if (status != WorkgroupStatus::Done || launch_.aborted || !launch_.log->entries().empty()) {
+        failed.store(true, std::memory_order_relaxed);
+        break;
+      }
+      if (stop()) break;
+    }
+    // Where this chunk's workgroups touched the tagged buffers, for the merge of the workers' tags.
+    for (std::uint32_t p = 0; p < launch_.buffers.size(); ++p) {
+      BoundBuffer& b = launch_.buffers[p];
+      if (!b.contact || b.contact_lo > b.contact_hi) continue;
+      launch_.contact_spans->push_back(ContactSpan{p, b.contact_lo, b.contact_hi});
+      b.contact_lo = ~std::uint64_t(0);
+      b.contact_hi = 0;
+    }
+  }
+  return totals();
+}
+
+LaunchTotals Scheduler::totals() const {
   LaunchTotals totals;
   for (const auto& wg : pool_) {
     for (const Context& c : wg->subgroups) {
@@ -231,5 +268,10 @@ LaunchTotals Scheduler::run() {
 }  // namespace
 
 LaunchTotals run_launch(LaunchState& launch) { return Scheduler(launch).run(); }
+
+LaunchTotals run_workgroups(LaunchState& launch, std::atomic<std::uint64_t>& next, std::uint64_t chunk,
+                            std::atomic<bool>& failed) {
+  return Scheduler(launch).run_share(next, chunk, failed);
+}
 
 }  // namespace sprig::sim

@@ -82,8 +82,13 @@ void check_range(const RawBuffer& b, std::size_t offset, std::size_t bytes, cons
 }  // namespace
 
 Backend::Backend(Options options)
-    : options_(options), info_(describe_device(options)), id_(next_device_id()), report_(options.analyses) {
+    : options_(options),
+      info_(describe_device(options)),
+      id_(next_device_id()),
+      report_(options.analyses),
+      threads_(simulator_threads(options.threads)) {
   check_analysis_options(options.analyses);
+  thread_stats_.threads = threads_;
 }
 
 RawBuffer Backend::allocate(std::size_t bytes, ir::TypeRef element, MemoryKind) {
@@ -137,6 +142,11 @@ void Backend::add_observer(std::shared_ptr<Observer> observer) {
   fanout_ = observers_.size() > 1 ? std::make_unique<ObserverFanout>(observers_) : nullptr;
 }
 
+ThreadStats Backend::thread_stats() const {
+  std::lock_guard lock(mutex_);
+  return thread_stats_;
+}
+
 void Backend::prepare(const Launch& launch) {
   check_launch(launch, info_, id_);
   std::lock_guard lock(mutex_);
@@ -159,22 +169,39 @@ double Backend::execute(const Launch& launch, const PrintFilter& filter, std::ve
   state.grid = launch.invocations;
   const auto& size = kernel.workgroup_size;
   const std::uint64_t workgroups = std::uint64_t(launch.workgroups[0]) * launch.workgroups[1] * launch.workgroups[2];
-  std::optional<analysis::LaunchAnalysis> analysis;
-  if (analyses_on(options_.analyses)) {
-    analysis.emplace(state, options_.analyses, shadows_);
-    state.analysis = &*analysis;
-  }
-  if (state.observer) state.observer->launch_begin(kernel, launch.workgroups, state.width);
   PrintCollector collector{filter, {}};
   if (!kernel.prints.empty()) state.prints = &collector;
   LaunchSummary summary;
-  summary.totals = run_launch(state);
-  if (state.prints)
-    prints.push_back(launch_prints(kernel, launch.workgroups, std::move(collector.records), 0, 0, launch.loc));
-  if (state.observer) state.observer->launch_end();
+  analysis::LaunchFindings findings;
+  bool done = false;
+  // Several threads where the launch allows it (parallel_launch.hpp); an attempt that could
+  // differ from a one-thread run is undone and the launch runs below as it always did.
+  if (threads_ > 1 && parallel_candidate(state, workgroups)) {
+    if (!workers_) workers_ = std::make_unique<ParallelWorkers>(threads_);
+    if (auto result = run_parallel(state, options_.analyses, *workers_)) {
+      summary.totals = result->totals;
+      findings = std::move(result->findings);
+      done = true;
+      ++thread_stats_.parallel_launches;
+    } else {
+      ++thread_stats_.fallbacks;
+    }
+  }
+  if (!done) {
+    std::optional<analysis::LaunchAnalysis> analysis;
+    if (analyses_on(options_.analyses)) {
+      analysis.emplace(state, options_.analyses, shadows_);
+      state.analysis = &*analysis;
+    }
+    if (state.observer) state.observer->launch_begin(kernel, launch.workgroups, state.width);
+    summary.totals = run_launch(state);
+    if (state.prints)
+      prints.push_back(launch_prints(kernel, launch.workgroups, std::move(collector.records), 0, 0, launch.loc));
+    if (state.observer) state.observer->launch_end();
+    if (analysis) findings = analysis->finish();
+  }
   summary.invocations = workgroups * size[0] * size[1] * size[2];
   summary.subgroup_size = state.width;
-  analysis::LaunchFindings findings = analysis ? analysis->finish() : analysis::LaunchFindings{};
   summary.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   report_.add(*program, log, summary, findings);
   if (state.aborted) fail_stopped_launch(kernel, launch.loc, log);

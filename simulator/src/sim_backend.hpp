@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "parallel_launch.hpp"
 #include "program_cache.hpp"
 #include "report_accumulator.hpp"
 #include "sprig/runtime/backend.hpp"
@@ -32,6 +33,7 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
   Report report() const;
   void clear_report();
   void add_observer(std::shared_ptr<Observer> observer);
+  ThreadStats thread_stats() const;
 
   // ---- recording: checks a launch and compiles its kernel (errors surface where the
   // launch is recorded, as with Vulkan pipelines)
@@ -59,6 +61,9 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
   analysis::ShadowCache shadows_;  // the race detector's memory between launches
   std::vector<std::shared_ptr<Observer>> observers_;
   std::unique_ptr<Observer> fanout_;  // when several observers are attached
+  unsigned threads_ = 1;  // Options::threads resolved
+  std::unique_ptr<ParallelWorkers> workers_;  // started on the first launch that may use them
+  ThreadStats thread_stats_;
 };
 
 }  // namespace sprig::sim

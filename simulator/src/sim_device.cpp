@@ -20,5 +20,6 @@ const Options& Device::options() const { return sim_->options(); }
 Report Device::report() const { return sim_->report(); }
 void Device::clear_report() { sim_->clear_report(); }
 void Device::add_observer(std::shared_ptr<Observer> observer) { sim_->add_observer(std::move(observer)); }
+ThreadStats Device::thread_stats() const { return sim_->thread_stats(); }
 
 }  // namespace sprig::sim

@@ -51,6 +51,14 @@ struct Options {
   std::uint64_t loop_iteration_limit = std::uint64_t(1) << 27;
   std::uint64_t max_buffer_bytes = std::uint64_t(1) << 32;
   AnalysisOptions analyses;
+  // Threads a launch's workgroups may run on: 0 = every core, 1 = the calling thread only.
+  // Only launches whose results cannot depend on the workgroups' order spread out (no
+  // buffer atomics, coherent buffers, prints, transients or observers), and one where two
+  // workgroups turn out to touch the same buffer word, one of them writing, or that hits
+  // any diagnostic or race, is undone and rerun on one thread: outputs and report are those
+  // of a one-thread run (docs/simulator.md, "Options"). SPRIG_SIM_THREADS=n in the
+  // environment overrides it.
+  std::uint32_t threads = 0;
   // Test mode: a launch with a race, an out-of-bounds access or barrier divergence throws
   // sim::AnalysisFailure (report_formats.hpp) when it ends. SPRIG_SIM_STRICT=1 in the
   // environment makes it the default.
@@ -69,6 +77,13 @@ class LaunchStopped : public DeviceError {
 
 class Backend;
 
+// How launches used threads (Options::threads) since the device was created.
+struct ThreadStats {
+  std::uint64_t parallel_launches = 0;  // launches whose workgroups ran on several threads
+  std::uint64_t fallbacks = 0;          // parallel attempts undone and rerun on one thread
+  std::uint32_t threads = 1;            // threads a launch may use (Options::threads resolved)
+};
+
 class Device : public sprig::Device {
  public:
   explicit Device(Options options = {});
@@ -79,6 +94,7 @@ class Device : public sprig::Device {
   void clear_report();
   // Attaches an analysis; it sees every launch from now on (launches are serialised).
   void add_observer(std::shared_ptr<Observer> observer);
+  ThreadStats thread_stats() const;
 
  private:
   explicit Device(std::shared_ptr<Backend> backend);
