@@ -6,7 +6,7 @@
 // (what the products are made of). docs/msm.md records the figures.
 //
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
-//             [--segment-length 32] [--curve bn254|bls12_381]
+//             [--segment-length 32] [--limbs 32|64] [--curve bn254|bls12_381]
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //   bench_msm --profile 20  where one MSM of 2^20 points spends its GPU time, by kernel
 //                           (SPRIG_PROFILE=1 adds each kernel's registers and spills)
@@ -331,6 +331,8 @@ void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options) {
   auto [points, scalars] = bench_inputs<G1>(gpu, n);
   curve::msm<G1>(gpu, points, scalars, options);
   curve::MsmPlan plan = curve::msm_plan<G1>(gpu, n, options);
+  field::ProductLimbsScope limbs(
+      field::product_limbs_for(gpu.info(), field::FieldConstants<typename G1::Base>::limbs, options.product_limbs));
   curve::detail::MsmResultBuffers<G1> kept(gpu, plan);
   Sequence sequence = gpu.sequence();
   curve::detail::record_msm<G1>(gpu, sequence, plan, kept, points, scalars, 0);
@@ -435,6 +437,7 @@ int main(int argc, char** argv) {
   int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
   std::uint64_t budget_mib = 0;
   std::uint32_t run_length = 0, segment_length = 0;
+  int limbs = 0;  // 32 or 64; 0: the device's choice
   std::string curve_name = "bn254";
   int plan_log = 0, profile_log = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -447,8 +450,11 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--profile")) profile_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--run-length")) run_length = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--segment-length")) segment_length = std::uint32_t(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--limbs")) limbs = std::atoi(argv[i + 1]);
   }
   curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length, .segment_length = segment_length};
+  if (limbs == 32) options.product_limbs = field::ProductLimbs::Bits32;
+  if (limbs == 64) options.product_limbs = field::ProductLimbs::Bits64;
   if (plan_log > 0) {
     if (curve_name == "bls12_381") print_plan<curve::Bls12381G1>(gpu, plan_log, options);
     else print_plan<curve::Bn254G1>(gpu, plan_log, options);

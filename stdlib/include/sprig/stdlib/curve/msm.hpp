@@ -128,6 +128,9 @@ MsmBatchResult<C> run_msms(Device& device, const DeviceBuffer<Affine<C>>& points
     return {std::vector<Affine<C>>(msms, Affine<C>::infinity()), c, 0, 0, 0};
   }
   MsmPlan plan = plan_msm<C>(device.info(), n, msms, options);
+  // Every kernel below is traced (or found in its cache) with the device's field products.
+  field::ProductLimbsScope limbs(
+      field::product_limbs_for(device.info(), field::FieldConstants<typename C::Base>::limbs, options.product_limbs));
   MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, 0, points.bytes() + scalars.bytes()};
   MsmResultBuffers<C> buffers(device, plan);
   // Every batch of every MSM in one submission: no host round trip between batches, and the

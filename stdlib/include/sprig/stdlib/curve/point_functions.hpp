@@ -22,7 +22,8 @@ namespace sprig::curve::detail {
 
 template <ShortWeierstrass C>
 std::string callable_key(std::string_view operation) {
-  return "curve/" + std::string(C::name) + "/" + std::string(operation) + "/" + sprig::detail::type_key<C>();
+  return "curve/" + std::string(C::name) + "/" + std::string(operation) + "/" + sprig::detail::type_key<C>() +
+         field::detail::product_limbs_key();
 }
 template <ShortWeierstrass C>
 std::string function_name(std::string_view operation) {

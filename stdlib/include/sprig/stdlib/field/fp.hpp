@@ -26,6 +26,8 @@
 #include "sprig/stdlib/field/field_struct.hpp"
 #include "sprig/stdlib/field/modular_sum.hpp"
 #include "sprig/stdlib/field/montgomery_product.hpp"
+#include "sprig/stdlib/field/montgomery_product_wide.hpp"
+#include "sprig/stdlib/field/product_limbs.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig::field {
@@ -37,7 +39,8 @@ namespace detail {
 
 template <PrimeModulus P>
 std::string callable_key(std::string_view operation) {
-  return "field/" + std::string(P::name) + "/" + std::string(operation) + "/" + sprig::detail::type_key<P>();
+  return "field/" + std::string(P::name) + "/" + std::string(operation) + "/" + sprig::detail::type_key<P>() +
+         product_limbs_key();
 }
 
 // The device function of a binary operation on field P's Montgomery structs: `words_op`
@@ -53,10 +56,19 @@ const auto& binary_function(std::string_view operation) {
   });
 }
 
-// a * b * R^-1 mod p for a < p, b < R.
+// a * b * R^-1 mod p for a < p, b < R, on the limbs the thread traces with
+// (product_limbs.hpp); the cache key tells the two apart.
+template <PrimeModulus P>
+Words<FieldConstants<P>::limbs> traced_montgomery_product(const Words<FieldConstants<P>::limbs>& a,
+                                                          const Words<FieldConstants<P>::limbs>& b) {
+  if constexpr (FieldConstants<P>::limbs % 2 == 0)
+    if (traced_product_limbs == ProductLimbs::Bits64) return montgomery_product_wide<P>(a, b);
+  return montgomery_product<P>(a, b);
+}
+
 template <PrimeModulus P>
 const auto& product_function() {
-  return binary_function<P, montgomery_product<P>>("mul");
+  return binary_function<P, traced_montgomery_product<P>>("mul");
 }
 template <PrimeModulus P>
 const auto& sum_function() {

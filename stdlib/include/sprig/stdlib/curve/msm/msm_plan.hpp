@@ -15,6 +15,7 @@
 #include "sprig/runtime/backend.hpp"
 #include "sprig/stdlib/curve/host_point.hpp"
 #include "sprig/stdlib/decoupled_lookback.hpp"
+#include "sprig/stdlib/field/product_limbs.hpp"
 #include "sprig/stdlib/scan.hpp"
 
 namespace sprig::curve {
@@ -33,6 +34,9 @@ struct MsmOptions {
   // 1024); 0: chosen from the batch (msm_segment_length). Shorter segments mean more
   // invocations and tree levels.
   std::uint32_t segment_length = 0;
+  // The field products' limbs: Auto takes 64-bit limbs where the device has Int64 (twice
+  // the 32-bit product's speed on an H100; field/product_limbs.hpp).
+  field::ProductLimbs product_limbs = field::ProductLimbs::Auto;
 };
 
 // The stages, in the order one batch of windows runs them.
