@@ -24,7 +24,6 @@
 #include <map>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <random>
 #include <vector>
@@ -58,7 +57,8 @@ const auto& multiples_kernel() {
   return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_multiples/" + std::string(G1::name), trace);
 }
 
-// Each invocation runs 4 independent chains of `iterations` Montgomery products of field P.
+// Each invocation runs 4 independent chains of `iterations` Montgomery products of field P,
+// on the limbs the thread traces with (field/product_limbs.hpp).
 constexpr std::uint32_t chain_iterations = 64;
 template <class P>
 const auto& field_product_kernel() {
@@ -76,7 +76,8 @@ const auto& field_product_kernel() {
       out[i] = F(chains[0].load()) + F(chains[1].load()) + F(chains[2].load()) + F(chains[3].load());
     }, workgroup(64));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_field_products/" + std::string(P::name), trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(
+      "bench/msm_field_products/" + std::string(P::name) + field::detail::product_limbs_key(), trace);
 }
 
 // Each invocation runs 4 independent chains of `iterations` 32 x 32 -> 64-bit products
@@ -104,170 +105,20 @@ const auto& integer_multiply_kernel() {
   return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_u32_multiplies", trace);
 }
 
-// The same chains with 64-bit limbs (half as many), on devices with Int64: a CIOS
-// Montgomery product whose limb products are OpUMulExtended on 64-bit operands. R is
-// 2^(32 N) either way, so the results must equal the 32-bit chains' word for word. Whether
-// the fewer, wider products win is the driver's to say (a GPU without 64-bit multipliers
-// splits each into 32-bit ones).
+// Products per ms of the chains with `limbs`, and their output (4 chains summed per invocation).
 template <class P>
-struct Limbs64 {
-  static constexpr std::size_t count = field::FieldConstants<P>::limbs / 2;
-  static_assert(field::FieldConstants<P>::limbs % 2 == 0, "64-bit limbs need an even number of 32-bit ones");
-  using Words = std::array<std::uint64_t, count>;
-  static constexpr Words modulus = [] {
-    Words m{};
-    for (std::size_t j = 0; j < count; ++j)
-      m[j] = field::FieldConstants<P>::modulus[2 * j] | std::uint64_t(field::FieldConstants<P>::modulus[2 * j + 1]) << 32;
-    return m;
-  }();
-  // -p^-1 mod 2^64, by Newton's iteration (each step doubles the correct low bits).
-  static constexpr std::uint64_t inverse = [] {
-    std::uint64_t x = 1;
-    for (int i = 0; i < 6; ++i) x *= 2 - modulus[0] * x;
-    return 0 - x;
-  }();
-};
-
-// (carry, low) of x + y z + carry, all 64-bit: the sum fits 128 bits.
-inline std::pair<ULong, ULong> multiply_add(const ULong& x, const ULong& y, const ULong& z, const ULong& carry) {
-  ULong low = y * z, high = mul_hi(y, z);
-  ULong s1 = x + low;
-  ULong s2 = s1 + carry;
-  ULong next = high + select(s1 < x, ULong(1ull), ULong(0ull)) + select(s2 < s1, ULong(1ull), ULong(0ull));
-  return {next, s2};
-}
-
-// t (n limbs and a carry limb, below 2p) minus p where it is at least p.
-template <class P>
-std::vector<ULong> reduced_once(const std::vector<ULong>& t) {
-  using L = Limbs64<P>;
-  const std::size_t n = L::count;
-  std::vector<ULong> difference;
-  ULong borrow = 0ull;
-  for (std::size_t j = 0; j < n; ++j) {
-    ULong d = t[j] - ULong(L::modulus[j]);
-    difference.push_back(d - borrow);
-    borrow = select(t[j] < ULong(L::modulus[j]) || d < borrow, ULong(1ull), ULong(0ull));
-  }
-  Bool keep = t[n] == 0ull && borrow != 0ull;  // t < p
-  std::vector<ULong> out;
-  for (std::size_t j = 0; j < n; ++j) out.push_back(select(keep, t[j], difference[j]));
-  return out;
-}
-
-template <class P>
-std::vector<ULong> sum64(const std::vector<ULong>& a, const std::vector<ULong>& b) {
-  const std::size_t n = a.size();
-  std::vector<ULong> t;
-  ULong carry = 0ull;
-  for (std::size_t j = 0; j < n; ++j) {
-    ULong s1 = a[j] + b[j];
-    ULong s2 = s1 + carry;
-    carry = select(s1 < a[j] || s2 < s1, ULong(1ull), ULong(0ull));
-    t.push_back(s2);
-  }
-  t.push_back(carry);
-  return reduced_once<P>(t);
-}
-
-template <class P>
-std::vector<ULong> product64(const std::vector<ULong>& a, const std::vector<ULong>& b) {
-  using L = Limbs64<P>;
-  const std::size_t n = L::count;
-  std::vector<ULong> t(n + 2, ULong(0ull));
-  for (std::size_t i = 0; i < n; ++i) {
-    ULong carry = 0ull;
-    for (std::size_t j = 0; j < n; ++j) std::tie(carry, t[j]) = multiply_add(t[j], a[j], b[i], carry);
-    ULong top = t[n] + carry;
-    t[n + 1] = select(top < carry, ULong(1ull), ULong(0ull));
-    t[n] = top;
-    ULong m = t[0] * ULong(L::inverse);
-    ULong ignored = 0ull;
-    std::tie(carry, ignored) = multiply_add(t[0], m, ULong(L::modulus[0]), ULong(0ull));
-    for (std::size_t j = 1; j < n; ++j) std::tie(carry, t[j - 1]) = multiply_add(t[j], m, ULong(L::modulus[j]), carry);
-    ULong sum = t[n] + carry;
-    t[n - 1] = sum;
-    t[n] = t[n + 1] + select(sum < carry, ULong(1ull), ULong(0ull));
-  }
-  t.pop_back();  // the last step folded t[n + 1] into t[n]: t[0..n] < 2p
-  return reduced_once<P>(t);
-}
-
-template <class P>
-const auto& field_product_kernel_64() {
-  using W = typename Limbs64<P>::Words;
-  auto trace = [] {
-    return kernel("bench_" + std::string(P::name) + "_product_chains_64", [](ReadBuffer<W> seeds, WriteBuffer<W> out) {
-      UInt i = global_id().x();
-      auto words = [](const Expr<W>& w) {
-        std::vector<ULong> v;
-        for (std::size_t j = 0; j < Limbs64<P>::count; ++j) v.push_back(w[std::uint32_t(j)]);
-        return v;
-      };
-      std::vector<ULong> factor = words(seeds[i % seeds.size()]);
-      std::vector<std::vector<Var<std::uint64_t>>> chains(4);
-      for (std::uint32_t c = 0; c < 4; ++c)
-        for (const ULong& limb : words(seeds[(i + c + 1u) % seeds.size()])) chains[c].emplace_back(limb);
-      for_(0u, chain_iterations, [&](UInt) {
-        for (auto& chain : chains) {
-          std::vector<ULong> value;
-          for (auto& limb : chain) value.push_back(limb.load());
-          std::vector<ULong> product = product64<P>(value, factor);
-          for (std::size_t j = 0; j < product.size(); ++j) chain[j] = product[j];
-        }
-      });
-      auto value = [&](std::size_t c) {
-        std::vector<ULong> v;
-        for (auto& limb : chains[c]) v.push_back(limb.load());
-        return v;
-      };
-      // The chains' sum, as the 32-bit kernel adds them: its output, word for word.
-      std::vector<ULong> total = sum64<P>(sum64<P>(sum64<P>(value(0), value(1)), value(2)), value(3));
-      for (std::size_t j = 0; j < total.size(); ++j) out[i][std::uint32_t(j)] = total[j];
-    }, workgroup(64));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_field_products_64/" + std::string(P::name), trace);
-}
-
-template <class P>
-double field_products_per_ms(Device& device, std::size_t invocations, int repeat) {
+std::pair<double, std::vector<field::Montgomery<P>>> field_products_per_ms(Device& device, std::size_t invocations,
+                                                                          int repeat, field::ProductLimbs limbs) {
   using M = field::Montgomery<P>;
   std::vector<M> seeds(1024);
   for (std::size_t i = 0; i < seeds.size(); ++i)
     seeds[i] = field::to_montgomery(field::Canonical<P>::from_u64(i * 2654435761u + 7));
   auto seed_buffer = device.upload(seeds);
   auto out = device.alloc<M>(invocations);
-  double ms = time_ms(device, repeat,
-                      [&](Sequence& s) { s.run(field_product_kernel<P>(), grid(invocations), seed_buffer, out); });
-  return double(invocations) * 4 * chain_iterations / ms;
-}
-
-// Products per ms of the 64-bit chains, or 0 where the device has no Int64; throws if their
-// results differ from the 32-bit chains' on the same seeds.
-template <class P>
-double field_products_per_ms_64(Device& device, std::size_t invocations, int repeat) {
-  using M = field::Montgomery<P>;
-  using W = typename Limbs64<P>::Words;
-  if (!device.info().supported.int64) return 0;
-  std::vector<M> seeds(1024);
-  for (std::size_t i = 0; i < seeds.size(); ++i)
-    seeds[i] = field::to_montgomery(field::Canonical<P>::from_u64(i * 2654435761u + 7));
-  std::vector<W> wide(seeds.size());
-  static_assert(sizeof(W) == sizeof(M));
-  std::memcpy(wide.data(), seeds.data(), sizeof(M) * seeds.size());  // the same little-endian bytes
-  auto narrow_seeds = device.upload(seeds);
-  auto wide_seeds = device.upload(wide);
-  auto narrow_out = device.alloc<M>(invocations);
-  auto wide_out = device.alloc<W>(invocations);
-  device.run(field_product_kernel<P>(), grid(invocations), narrow_seeds, narrow_out);
-  device.run(field_product_kernel_64<P>(), grid(invocations), wide_seeds, wide_out);
-  std::vector<M> narrow = device.download(narrow_out);
-  std::vector<W> wide_result = device.download(wide_out);
-  if (std::memcmp(narrow.data(), wide_result.data(), sizeof(M) * invocations) != 0)
-    throw std::runtime_error("the 64-bit-limb product chains differ from the 32-bit ones");
-  double ms = time_ms(device, repeat,
-                      [&](Sequence& s) { s.run(field_product_kernel_64<P>(), grid(invocations), wide_seeds, wide_out); });
-  return double(invocations) * 4 * chain_iterations / ms;
+  field::ProductLimbsScope scope(limbs);
+  const auto& chains = field_product_kernel<P>();
+  double ms = time_ms(device, repeat, [&](Sequence& s) { s.run(chains, grid(invocations), seed_buffer, out); });
+  return {double(invocations) * 4 * chain_iterations / ms, device.download(out)};
 }
 
 double integer_multiplies_per_ms(Device& device, std::size_t invocations, int repeat) {
@@ -369,9 +220,16 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
               gpu.info().backend.c_str(), repeat);
 
   const std::size_t throughput_invocations = cpu ? (1u << 14) : (1u << 22);
-  const double products_per_ms = field_products_per_ms<typename G1::Base>(gpu, throughput_invocations, 3);
+  using Base = typename G1::Base;
+  const auto [products_per_ms, narrow] =
+      field_products_per_ms<Base>(gpu, throughput_invocations, 3, field::ProductLimbs::Bits32);
   const double multiplies_per_ms = integer_multiplies_per_ms(gpu, throughput_invocations, 3);
-  const double wide_products_per_ms = field_products_per_ms_64<typename G1::Base>(gpu, throughput_invocations, 3);
+  double wide_products_per_ms = 0;  // where the device has Int64: the same chains on 64-bit limbs
+  if (gpu.info().supported.int64) {
+    auto [per_ms, wide] = field_products_per_ms<Base>(gpu, throughput_invocations, 3, field::ProductLimbs::Bits64);
+    if (wide != narrow) throw std::runtime_error("the 64-bit-limb product chains differ from the 32-bit ones");
+    wide_products_per_ms = per_ms;
+  }
   std::printf("field products: %.4g /s; 32-bit multiplies (low and high words): %.4g /s; ratio %.0f\n",
               products_per_ms * 1e3, multiplies_per_ms * 1e3, multiplies_per_ms / products_per_ms);
   if (wide_products_per_ms > 0)

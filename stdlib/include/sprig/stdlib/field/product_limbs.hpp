@@ -2,7 +2,7 @@
 // (every device) or 64-bit limbs (devices with Int64). Both compute the same a * b * R^-1
 // mod p with R = 2^(32 N) on the same 32-bit words in memory, so only the code differs. On
 // an H100 (driver 580) the 64-bit product ran 2.13x the 32-bit one for BN254 and 1.93x for
-// BLS12-381, on lavapipe 1.21x and 1.83x (bench_msm, docs/fields.md).
+// BLS12-381, on lavapipe 1.03x and 0.79x (bench_msm, docs/fields.md).
 //
 // The choice is made at trace time, for the calling thread: code that knows its device
 // (curve::msm) traces inside a ProductLimbsScope, and every cached device function and
