@@ -26,6 +26,12 @@ struct PrintCollector {
   std::vector<PrintRecord> records;
 };
 
+// Whether a kernel parameter is a buffer the kernel may write (declared or found writing).
+inline bool may_write(const ir::Param& p) {
+  return p.kind == ir::ParamKind::StorageBuffer &&
+         ((std::uint8_t(p.access) | p.used) & std::uint8_t(ir::Access::Write));
+}
+
 struct BoundBuffer {
   std::byte* data = nullptr;
   std::uint64_t size = 0;

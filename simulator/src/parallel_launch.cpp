@@ -79,36 +79,9 @@ void ThreadPool::run(unsigned n, const std::function<void(unsigned)>& job) {
 
 namespace {
 
-bool writable(const ir::Param& p) {
-  return p.kind == ir::ParamKind::StorageBuffer &&
-         ((std::uint8_t(p.access) | p.used) & std::uint8_t(ir::Access::Write));
-}
-
-void add(analysis::AccessFigures& a, const analysis::AccessFigures& b) {
-  a.executions += b.executions;
-  a.requests += b.requests;
-  a.active_lanes += b.active_lanes;
-  a.bytes += b.bytes;
-  a.sectors += b.sectors;
-  a.lines += b.lines;
-  a.ideal_sectors += b.ideal_sectors;
-  a.wavefronts += b.wavefronts;
-  a.ideal_wavefronts += b.ideal_wavefronts;
-}
-
-void add(analysis::BranchFigures& a, const analysis::BranchFigures& b) {
-  a.executions += b.executions;
-  a.divergent += b.divergent;
-  a.iterations += b.iterations;
-  a.idle_lane_steps += b.idle_lane_steps;
-  a.tail_lane_steps += b.tail_lane_steps;
-}
-
-void add(std::uint64_t& a, std::uint64_t b) { a += b; }
-
 template <class T>
 void add_all(std::vector<T>& into, const std::vector<T>& from) {
-  for (std::size_t i = 0; i < into.size() && i < from.size(); ++i) add(into[i], from[i]);
+  for (std::size_t i = 0; i < into.size() && i < from.size(); ++i) into[i] += from[i];
 }
 
 // Whether some word in [begin, end) was touched by several workers, one of them writing.
@@ -144,7 +117,7 @@ bool parallel_candidate(const LaunchState& launch, std::uint64_t workgroups) {
     if (a.owners || a.coherent) return false;
     // Bindings that overlap, one of them written: their words would carry two tags.
     for (std::size_t q = p + 1; q < params.size(); ++q) {
-      if (params[q].kind != ir::ParamKind::StorageBuffer || !(writable(params[p]) || writable(params[q]))) continue;
+      if (params[q].kind != ir::ParamKind::StorageBuffer || !(may_write(params[p]) || may_write(params[q]))) continue;
       const BoundBuffer& b = launch.buffers[q];
       if (a.data < b.data + b.size && b.data < a.data + a.size) return false;
     }
@@ -173,7 +146,7 @@ std::optional<ParallelResult> run_parallel(const LaunchState& launch, const Anal
   const std::uint32_t floor = (base.contact_base + 1) << 1;
   std::vector<std::size_t> written;
   for (std::size_t p = 0; p < params.size(); ++p)
-    if (writable(params[p]) && launch.buffers[p].size) written.push_back(p);
+    if (may_write(params[p]) && launch.buffers[p].size) written.push_back(p);
   workers.saved.resize(params.size());
   for (std::size_t p : written) workers.saved[p].resize(launch.buffers[p].size);
   const auto restore = [&] {

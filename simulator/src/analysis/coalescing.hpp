@@ -23,6 +23,20 @@ struct AccessFigures {
   std::uint64_t ideal_sectors = 0;
   std::uint64_t wavefronts = 0;
   std::uint64_t ideal_wavefronts = 0;
+
+  // Figures of the same site from another worker thread (every figure is a count).
+  AccessFigures& operator+=(const AccessFigures& b) {
+    executions += b.executions;
+    requests += b.requests;
+    active_lanes += b.active_lanes;
+    bytes += b.bytes;
+    sectors += b.sectors;
+    lines += b.lines;
+    ideal_sectors += b.ideal_sectors;
+    wavefronts += b.wavefronts;
+    ideal_wavefronts += b.ideal_wavefronts;
+    return *this;
+  }
 };
 
 class CoalescingAnalysis {

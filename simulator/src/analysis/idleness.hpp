@@ -22,6 +22,16 @@ struct BranchFigures {
   std::uint64_t iterations = 0;  // loops: iterations started
   std::uint64_t idle_lane_steps = 0;  // lanes within the grid this construct masked
   std::uint64_t tail_lane_steps = 0;  // lanes beyond the grid this construct masked
+
+  // Figures of the same construct from another worker thread (every figure is a count).
+  BranchFigures& operator+=(const BranchFigures& b) {
+    executions += b.executions;
+    divergent += b.divergent;
+    iterations += b.iterations;
+    idle_lane_steps += b.idle_lane_steps;
+    tail_lane_steps += b.tail_lane_steps;
+    return *this;
+  }
 };
 
 class IdlenessAnalysis {

@@ -24,17 +24,13 @@ RaceDetector::RaceDetector(const LaunchState& launch, ShadowCache& cache, std::u
   // A buffer that no parameter of this launch may write (a ReadBuffer bound nowhere else
   // writable) cannot take part in a race here, so its reads are not tracked at all.
   const auto& params = launch.kernel->params;
-  const auto writable = [&](std::size_t p) {
-    return params[p].kind == ir::ParamKind::StorageBuffer &&
-           ((std::uint8_t(params[p].access) | params[p].used) & std::uint8_t(ir::Access::Write));
-  };
   const auto same_shadow = [&](std::size_t p, std::size_t q) {
     return launch.buffers[p].data == launch.buffers[q].data && launch.buffers[p].size == launch.buffers[q].size;
   };
   for (std::size_t p = 0; p < params.size(); ++p) {
     if (params[p].kind != ir::ParamKind::StorageBuffer) continue;
     bool written = false;
-    for (std::size_t q = 0; q < params.size() && !written; ++q) written = writable(q) && same_shadow(p, q);
+    for (std::size_t q = 0; q < params.size() && !written; ++q) written = may_write(params[q]) && same_shadow(p, q);
     unwritten_[p] = !written;
   }
 }
