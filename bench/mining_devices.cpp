@@ -14,11 +14,11 @@
 // once (ranges of seconds on a GPU).
 #include <chrono>
 #include <cstdio>
-#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 
 #include <sprig/sprig.hpp>
 #include <sprig/stdlib/hash/scrypt_search.hpp>
