@@ -237,14 +237,23 @@ TEST_CASE("an MSM gives the same sum with 32- and 64-bit field product limbs") {
   auto wide = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.product_limbs = field::ProductLimbs::Bits64});
   msm_test::check_point(narrow.point, expected);
   CHECK(wide.point == narrow.point);
-  // Auto takes 64-bit limbs for fields of up to 8 limbs where the device has Int64; without
-  // Int64, asking for them is refused.
+  // Auto takes 64-bit limbs where the device has Int64, on CPU devices and the simulator only
+  // for fields of up to 8 limbs; without Int64, asking for them is refused.
   DeviceInfo without = device.info();
   without.supported.int64 = false;
   CHECK(field::product_limbs_for(without, 8) == field::ProductLimbs::Bits32);
+  CHECK(field::product_limbs_for(without, 12) == field::ProductLimbs::Bits32);
   CHECK(field::product_limbs_for(device.info(), 8) ==
         (device.info().supported.int64 ? field::ProductLimbs::Bits64 : field::ProductLimbs::Bits32));
-  CHECK(field::product_limbs_for(device.info(), 12) == field::ProductLimbs::Bits32);  // BLS12-381's base field
+  DeviceInfo gpu = device.info(), cpu = device.info(), simulator = device.info();
+  gpu.supported.int64 = cpu.supported.int64 = simulator.supported.int64 = true;
+  gpu.kind = DeviceKind::Discrete;
+  cpu.kind = DeviceKind::Cpu;
+  simulator.kind = DeviceKind::Simulator;
+  CHECK(field::product_limbs_for(gpu, 12) == field::ProductLimbs::Bits64);  // BLS12-381's base field
+  CHECK(field::product_limbs_for(cpu, 12) == field::ProductLimbs::Bits32);
+  CHECK(field::product_limbs_for(simulator, 12) == field::ProductLimbs::Bits32);
+  CHECK(field::product_limbs_for(cpu, 8) == field::ProductLimbs::Bits64);
   CHECK_THROWS_WITH(field::product_limbs_for(without, 8, field::ProductLimbs::Bits64),
                     Catch::Contains("64-bit integers (shaderInt64)"));
 }

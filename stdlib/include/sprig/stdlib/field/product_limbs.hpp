@@ -18,7 +18,7 @@
 namespace sprig::field {
 
 enum class ProductLimbs {
-  Auto,    // 64-bit limbs where the device has Int64, else 32-bit
+  Auto,    // what product_limbs_for picks for the device and field
   Bits32,  // every device
   Bits64,  // devices with Int64 (shaderInt64)
 };
@@ -31,15 +31,17 @@ inline std::string product_limbs_key() { return traced_product_limbs == ProductL
 }  // namespace detail
 
 // The limbs `wanted` resolves to on `device` for a field of `field_limbs` 32-bit limbs;
-// Bits64 on a device without Int64 throws. Auto takes 64-bit limbs for fields of up to 8
-// 32-bit limbs (BN254's, BLS12-381's scalars): an MSM of 2^20 BN254 points ran 1.8x as fast
-// on the H100. BLS12-381's 12-limb base field stays on 32-bit limbs: its product chains
-// ran 1.9x as fast with 64-bit limbs, but its MSM of 2^12 points ran slower (88 against
-// 54 ms, one run each) for a reason not yet found.
+// Bits64 on a device without Int64 throws. Auto takes 64-bit limbs on devices with Int64:
+// an MSM of 2^20 BN254 points ran 1.8x as fast on the H100, of 2^13 to 2^18 BLS12-381 points
+// 1.7x to 1.9x. On CPU devices and the simulator it keeps fields of more than 8 limbs
+// (BLS12-381's base field) on 32-bit limbs: lavapipe's BLS12-381 product chains ran 0.79x
+// as fast with 64-bit ones (docs/fields.md).
 inline ProductLimbs product_limbs_for(const DeviceInfo& device, std::size_t field_limbs,
                                       ProductLimbs wanted = ProductLimbs::Auto) {
-  if (wanted == ProductLimbs::Auto)
-    return device.supported.int64 && field_limbs <= 8 ? ProductLimbs::Bits64 : ProductLimbs::Bits32;
+  if (wanted == ProductLimbs::Auto) {
+    const bool on_cpu = device.kind == DeviceKind::Cpu || device.kind == DeviceKind::Simulator;
+    return device.supported.int64 && (field_limbs <= 8 || !on_cpu) ? ProductLimbs::Bits64 : ProductLimbs::Bits32;
+  }
   if (wanted == ProductLimbs::Bits64 && !device.supported.int64)
     throw std::invalid_argument("field products with 64-bit limbs need 64-bit integers (shaderInt64), which " +
                                 device.name + " does not offer");
