@@ -104,18 +104,7 @@ TEST_CASE("a map kernel runs on several threads with the one-thread results", "[
 }
 
 TEST_CASE("a workgroup reduction in shared memory with barriers runs on several threads", "[parallel]") {
-  auto k = kernel("par_tree_sum", [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> sums) {
-    auto partial = shared_array<std::uint32_t>(128, "partial");
-    UInt l = local_index();
-    UInt g = global_id().x();
-    partial[l] = select(g < in.size(), in[g], 0u);
-    barrier();
-    for (std::uint32_t stride = 64; stride > 0; stride /= 2) {
-      if_(l < stride, [&] { partial[l] += partial[l + stride]; });
-      barrier();
-    }
-    if_(l == 0u, [&] { sums[workgroup_id().x()] = partial[0u]; });
-  }, workgroup(128));
+  auto k = simtest::tree_sum_kernel("par_tree_sum");
   const sim::ThreadStats stats = same_on_every_thread_count([&](sim::Device& dev, auto& outs) {
     const std::size_t n = 128 * 40;
     auto in = dev.upload(iota(n, 1));

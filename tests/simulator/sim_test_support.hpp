@@ -27,4 +27,21 @@ inline std::string text(const sim::Report& r) {
   return s.str();
 }
 
+// sums[w] = the sum of workgroup w's 128 elements of `in` (zero past its end): a tree in
+// shared memory with a barrier per level and fewer lanes busy at each.
+inline auto tree_sum_kernel(const std::string& name) {
+  return kernel(name, [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> sums) {
+    auto partial = shared_array<std::uint32_t>(128, "partial");
+    UInt l = local_index();
+    UInt g = global_id().x();
+    partial[l] = select(g < in.size(), in[g], 0u);
+    barrier();
+    for (std::uint32_t stride = 64; stride > 0; stride /= 2) {
+      if_(l < stride, [&] { partial[l] += partial[l + stride]; });
+      barrier();
+    }
+    if_(l == 0u, [&] { sums[workgroup_id().x()] = partial[0u]; });
+  }, workgroup(128));
+}
+
 }  // namespace sprig::simtest

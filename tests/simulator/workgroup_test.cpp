@@ -29,18 +29,7 @@ TEST_CASE("a barrier makes every subgroup's shared writes visible to the others"
 }
 
 TEST_CASE("a tree reduction with a barrier per level, some lanes idle at each level") {
-  auto k = kernel("tree_sum", [](ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> sums) {
-    auto partial = shared_array<std::uint32_t>(128, "partial");
-    UInt l = local_index();
-    UInt g = global_id().x();
-    partial[l] = select(g < in.size(), in[g], 0u);
-    barrier();
-    for (std::uint32_t stride = 64; stride > 0; stride /= 2) {
-      if_(l < stride, [&] { partial[l] += partial[l + stride]; });
-      barrier();
-    }
-    if_(l == 0u, [&] { sums[workgroup_id().x()] = partial[0]; });
-  }, workgroup(128));
+  auto k = simtest::tree_sum_kernel("tree_sum");
   std::vector<std::uint32_t> values(1000);
   std::iota(values.begin(), values.end(), 1u);
   auto in = simtest::device(16).upload(values);
