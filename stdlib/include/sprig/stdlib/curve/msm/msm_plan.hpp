@@ -34,8 +34,8 @@ struct MsmOptions {
   // 1024); 0: chosen from the batch (msm_segment_length). Shorter segments mean more
   // invocations and tree levels.
   std::uint32_t segment_length = 0;
-  // The field products' limbs: Auto takes 64-bit limbs where the device has Int64 (twice
-  // the 32-bit product's speed on an H100; field/product_limbs.hpp).
+  // The field products' limbs: Auto takes what field::product_limbs_for picks (64-bit limbs
+  // on GPUs with Int64, about twice the 32-bit product's speed on an H100).
   field::ProductLimbs product_limbs = field::ProductLimbs::Auto;
 };
 
