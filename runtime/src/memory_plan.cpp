@@ -39,7 +39,11 @@ std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPla
     return buffers[a].first_command < buffers[b].first_command;
   });
   std::uint64_t end = 0;
-  std::vector<std::size_t> placed;
+  // Placed transients by first command, and the longest live range among them: a buffer alive
+  // with [first, last] starts in [first - longest, last], so a long sequence of short-lived
+  // transients (a plotter's records, hundreds each) is not placed in quadratic time.
+  std::multimap<std::size_t, std::size_t> placed;
+  std::size_t longest = 0;
   for (std::size_t i : order) {
     PlannedBuffer& b = buffers[i];
     const std::uint64_t size = footprint(b, alignment);
@@ -49,12 +53,15 @@ std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPla
       b.offset = end;
     } else {
       std::vector<std::pair<std::uint64_t, std::uint64_t>> taken;
-      for (std::size_t j : placed)
-        if (buffers[j].alive_with(b)) taken.emplace_back(buffers[j].offset, footprint(buffers[j], alignment));
+      const std::size_t from = b.first_command > longest ? b.first_command - longest : 0;
+      for (auto j = placed.lower_bound(from); j != placed.end() && j->first <= b.last_command; ++j)
+        if (buffers[j->second].alive_with(b))
+          taken.emplace_back(buffers[j->second].offset, footprint(buffers[j->second], alignment));
       b.offset = lowest_gap(taken, size, alignment);
     }
     end = std::max(end, b.offset + size);
-    placed.push_back(i);
+    placed.emplace(b.first_command, i);
+    longest = std::max(longest, b.last_command - b.first_command);
   }
   return end;
 }

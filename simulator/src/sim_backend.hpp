@@ -45,8 +45,12 @@ class Backend final : public DeviceBackend, public std::enable_shared_from_this<
   void copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
             std::size_t bytes);
   void fill(const RawBuffer& dst, std::size_t offset, std::size_t bytes, std::uint32_t word);
+  // Held by a submitted sequence while its commands run: sequences run one after another,
+  // as on a device's queue, so memory they share (a Workspace) is never used by two at once.
+  std::mutex& queue() { return queue_mutex_; }
 
  private:
+  std::mutex queue_mutex_;
   Options options_;
   DeviceInfo info_;
   std::uint64_t id_;

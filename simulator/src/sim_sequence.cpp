@@ -53,6 +53,7 @@ void SimSequence::submit() {
   std::vector<LaunchPrints> prints;
   double now_ms = 0;  // the profile's timeline: the commands back to back
   try {
+    std::lock_guard queue(device_->queue());
     for (const Command& command : commands_) {
       CommandProfile profiled;
       profiled.start_ms = now_ms;

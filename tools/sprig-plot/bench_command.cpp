@@ -40,7 +40,8 @@ class DeviceBench {
     // Without --in-flight: the device type's best, or as many as fit the memory budget.
     const std::uint32_t wanted =
         options.in_flight ? *options.in_flight : std::uint32_t(pos::default_records_in_flight(device.info()));
-    plotters_ = make_plotters(device, options.k, options.mode, wanted, /*as_many_as_fit=*/!options.in_flight);
+    plotters_ = make_plotters(device, options.k, options.mode, wanted, /*as_many_as_fit=*/!options.in_flight,
+                              Records::Interleaved);
     in_flight_ = std::uint32_t(plotters_.size());
     for (auto& p : plotters_) group_.push_back(p.get());
     const double plotters_seconds = seconds_since(started);

@@ -108,17 +108,19 @@ void shed_one_for_headroom(std::vector<std::unique_ptr<sprig::pos::Plotter>>& pl
   if (plotters.size() > 1) plotters.pop_back();
 }
 
-// What a plotter holds once it has plotted: its sorts' scratch grows on the first record, by
-// 18% at Subspace K = 25 (11160 to 13184 MiB on an H100); a quarter more covers it.
-std::uint64_t running_bytes(const sprig::pos::Plotter& plotter) { return plotter.device_bytes() / 4 * 5; }
+// What one more plotter needs: its own buffers and, where its records are interleaved with
+// others' in one sequence (`bench`), one more record's transients in the shared workspace.
+std::uint64_t running_bytes(const sprig::pos::Plotter& plotter, Records records) {
+  return plotter.device_bytes() - (records == Records::Separate ? plotter.record_scratch_bytes() : 0);
+}
 
 // Asked before making another plotter rather than after: NVIDIA's driver lets device-local
 // allocations pass the heap without an error and pages memory out to host RAM, and after the
 // extra plotter is gone what it pushed out stays slow (Subspace K = 25 on an H100: 3.07
 // records/s with six plotters kept after an eighth had spilled, 3.63 with six alone).
-bool room_for_another(sprig::Device& device, const sprig::pos::Plotter& plotter) {
+bool room_for_another(sprig::Device& device, const sprig::pos::Plotter& plotter, Records records) {
   std::optional<std::uint64_t> room = device.memory_usage().device_local_room();
-  return !room || *room >= running_bytes(plotter);
+  return !room || *room >= running_bytes(plotter, records);
 }
 
 std::string mib(std::uint64_t bytes) {
@@ -144,8 +146,10 @@ std::uint32_t plot_in_flight(const sprig::DeviceInfo& device) {
 }
 
 std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& device, int k, sprig::pos::Mode mode,
-                                                                std::uint32_t count, bool as_many_as_fit) {
+                                                                std::uint32_t count, bool as_many_as_fit,
+                                                                Records records) {
   std::vector<std::unique_ptr<sprig::pos::Plotter>> plotters;
+  sprig::pos::PlotterOptions options;  // one workspace: the device's records share their scratch
   auto too_small = [&](const std::string& why) {
     return UsageError("device too small: the buffers of " + std::to_string(plotters.size() + 1) +
                       (plotters.empty() ? " plotter" : " plotters") + " for K = " + std::to_string(k) +
@@ -156,13 +160,16 @@ std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& d
   std::string stopped_by;  // why fewer than `count` fit, when as_many_as_fit
   try {
     while (plotters.size() < count) {
-      if (as_many_as_fit && !plotters.empty() && !room_for_another(device, *plotters[0])) {
+      if (as_many_as_fit && !plotters.empty() && !room_for_another(device, *plotters[0], records)) {
         stopped_by = "its device memory has room for " + std::to_string(plotters.size()) + " (up to " +
-                     mib(running_bytes(*plotters[0])) + " each, " + mib(*device.memory_usage().device_local_room()) +
+                     mib(running_bytes(*plotters[0], records)) + " each, " + mib(*device.memory_usage().device_local_room()) +
                      " left)";
         break;
       }
-      plotters.push_back(std::make_unique<sprig::pos::Plotter>(device, k, mode));
+      auto plotter = std::make_unique<sprig::pos::Plotter>(device, k, mode, options);
+      if (records == Records::Interleaved)
+        options.workspace.scratch(device.backend(), (plotters.size() + 1) * plotter->record_scratch_bytes());
+      plotters.push_back(std::move(plotter));
       if (device.memory_usage().spilled_bytes == spilled_before) continue;
       // Its buffers went to host memory: it would run, but slow every record down.
       if (plotters.size() > 1 && as_many_as_fit) {

@@ -41,9 +41,14 @@ std::uint32_t plot_in_flight(const sprig::DeviceInfo& device);
 // in device memory: with `as_many_as_fit`, the first one that spills to host memory is
 // dropped; otherwise sprig-plot warns that plotting will be slow. Before each plotter past
 // the first, `as_many_as_fit` also asks the driver whether the device-local heap has room for
-// it. Fewer than `count` is said on stderr, with the reason.
+// it. Fewer than `count` is said on stderr, with the reason. The plotters share one
+// workspace: records in sequences of their own (`plot`) need one record's transients between
+// them; records `interleaved` in one sequence (`bench`) one record's for each plotter, which
+// the workspace takes as each plotter is made.
+enum class Records { Separate, Interleaved };
 std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& device, int k, sprig::pos::Mode mode,
-                                                                std::uint32_t count, bool as_many_as_fit);
+                                                                std::uint32_t count, bool as_many_as_fit,
+                                                                Records records);
 
 // On Vulkan, how many of the kernels built so far took their SPIR-V from the disk cache, and
 // the time spent on SPIR-V and on pipelines; empty on the simulator.

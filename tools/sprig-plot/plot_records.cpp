@@ -92,7 +92,8 @@ LocalPlotters open_local_plotters(const PlotOptions& options) {
     const std::uint32_t in_flight =
         std::min(options.in_flight.value_or(plot_in_flight(device->info())), options.records);
     local.plotters.push_back(
-        make_plotters(*device, options.k, options.mode, in_flight, /*as_many_as_fit=*/!options.in_flight));
+        make_plotters(*device, options.k, options.mode, in_flight, /*as_many_as_fit=*/!options.in_flight,
+                      Records::Separate));
   }
   return local;
 }

@@ -1,6 +1,7 @@
 #include "sprig/stdlib/pos/buckets.hpp"
 
 #include <bit>
+#include <memory>
 #include <string>
 
 namespace sprig::pos {
@@ -19,9 +20,12 @@ const BucketKeysKernel& bucket_keys_kernel(std::uint32_t invocations) {
             WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair, UInt hole) {
           UInt p = global_id().x();
           if_(p < count, [&] {
-            Var<std::uint32_t> key = min(ys[p] / param_bc, hole);  // an all-ones y: no entry
+            // A hole's y is never read: a table's transient ys hold nothing there.
+            Var<std::uint32_t> present = 1u;
             if_(slots_per_pair != 0u,
-                [&] { if_(p % slots_per_pair >= pair_sizes[p / slots_per_pair], [&] { key = hole; }); });
+                [&] { if_(p % slots_per_pair >= pair_sizes[p / slots_per_pair], [&] { present = 0u; }); });
+            Var<std::uint32_t> key = hole;
+            if_(present != 0u, [&] { key = min(ys[p] / param_bc, hole); });  // an all-ones y: no entry
             keys[p] = key.load();
             values[p] = p;
           });
@@ -84,43 +88,51 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations) {
 
 }  // namespace detail
 
-BucketScratch::BucketScratch(Device& device, int k, std::size_t count)
-    : keys(device.alloc<std::uint32_t>(count)),
-      values(device.alloc<std::uint32_t>(count)),
-      starts(device.alloc<std::uint32_t>(num_buckets(k))),
-      ends(device.alloc<std::uint32_t>(num_buckets(k))) {}
-
-Buckets alloc_buckets(Device& device, int k, Mode mode) {
-  return {device.alloc<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_capacity(mode) * slot_words),
-          device.alloc<std::uint32_t>(num_buckets(k))};
+Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::string& name) {
+  return {sequence.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_capacity(mode) * slot_words,
+                                            name + " bucket slots"),
+          sequence.transient<std::uint32_t>(num_buckets(k), name + " bucket sizes")};
 }
+
+namespace {
+
+// The bucketing's temporaries, made by its first step and shared by the others.
+struct BucketScratch {
+  DeviceBuffer<std::uint32_t> keys, values, starts, ends;
+};
+
+}  // namespace
 
 std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
                                         const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
-                                        BucketScratch& scratch, const Buckets& out) {
-  const auto count = std::uint32_t(scratch.keys.size());
+                                        std::uint32_t count, const Buckets& out) {
   const std::uint32_t hole = hole_key(k), capacity = bucket_capacity(mode);
   const std::uint32_t invocations = elementwise_invocations(device.info());
+  auto scratch = std::make_shared<BucketScratch>();
   std::vector<RecordStep> steps{
-      [&, count, hole, slots_per_pair, invocations](Sequence& s) {
-        s.run(detail::bucket_keys_kernel(invocations), grid(count), ys, pair_sizes, scratch.keys, scratch.values, count,
-              slots_per_pair, hole);
+      [&, scratch, k, count, hole, slots_per_pair, invocations](Sequence& s) {
+        *scratch = {s.transient<std::uint32_t>(count, "bucketing keys"),
+                    s.transient<std::uint32_t>(count, "bucketing positions"),
+                    s.transient<std::uint32_t>(num_buckets(k), "bucketing run starts"),
+                    s.transient<std::uint32_t>(num_buckets(k), "bucketing run ends")};
+        s.run(detail::bucket_keys_kernel(invocations), grid(count), ys, pair_sizes, scratch->keys, scratch->values,
+              count, slots_per_pair, hole);
       },
-      [&, count, hole, invocations](Sequence& s) {
-        s.fill(scratch.starts, 0);
-        s.fill(scratch.ends, 0);
+      [&, scratch, count, hole, invocations](Sequence& s) {
+        s.fill(scratch->starts, 0);
+        s.fill(scratch->ends, 0);
         s.fill(out.sizes, 0);
-        s.run(detail::bucket_runs_kernel(invocations), grid(count), scratch.keys, scratch.starts, scratch.ends, count,
-              hole);
+        s.run(detail::bucket_runs_kernel(invocations), grid(count), scratch->keys, scratch->starts, scratch->ends,
+              count, hole);
       },
-      [&, count, hole, capacity, invocations](Sequence& s) {
-        s.run(detail::bucket_slots_kernel(invocations), grid(count), scratch.keys, scratch.values, ys, scratch.starts,
-              scratch.ends, out.slots, out.sizes, count, hole, capacity);
+      [&, scratch, count, hole, capacity, invocations](Sequence& s) {
+        s.run(detail::bucket_slots_kernel(invocations), grid(count), scratch->keys, scratch->values, ys,
+              scratch->starts, scratch->ends, out.slots, out.sizes, count, hole, capacity);
       },
   };
   if (mode == Mode::Abundance)
-    steps.insert(steps.begin() + 1, [&, k](Sequence& s) {
-      radix_sort(device, s, scratch.keys, scratch.values, scratch.sort, SortOptions{0, bucket_key_bits(k)});
+    steps.insert(steps.begin() + 1, [&device, scratch, k](Sequence& s) {
+      radix_sort(device, s, scratch->keys, scratch->values, SortOptions{0, bucket_key_bits(k)});
     });
   return steps;
 }

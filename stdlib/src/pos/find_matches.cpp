@@ -153,8 +153,8 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
                                      load_metadata(metadata_in, xs, right_position, table, k, mode));
             if (table < 7) {
               ys_out[position] = fn.y;
-              for (unsigned w = 0; w * 32 < unsigned(metadata_bits(k, table)); ++w)
-                metadata_out[position * metadata_words + w] = fn.metadata[w];
+              for (unsigned w = 0; w < metadata_words(k, table); ++w)
+                metadata_out[position * metadata_words(k, table) + w] = fn.metadata[w];
             } else if (mode == Mode::Abundance) {
               UInt s_bucket = fn.y >> std::uint32_t(param_ext);
               if_(s_bucket < num_s_buckets, [&] { atomic_min(s_bucket_targets[s_bucket], position); });

@@ -10,138 +10,214 @@
 
 namespace sprig::pos {
 
-Plotter::Plotter(Device& device, int k, Mode mode) : device_(device), k_((check_k(k), k)), mode_(mode) {
-  const std::size_t child_slots = std::size_t(num_pairs(k)) * matches_per_pair(mode);
-  // The largest buffer: a table's metadata (or Subspace's 64-bit sort keys, the same size).
-  const std::uint64_t largest = std::uint64_t(child_slots) * metadata_words * 4;
+namespace {
+
+std::size_t child_slots(int k, Mode mode) { return std::size_t(num_pairs(k)) * matches_per_pair(mode); }
+
+// The largest buffer a record binds: a table's metadata at its widest, a table's parents (the
+// size of Subspace's 64-bit sort keys), the buckets, or the proofs of every s-bucket.
+std::uint64_t largest_binding(int k, Mode mode) {
+  std::uint32_t widest = 0;
+  for (int table = 2; table <= 6; ++table) widest = std::max(widest, metadata_words(k, table));
+  const std::uint64_t slots = child_slots(k, mode);
+  return std::max({slots * widest * 4, slots * 2 * 4, std::uint64_t(num_buckets(k)) * bucket_capacity(mode) * slot_words * 4,
+                   std::uint64_t(num_s_buckets) * proof_words(k) * 4});
+}
+
+}  // namespace
+
+// A record's transients, made by its first step; by table number where they belong to one.
+struct Plotter::RecordBuffers {
+  DeviceBuffer<std::uint32_t> keystream, all_proofs, challenges;
+  std::array<DeviceBuffer<std::uint32_t>, 8> ys, metadata, parents;  // tables 1..7 (ys[1]: table 1's)
+  std::array<Buckets, 7> buckets;                                     // of tables 1..6
+  // Subspace: the sparse child tables as matching writes them, before their renumbering.
+  std::array<DeviceBuffer<std::uint32_t>, 8> sparse_ys, sparse_parents, sparse_metadata;
+};
+
+Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
+    : device_(device),
+      k_((check_k(k), k)),
+      mode_(mode),
+      keep_tables_(options.keep_tables || mode == Mode::Subspace),
+      workspace_(std::move(options.workspace)) {
+  const std::uint64_t largest = largest_binding(k, mode);
   if (largest > device.info().max_buffer_bytes)
     throw std::invalid_argument("pos::Plotter: device too small: K = " + std::to_string(k) + " (" + mode_name(mode) +
                                 ") needs buffers of " + std::to_string(largest >> 20) + " MiB, and " +
                                 device.info().name + " allows " + std::to_string(device.info().max_buffer_bytes >> 20) +
                                 " MiB per buffer");
   detail::check_match_shared_memory(device.info(), k, mode);
-  keystream_ = device.alloc<std::uint32_t>((f1_keystream_words(k) + 15) / 16 * 16);
-  ys_ = device.alloc<std::uint32_t>(std::max(std::size_t(1) << k, child_slots));
-  for (auto& m : metadata_) m = device.alloc<std::uint32_t>(child_slots * metadata_words);
-  for (auto& p : parents_) p = device.alloc<std::uint32_t>(child_slots * 2);
-  pair_sizes_ = device.alloc<std::uint32_t>(num_pairs(k));
-  targets_ = device.alloc<std::uint32_t>(num_s_buckets);
-  found_ = device.alloc<std::uint32_t>(num_s_buckets);
-  index_ = device.alloc<std::uint32_t>(num_s_buckets);
-  all_proofs_ = device.alloc<std::uint32_t>(std::size_t(num_s_buckets) * proof_words(k));
-  kept_proofs_ = device.alloc<std::uint32_t>(std::size_t(proofs_per_record) * proof_words(k));
-  kept_s_buckets_ = device.alloc<std::uint32_t>(proofs_per_record);
-  bitmap_ = device.alloc<std::uint32_t>(num_s_buckets / 32);
+  pair_sizes_ = device.alloc<std::uint32_t>(num_pairs(k), "plotter pair sizes");
+  targets_ = device.alloc<std::uint32_t>(num_s_buckets, "plotter s-bucket targets");
+  found_ = device.alloc<std::uint32_t>(num_s_buckets, "plotter proofs found");
+  index_ = device.alloc<std::uint32_t>(num_s_buckets, "plotter proof index");
+  kept_proofs_ = device.alloc<std::uint32_t>(std::size_t(proofs_per_record) * proof_words(k), "plotter kept proofs");
+  kept_s_buckets_ = device.alloc<std::uint32_t>(proofs_per_record, "plotter kept s-buckets");
+  bitmap_ = device.alloc<std::uint32_t>(num_s_buckets / 32, "plotter proof bitmap");
   // result() reads these host copies, filled by the record's own sequence, so that reading a
   // record back waits for nothing else on the device's queue.
   readback_proofs_ = device.alloc<std::uint32_t>(kept_proofs_.size(), "readback proofs", MemoryKind::HostCached);
   readback_s_buckets_ =
       device.alloc<std::uint32_t>(kept_s_buckets_.size(), "readback s-buckets", MemoryKind::HostCached);
   readback_bitmap_ = device.alloc<std::uint32_t>(bitmap_.size(), "readback bitmap", MemoryKind::HostCached);
-  buckets_ = alloc_buckets(device, k, mode);
-  table1_scratch_.emplace(device, k, std::size_t(1) << k);
-  child_scratch_.emplace(device, k, child_slots);
+  if (keep_tables_)
+    for (auto& p : kept_parents_) p = device.alloc<std::uint32_t>(child_slots(k, mode) * 2, "plotter kept parents");
   if (mode == Mode::Subspace) {
-    xs_ = device.alloc<std::uint32_t>(std::size_t(1) << k);
-    table1_ys_ = device.alloc<std::uint32_t>(std::size_t(1) << k);
-    subspace_targets_ = device.alloc<std::uint64_t>(std::size_t(1) << k);
-    challenges_ = device.alloc<std::uint32_t>(num_s_buckets);
-    sparse_ys_ = device.alloc<std::uint32_t>(child_slots);
-    sparse_parents_ = device.alloc<std::uint32_t>(child_slots * 2);
-    sparse_metadata_ = device.alloc<std::uint32_t>(child_slots * metadata_words);
-    renumber_scratch_.emplace(device, child_slots);
+    xs_ = device.alloc<std::uint32_t>(std::size_t(1) << k, "plotter table 1 xs");
+    subspace_targets_ = device.alloc<std::uint64_t>(std::size_t(1) << k, "plotter Subspace targets");
   } else {  // unused by Abundance's kernels, which still bind them
     xs_ = device.alloc<std::uint32_t>(1);
     subspace_targets_ = device.alloc<std::uint64_t>(1);
-    challenges_ = device.alloc<std::uint32_t>(1);
+    no_challenges_ = device.alloc<std::uint32_t>(1);
   }
+  // One record recorded and not run plans its transients: the workspace takes that much now,
+  // so that what the plotter will need shows in the device's memory before its first record.
+  Sequence planning = device.sequence();
+  for (const RecordStep& step : steps(Seed{})) step(planning);
+  record_scratch_bytes_ = planning.memory_plan().scratch_bytes;
+  if (record_scratch_bytes_ > 0) workspace_.scratch(device.backend(), record_scratch_bytes_);
 }
 
 std::size_t Plotter::device_bytes() const {
-  std::size_t bytes = keystream_.bytes() + ys_.bytes() + pair_sizes_.bytes() + targets_.bytes() + found_.bytes() +
-                      index_.bytes() + all_proofs_.bytes() + kept_proofs_.bytes() + kept_s_buckets_.bytes() +
-                      bitmap_.bytes() + buckets_.slots.bytes() + buckets_.sizes.bytes();
-  for (const auto& m : metadata_) bytes += m.bytes();
-  for (const auto& p : parents_) bytes += p.bytes();
+  std::size_t bytes = xs_.bytes() + subspace_targets_.bytes() + no_challenges_.bytes() + pair_sizes_.bytes() +
+                      targets_.bytes() + found_.bytes() + index_.bytes() + kept_proofs_.bytes() +
+                      kept_s_buckets_.bytes() + bitmap_.bytes() + record_scratch_bytes_;
+  for (const auto& p : kept_parents_) bytes += p.bytes();
   if (encoded_) bytes += masks_->bytes() + encoded_->bytes();
-  for (const auto* s : {&*table1_scratch_, &*child_scratch_})
-    bytes += s->keys.bytes() + s->values.bytes() + s->starts.bytes() + s->ends.bytes() + s->sort.device_bytes();
-  bytes += xs_.bytes() + subspace_targets_.bytes() + challenges_.bytes();
-  if (mode_ == Mode::Subspace) {
-    bytes += table1_ys_.bytes() + sparse_ys_.bytes() + sparse_parents_.bytes() + sparse_metadata_.bytes();
-    const SubspaceScratch& r = *renumber_scratch_;
-    bytes += r.right_keys.bytes() + r.slots_by_right.bytes() + r.slots_in_order.bytes() + r.y_left_keys.bytes() +
-             r.sort.device_bytes() + r.sort64.device_bytes();
-  }
   return bytes;
 }
 
+const DeviceBuffer<std::uint32_t>& Plotter::parents(int table) const {
+  if (!keep_tables_)
+    throw std::logic_error("pos Plotter: parents() needs the tables kept (PlotterOptions::keep_tables)");
+  if (table < 2 || table > 7) throw std::out_of_range("pos Plotter: parents() of table " + std::to_string(table));
+  return kept_parents_[std::size_t(table - 2)];
+}
+
 std::vector<RecordStep> Plotter::steps(const Seed& seed) {
-  const int k = k_;
-  const std::uint32_t entries = 1u << k, pairs = num_pairs(k);
+  auto record = std::make_shared<RecordBuffers>();
   std::vector<RecordStep> out;
   auto append = [&out](std::vector<RecordStep> more) {
     for (auto& step : more) out.push_back(std::move(step));
   };
-  out.push_back(
-      [this, seed](Sequence& s) { hash::chacha_keystream(s, f1_stream(seed), 0, keystream_.size() * 4, keystream_); });
-  const Mode mode = mode_;
-  // Subspace sorts table 1's ys, and the sort takes whole buffers: one of 2^K.
-  const DeviceBuffer<std::uint32_t>& table1_ys = mode == Mode::Subspace ? table1_ys_ : ys_;
-  out.push_back([this, k, entries, &table1_ys](Sequence& s) {
-    s.run(detail::f1_kernel(k, elementwise_invocations(device_.info())), grid(entries), keystream_, table1_ys);
+  out.push_back([this, record, seed](Sequence& s) {
+    const int k = k_;
+    const std::size_t slots = child_slots(k, mode_);
+    RecordBuffers& r = *record;
+    const bool sparse = mode_ == Mode::Subspace;
+    r.keystream = s.transient<std::uint32_t>((f1_keystream_words(k) + 15) / 16 * 16, "F1 keystream");
+    r.ys[1] = s.transient<std::uint32_t>(std::size_t(1) << k, "table 1 ys");
+    r.buckets[1] = transient_buckets(s, k, mode_, "table 1");
+    // Table 1's metadata is x (its position, or Subspace's xs_): table 2's matching binds a
+    // one-word stand-in that it never reads.
+    r.metadata[1] = s.transient<std::uint32_t>(1, "table 1 metadata stand-in");
+    for (int t = 2; t <= 7; ++t) {
+      const std::string name = "table " + std::to_string(t);
+      const std::size_t metadata = std::size_t(metadata_words(k, t)) * slots;
+      // Table 7 keeps no ys or metadata: one-word stand-ins for matching to bind.
+      r.ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " ys");
+      r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " metadata");
+      if (!keep_tables_) r.parents[t] = s.transient<std::uint32_t>(slots * 2, name + " parents");
+      if (t < 7) r.buckets[t] = transient_buckets(s, k, mode_, name);
+      if (sparse) {
+        r.sparse_ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " sparse ys");
+        r.sparse_parents[t] = s.transient<std::uint32_t>(slots * 2, name + " sparse parents");
+        r.sparse_metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " sparse metadata");
+      }
+    }
+    if (keep_tables_)
+      for (int t = 2; t <= 7; ++t) r.parents[t] = kept_parents_[std::size_t(t - 2)];
+    r.all_proofs = s.transient<std::uint32_t>(std::size_t(num_s_buckets) * proof_words(k), "proofs of every s-bucket");
+    r.challenges = sparse ? s.transient<std::uint32_t>(num_s_buckets, "challenges") : no_challenges_;
+    hash::chacha_keystream(s, f1_stream(seed), 0, r.keystream.size() * 4, r.keystream);
   });
-  if (mode == Mode::Subspace) append(subspace_table1_steps(device_, k, table1_ys_, xs_, table1_scratch_->sort));
-  append(bucketing_steps(device_, k, mode, table1_ys, pair_sizes_, 0, *table1_scratch_, buckets_));
+  append(table1_steps(record));
   out.push_back([this](Sequence& s) {
     s.fill(targets_, no_target);
     s.fill(subspace_targets_, ~0u);
   });
-  for (int table = 2; table <= 7; ++table) {
-    // Abundance's tables are written where they stay; Subspace's sparse tables are
-    // renumbered into the same buffers.
-    const bool sparse = mode == Mode::Subspace;
-    out.push_back([this, k, table, pairs, mode, sparse](Sequence& s) {
-      const std::uint32_t match_workgroup = match_invocations(device_.info());
-      const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
-      const auto& metadata_in = metadata_[std::size_t(table % 2)];
-      const auto& metadata_out = sparse ? sparse_metadata_ : metadata_[std::size_t((table + 1) % 2)];
-      s.run(detail::find_matches_kernel(k, table, mode, match_workgroup), pair_grid, buckets_.slots, buckets_.sizes,
-            metadata_in, xs_, sparse ? sparse_ys_ : ys_, metadata_out,
-            sparse ? sparse_parents_ : parents_[std::size_t(table - 2)], pair_sizes_, targets_, subspace_targets_,
-            pairs);
-    });
-    if (table == 7) break;
-    if (sparse) {
-      append(subspace_renumber_steps(
-          device_, k, table, SparseTable{sparse_ys_, sparse_parents_, sparse_metadata_, pair_sizes_},
-          DenseTable{ys_, parents_[std::size_t(table - 2)], metadata_[std::size_t((table + 1) % 2)]},
-          *renumber_scratch_));
-      append(bucketing_steps(device_, k, mode, ys_, pair_sizes_, 0, *child_scratch_, buckets_));
-    } else {
-      append(bucketing_steps(device_, k, mode, ys_, pair_sizes_, matches_per_pair(mode), *child_scratch_, buckets_));
-    }
-  }
-  out.push_back([this, k, mode](Sequence& s) {
-    if (mode == Mode::Subspace)  // challenge = s
-      s.run(detail::iota_kernel(elementwise_invocations(device_.info())), grid(num_s_buckets), challenges_);
-    s.run(detail::expand_proofs_kernel(k, mode), grid(num_s_buckets), targets_, parents_[5], parents_[4], parents_[3],
-          parents_[2], parents_[1], parents_[0], subspace_targets_, xs_, challenges_, found_, all_proofs_,
-          num_s_buckets);
-  });
-  out.push_back([this](Sequence& s) { exclusive_scan(device_, s, found_, index_, plus<std::uint32_t>()); });
-  out.push_back([this, k](Sequence& s) {
-    s.fill(bitmap_, 0);
-    s.run(detail::place_proofs_kernel(k), grid(num_s_buckets), found_, index_, all_proofs_, kept_proofs_,
-          kept_s_buckets_, bitmap_);
-    s.copy(bitmap_, readback_bitmap_);
-    s.copy(kept_s_buckets_, readback_s_buckets_);
-    s.copy(kept_proofs_, readback_proofs_);
-  });
+  for (int table = 2; table <= 7; ++table) append(table_steps(record, table));
+  append(proof_steps(record));
   return out;
 }
 
+std::vector<RecordStep> Plotter::table1_steps(const std::shared_ptr<RecordBuffers>& record) {
+  const int k = k_;
+  RecordBuffers& r = *record;
+  std::vector<RecordStep> out{[this, record, k](Sequence& s) {
+    s.run(detail::f1_kernel(k, elementwise_invocations(device_.info())), grid(std::size_t(1) << k), record->keystream,
+          record->ys[1]);
+  }};
+  auto append = [&out](std::vector<RecordStep> more) {
+    for (auto& step : more) out.push_back(std::move(step));
+  };
+  // Subspace's table 1 is in (y, x) order: its ys sorted, xs_ the x at each position.
+  if (mode_ == Mode::Subspace) append(subspace_table1_steps(device_, k, r.ys[1], xs_));
+  append(bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1]));
+  return out;
+}
+
+std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers>& record, int table) {
+  const int k = k_;
+  const Mode mode = mode_;
+  const auto slots = std::uint32_t(child_slots(k, mode));
+  RecordBuffers& r = *record;
+  // Abundance's tables are written where they stay; Subspace's sparse tables are
+  // renumbered into dense ones.
+  const bool sparse = mode == Mode::Subspace;
+  std::vector<RecordStep> out{[this, record, k, table, mode, sparse](Sequence& s) {
+    RecordBuffers& r = *record;
+    const std::uint32_t pairs = num_pairs(k), match_workgroup = match_invocations(device_.info());
+    const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
+    const auto t = std::size_t(table);
+    s.run(detail::find_matches_kernel(k, table, mode, match_workgroup), pair_grid, r.buckets[t - 1].slots,
+          r.buckets[t - 1].sizes, r.metadata[t - 1], xs_, sparse ? r.sparse_ys[t] : r.ys[t],
+          sparse ? r.sparse_metadata[t] : r.metadata[t], sparse ? r.sparse_parents[t] : r.parents[t], pair_sizes_,
+          targets_, subspace_targets_, pairs);
+  }};
+  if (table == 7) return out;
+  auto append = [&out](std::vector<RecordStep> more) {
+    for (auto& step : more) out.push_back(std::move(step));
+  };
+  const auto t = std::size_t(table);
+  if (sparse) {
+    append(subspace_renumber_steps(device_, k, table,
+                                   SparseTable{r.sparse_ys[t], r.sparse_parents[t], r.sparse_metadata[t], pair_sizes_},
+                                   DenseTable{r.ys[t], r.parents[t], r.metadata[t]}, slots));
+    append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, slots, r.buckets[t]));
+  } else {
+    append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots, r.buckets[t]));
+  }
+  return out;
+}
+
+std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers>& record) {
+  const int k = k_;
+  const Mode mode = mode_;
+  return {
+      [this, record, k, mode](Sequence& s) {
+        RecordBuffers& r = *record;
+        if (mode == Mode::Subspace)  // challenge = s
+          s.run(detail::iota_kernel(elementwise_invocations(device_.info())), grid(num_s_buckets), r.challenges);
+        s.run(detail::expand_proofs_kernel(k, mode), grid(num_s_buckets), targets_, r.parents[7], r.parents[6],
+              r.parents[5], r.parents[4], r.parents[3], r.parents[2], subspace_targets_, xs_, r.challenges, found_,
+              r.all_proofs, num_s_buckets);
+      },
+      [this](Sequence& s) { exclusive_scan(device_, s, found_, index_, plus<std::uint32_t>()); },
+      [this, record, k](Sequence& s) {
+        s.fill(bitmap_, 0);
+        s.run(detail::place_proofs_kernel(k), grid(num_s_buckets), found_, index_, record->all_proofs, kept_proofs_,
+              kept_s_buckets_, bitmap_);
+        s.copy(bitmap_, readback_bitmap_);
+        s.copy(kept_s_buckets_, readback_s_buckets_);
+        s.copy(kept_proofs_, readback_proofs_);
+      },
+  };
+}
+
 void Plotter::record(Sequence& sequence, const Seed& seed) {
+  sequence.use_workspace(workspace_);
   for (const RecordStep& step : steps(seed)) step(sequence);
 }
 
@@ -161,9 +237,9 @@ std::vector<std::optional<std::vector<std::uint8_t>>> Plotter::find_proofs(
   auto found = device_.alloc<std::uint32_t>(challenges.size());
   auto proofs = device_.alloc<std::uint32_t>(challenges.size() * proof_words(k_));
   auto sequence = device_.sequence();
-  sequence.run(detail::expand_proofs_kernel(k_, mode_), grid(challenges.size()), targets_, parents_[5], parents_[4],
-               parents_[3], parents_[2], parents_[1], parents_[0], subspace_targets_, xs_, list, found, proofs,
-               std::uint32_t(challenges.size()));
+  sequence.run(detail::expand_proofs_kernel(k_, mode_), grid(challenges.size()), targets_, kept_parents_[5],
+               kept_parents_[4], kept_parents_[3], kept_parents_[2], kept_parents_[1], kept_parents_[0],
+               subspace_targets_, xs_, list, found, proofs, std::uint32_t(challenges.size()));
   sequence.run_and_wait();
   std::vector<std::uint32_t> has = device_.download(found), words = device_.download(proofs);
   for (std::size_t i = 0; i < challenges.size(); ++i) {
@@ -226,6 +302,7 @@ void record_interleaved(Sequence& sequence, const std::vector<Plotter*>& plotter
   std::size_t longest = 0;
   for (std::size_t i = 0; i < plotters.size(); ++i) {
     all.push_back(plotters[i]->steps(seeds[i]));
+  if (!plotters.empty()) sequence.use_workspace(plotters[0]->workspace());
     longest = std::max(longest, all.back().size());
   }
   // Plotters of different K or rules have different numbers of steps: each runs all of its own.

@@ -1,5 +1,6 @@
 #include "sprig/stdlib/pos/subspace.hpp"
 
+#include <memory>
 #include <string>
 
 namespace sprig::pos {
@@ -29,8 +30,10 @@ const SubspaceRightKeysKernel& subspace_right_keys_kernel(std::uint32_t invocati
             WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair) {
           UInt p = global_id().x();
           if_(p < count, [&] {
-            Bool present = p % slots_per_pair < pair_sizes[p / slots_per_pair];
-            keys[p] = select(present, parents[p * 2u + 1u].load(), UInt(~0u));
+            // A hole's slot is never read: the sparse table's transients hold nothing there.
+            Var<std::uint32_t> key = ~0u;
+            if_(p % slots_per_pair < pair_sizes[p / slots_per_pair], [&] { key = parents[p * 2u + 1u].load(); });
+            keys[p] = key.load();
             values[p] = p;
           });
         },
@@ -50,9 +53,12 @@ const SubspaceYLeftKeysKernel& subspace_y_left_keys_kernel(std::uint32_t invocat
           UInt j = global_id().x();
           if_(j < count, [&] {
             UInt slot = slots_by_right[j];
-            ULong key = (cast<std::uint64_t>(ys[slot].load()) << cast<std::uint64_t>(position_bits)) |
-                        cast<std::uint64_t>(parents[slot * 2u].load());
-            keys[j] = select(right_keys[j] == ~0u, ULong(~std::uint64_t(0)), key);
+            Var<std::uint64_t> key = ~std::uint64_t(0);  // a hole
+            if_(right_keys[j] != ~0u, [&] {
+              key = (cast<std::uint64_t>(ys[slot].load()) << cast<std::uint64_t>(position_bits)) |
+                    cast<std::uint64_t>(parents[slot * 2u].load());
+            });
+            keys[j] = key.load();
             values[j] = slot;
           });
         },
@@ -73,13 +79,13 @@ const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32
           if_(j < count, [&] {
             UInt slot = slots[j];
             Bool present = keys[j] != ~std::uint64_t(0);
-            dense_ys[j] = select(present, ys[slot].load(), UInt(~0u));
             if_(present, [&] {
+              dense_ys[j] = ys[slot].load();
               dense_parents[j * 2u] = parents[slot * 2u].load();
               dense_parents[j * 2u + 1u] = parents[slot * 2u + 1u].load();
-              for (unsigned w = 0; w * 32 < unsigned(metadata_bits(k, table)); ++w)
-                dense_metadata[j * metadata_words + w] = metadata[slot * metadata_words + w].load();
-            });
+              const std::uint32_t words = metadata_words(k, table);
+              for (unsigned w = 0; w < words; ++w) dense_metadata[j * words + w] = metadata[slot * words + w].load();
+            }).else_([&] { dense_ys[j] = ~0u; });
           });
         },
         workgroup(invocations));
@@ -90,49 +96,55 @@ const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32
 
 }  // namespace detail
 
-SubspaceScratch::SubspaceScratch(Device& device, std::size_t slots)
-    : right_keys(device.alloc<std::uint32_t>(slots)),
-      slots_by_right(device.alloc<std::uint32_t>(slots)),
-      slots_in_order(device.alloc<std::uint32_t>(slots)),
-      y_left_keys(device.alloc<std::uint64_t>(slots)) {}
+namespace {
+
+// The renumbering's temporaries, made by its first step and shared by the others.
+struct RenumberScratch {
+  DeviceBuffer<std::uint32_t> right_keys, slots_by_right, slots_in_order;
+  DeviceBuffer<std::uint64_t> y_left_keys;
+};
+
+}  // namespace
 
 std::vector<RecordStep> subspace_table1_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
-                                              const DeviceBuffer<std::uint32_t>& xs,
-                                              SortScratch<std::uint32_t>& sort_scratch) {
+                                              const DeviceBuffer<std::uint32_t>& xs) {
   return {
       [&](Sequence& s) { s.run(detail::iota_kernel(elementwise_invocations(device.info())), grid(xs.size()), xs); },
-      [&, k](Sequence& s) {
-        radix_sort(device, s, ys, xs, sort_scratch, SortOptions{0, std::uint32_t(y_bits(k))});
-      },
+      [&, k](Sequence& s) { radix_sort(device, s, ys, xs, SortOptions{0, std::uint32_t(y_bits(k))}); },
   };
 }
 
 std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse, DenseTable dense,
-                                                SubspaceScratch& scratch) {
-  const auto count = std::uint32_t(scratch.right_keys.size());
+                                                std::uint32_t count) {
   const std::uint32_t slots_per_pair = matches_per_pair(Mode::Subspace);
   // Positions stay below 2^(K + 2) (at most 512 matches for each of 2^(K+6) / 15113 pairs),
   // so the right-key sort needs K + 2 bits; a hole's all-ones key sorts after them all.
   const auto position_bits = std::uint32_t(k + 2), y_left_bits = std::uint32_t(k + 2 + y_bits(k));
   const std::uint32_t invocations = elementwise_invocations(device.info());
+  auto scratch = std::make_shared<RenumberScratch>();
   return {
-      [=, &scratch](Sequence& s) {
+      [=](Sequence& s) {
+        *scratch = {s.transient<std::uint32_t>(count, "renumbering right keys"),
+                    s.transient<std::uint32_t>(count, "renumbering slots by right"),
+                    s.transient<std::uint32_t>(count, "renumbering slots in order"),
+                    s.transient<std::uint64_t>(count, "renumbering (y, left) keys")};
         s.run(detail::subspace_right_keys_kernel(invocations), grid(count), sparse.parents, sparse.pair_sizes,
-              scratch.right_keys, scratch.slots_by_right, count, slots_per_pair);
+              scratch->right_keys, scratch->slots_by_right, count, slots_per_pair);
       },
-      [=, &device, &scratch](Sequence& s) {
-        radix_sort(device, s, scratch.right_keys, scratch.slots_by_right, scratch.sort, SortOptions{0, position_bits});
+      [=, &device](Sequence& s) {
+        radix_sort(device, s, scratch->right_keys, scratch->slots_by_right, SortOptions{0, position_bits});
       },
-      [=, &scratch](Sequence& s) {
-        s.run(detail::subspace_y_left_keys_kernel(invocations), grid(count), scratch.right_keys, scratch.slots_by_right,
-              sparse.ys, sparse.parents, scratch.y_left_keys, scratch.slots_in_order, count, position_bits);
+      [=](Sequence& s) {
+        s.run(detail::subspace_y_left_keys_kernel(invocations), grid(count), scratch->right_keys,
+              scratch->slots_by_right, sparse.ys, sparse.parents, scratch->y_left_keys, scratch->slots_in_order, count,
+              position_bits);
       },
-      [=, &device, &scratch](Sequence& s) {
-        radix_sort(device, s, scratch.y_left_keys, scratch.slots_in_order, scratch.sort64, SortOptions{0, y_left_bits});
+      [=, &device](Sequence& s) {
+        radix_sort(device, s, scratch->y_left_keys, scratch->slots_in_order, SortOptions{0, y_left_bits});
       },
-      [=, &scratch](Sequence& s) {
-        s.run(detail::subspace_gather_kernel(k, table, invocations), grid(count), scratch.y_left_keys,
-              scratch.slots_in_order, sparse.ys, sparse.parents, sparse.metadata, dense.ys, dense.parents,
+      [=](Sequence& s) {
+        s.run(detail::subspace_gather_kernel(k, table, invocations), grid(count), scratch->y_left_keys,
+              scratch->slots_in_order, sparse.ys, sparse.parents, sparse.metadata, dense.ys, dense.parents,
               dense.metadata, count);
       },
   };

@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "sprig/runtime/device.hpp"
@@ -54,26 +55,21 @@ struct Buckets {
   DeviceBuffer<std::uint32_t> sizes;
 };
 
-// Scratch of the bucketing of `count` positions, reused for every record (the sort sorts
-// whole buffers, so table 1 and tables 2..7 each have their own).
-struct BucketScratch {
-  DeviceBuffer<std::uint32_t> keys, values, starts, ends;
-  SortScratch<std::uint32_t> sort;
-  BucketScratch(Device& device, int k, std::size_t count);
-};
-
-Buckets alloc_buckets(Device& device, int k, Mode mode);
+// A table's buckets as transients of `sequence`: they live from the bucketing that writes
+// them to the matching that reads them.
+Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::string& name);
 
 // One step of recording a record's launches; a record is a list of them, so that the steps
 // of several records can be interleaved in one sequence (pos::record_interleaved).
 using RecordStep = std::function<void(Sequence&)>;
 
-// The steps that bucket the positions 0 .. scratch.keys.size() - 1 with y values `ys`;
-// `pair_sizes` and `slots_per_pair` name the holes of Abundance's tables 2..7
-// (slots_per_pair 0 for table 1 and for Subspace's dense tables, already in y order). The
-// buffers are captured by reference: they must outlive the recording.
+// The steps that bucket the positions 0 .. count - 1 with y values `ys`; `pair_sizes` and
+// `slots_per_pair` name the holes of Abundance's tables 2..7 (slots_per_pair 0 for table 1
+// and for Subspace's dense tables, already in y order). The bucketing's own temporaries
+// (keys, values, runs, the sort's) are transients of the sequence the steps record into;
+// `ys`, `pair_sizes` and `out` are captured by reference: they must outlive the recording.
 std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
                                         const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
-                                        BucketScratch& scratch, const Buckets& out);
+                                        std::uint32_t count, const Buckets& out);
 
 }  // namespace sprig::pos

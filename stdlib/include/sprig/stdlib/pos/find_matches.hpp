@@ -30,7 +30,9 @@
 
 namespace sprig::pos {
 
-inline constexpr std::uint32_t metadata_words = 4;  // per position, least significant first
+// Words of table `table`'s metadata per entry, least significant first: each table is stored
+// at its own width (at K = 20, 2, 3, 3, 2 and 2 words for tables 2..6), not at the widest.
+inline constexpr std::uint32_t metadata_words(int k, int table) { return std::uint32_t((metadata_bits(k, table) + 31) / 32); }
 // The right bucket's map from r to its entry count: 2 bits per r, or a byte per r.
 inline constexpr std::uint32_t rmap_words(Mode mode) {
   return mode == Mode::Abundance ? (param_bc * 2 + 31) / 32 : (param_bc + 3) / 4;
@@ -48,8 +50,7 @@ inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadB
                           const UInt& position, int table, int k, Mode mode) {
   if (table == 2) return wide(mode == Mode::Abundance ? position : xs[position].load());  // table 1's metadata is x
   Wide m = wide(UInt(0u));
-  for (unsigned w = 0; w * 32 < unsigned(metadata_bits(k, table - 1)); ++w)
-    m[w] = metadata[position * metadata_words + w];
+  for (unsigned w = 0; w < metadata_words(k, table - 1); ++w) m[w] = metadata[position * metadata_words(k, table - 1) + w];
   return m;
 }
 

@@ -1,7 +1,9 @@
 // Plotting a record on a device: the whole chain — keystream, F1, bucketing, matching and
 // compute_fn for tables 2..7, proof targets, proof expansion and the record's PosProofs —
-// recorded into one sequence with no host round trip (Abundance's rules). The buffers are
-// allocated once per Plotter and reused for every record.
+// recorded into one sequence with no host round trip (Abundance's rules). What outlives a
+// record (its proofs, and the tables where they are kept) is allocated once per Plotter;
+// the rest are transients of the record's sequence, planned to share memory by lifetime
+// (docs/memory.md) in the plotter's workspace, sized when the plotter is made.
 //
 //   pos::Plotter plotter(device, 20);
 //   pos::PlotResult proofs = plotter.plot(seed);
@@ -9,13 +11,16 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "sprig/runtime/device.hpp"
+#include "sprig/runtime/workspace.hpp"
 #include "sprig/stdlib/hash/blake3_fixed.hpp"
 #include "sprig/stdlib/pos/buckets.hpp"
 #include "sprig/stdlib/pos/f1.hpp"
@@ -28,23 +33,40 @@
 
 namespace sprig::pos {
 
+struct PlotterOptions {
+  // Keep every table's parents after a record, for parents(t). Subspace always keeps them
+  // (find_proofs reads them); Abundance's are otherwise transients of the record.
+  bool keep_tables = false;
+  // Where records place their temporaries. Plotters of one device that share a workspace
+  // hold one record's scratch between them rather than one each: sequences on a device's
+  // queue run one after another, so records recorded into separate sequences never need
+  // their scratch at the same time (records interleaved in one sequence get room for all).
+  Workspace workspace;
+};
+
 class Plotter {
  public:
-  Plotter(Device& device, int k, Mode mode = Mode::Abundance);
+  Plotter(Device& device, int k, Mode mode = Mode::Abundance, PlotterOptions options = {});
 
   Mode mode() const { return mode_; }
 
   int k() const { return k_; }
 
-  // Device memory this plotter holds (its sorts' scratch as far as grown), not counting the
-  // host-cached copy of one record's proofs that result() reads.
+  // Device memory a record of this plotter needs: the buffers it keeps and one record's
+  // transients (planned when the plotter was made), not counting the host-cached copy of one
+  // record's proofs that result() reads.
   std::size_t device_bytes() const;
+  // One record's transients alone (the workspace holds at least this much).
+  std::size_t record_scratch_bytes() const { return record_scratch_bytes_; }
+  const Workspace& workspace() const { return workspace_; }
 
   // The steps that plot `seed` (tables, targets and proofs), in order. They refer to this
-  // plotter's buffers; a later plot reuses them.
+  // plotter's buffers, which a later plot reuses, and make the record's transients in the
+  // sequence they record into.
   std::vector<RecordStep> steps(const Seed& seed);
 
-  // Records the plot of `seed` into `sequence`.
+  // Records the plot of `seed` into `sequence`, whose transients go to this plotter's
+  // workspace.
   void record(Sequence& sequence, const Seed& seed);
 
   // Plots `seed` and returns its proofs.
@@ -75,29 +97,33 @@ class Plotter {
   const DeviceBuffer<std::uint32_t>& kept_s_buckets() const { return kept_s_buckets_; }
 
   // Intermediate results of the last plot, for tests that compare them stage by stage.
-  const Buckets& buckets() const { return buckets_; }  // table 6's buckets after a plot
-  const DeviceBuffer<std::uint32_t>& parents(int table) const { return parents_[std::size_t(table - 2)]; }
+  // parents(t) needs the tables kept (PlotterOptions::keep_tables, or Subspace's rules).
+  const DeviceBuffer<std::uint32_t>& parents(int table) const;
   const DeviceBuffer<std::uint32_t>& s_bucket_targets() const { return targets_; }
   const DeviceBuffer<std::uint32_t>& pair_sizes() const { return pair_sizes_; }  // table 7's after a plot
 
  private:
+  struct RecordBuffers;  // one record's transients
+  std::vector<RecordStep> table1_steps(const std::shared_ptr<RecordBuffers>& record);
+  std::vector<RecordStep> table_steps(const std::shared_ptr<RecordBuffers>& record, int table);
+  std::vector<RecordStep> proof_steps(const std::shared_ptr<RecordBuffers>& record);
+
   Device& device_;
   int k_;
   Mode mode_;
-  // Subspace: table 1's x by position, the (y, left, right) keys of the proof targets, the
-  // sparse tables as matching writes them, the renumbering's scratch.
-  DeviceBuffer<std::uint32_t> xs_, table1_ys_, challenges_, sparse_ys_, sparse_parents_, sparse_metadata_;
+  bool keep_tables_;
+  Workspace workspace_;
+  std::size_t record_scratch_bytes_ = 0;
+  // Subspace: table 1's x by position and the (y, left, right) keys of the proof targets,
+  // which find_proofs reads after the record. Abundance binds one-word stand-ins.
+  DeviceBuffer<std::uint32_t> xs_;
   DeviceBuffer<std::uint64_t> subspace_targets_;
-  std::optional<SubspaceScratch> renumber_scratch_;
-  DeviceBuffer<std::uint32_t> keystream_, ys_, pair_sizes_, targets_, found_, index_, all_proofs_, kept_proofs_,
-      kept_s_buckets_, bitmap_;
+  DeviceBuffer<std::uint32_t> no_challenges_;  // Abundance's stand-in for Subspace's challenge list
+  DeviceBuffer<std::uint32_t> pair_sizes_, targets_, found_, index_, kept_proofs_, kept_s_buckets_, bitmap_;
   // Host-cached copies of bitmap_, kept_s_buckets_ and kept_proofs_, written at the end of
   // each record: result() reads them without a transfer of its own.
   DeviceBuffer<std::uint32_t> readback_proofs_, readback_s_buckets_, readback_bitmap_;
-  std::array<DeviceBuffer<std::uint32_t>, 2> metadata_;
-  std::array<DeviceBuffer<std::uint32_t>, 6> parents_;  // tables 2..7
-  Buckets buckets_;
-  std::optional<BucketScratch> table1_scratch_, child_scratch_;
+  std::array<DeviceBuffer<std::uint32_t>, 6> kept_parents_;  // tables 2..7, when the tables are kept
   std::optional<DeviceBuffer<std::uint32_t>> masks_, encoded_;  // record encoding, on first use
 };
 
@@ -108,7 +134,8 @@ std::size_t default_records_in_flight(const DeviceInfo& device);
 
 // Records one plot per plotter (plotters[i] plots seeds[i]) into `sequence`, their steps
 // interleaved: the runtime puts barriers only where a launch needs an earlier one's results,
-// so independent records' launches run side by side and fill each other's idle tails.
+// so independent records' launches run side by side and fill each other's idle tails. The
+// records' transients go to the first plotter's workspace, which grows to hold them all.
 void record_interleaved(Sequence& sequence, const std::vector<Plotter*>& plotters, const std::vector<Seed>& seeds);
 
 }  // namespace sprig::pos

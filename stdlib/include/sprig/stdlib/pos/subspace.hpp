@@ -46,15 +46,6 @@ const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32
 
 }  // namespace detail
 
-// Scratch of the renumbering, reused for every table of every record.
-struct SubspaceScratch {
-  DeviceBuffer<std::uint32_t> right_keys, slots_by_right, slots_in_order;
-  DeviceBuffer<std::uint64_t> y_left_keys;
-  SortScratch<std::uint32_t> sort;
-  SortScratch<std::uint64_t> sort64;
-  SubspaceScratch(Device& device, std::size_t slots);
-};
-
 // The steps that renumber a Subspace child table from its sparse slots (as matching wrote
 // them) into dense, (y, left, right)-ordered ys, parents and metadata.
 struct SparseTable {
@@ -71,10 +62,11 @@ struct DenseTable {
 
 // Table 1 in (y, x) order: ys becomes the sorted ys, xs the x at each position.
 std::vector<RecordStep> subspace_table1_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
-                                              const DeviceBuffer<std::uint32_t>& xs,
-                                              SortScratch<std::uint32_t>& sort_scratch);
+                                              const DeviceBuffer<std::uint32_t>& xs);
 
+// Renumbers the `count` slots of the sparse table. The sorts' keys and slots are transients
+// of the sequence the steps record into.
 std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse, DenseTable dense,
-                                                SubspaceScratch& scratch);
+                                                std::uint32_t count);
 
 }  // namespace sprig::pos

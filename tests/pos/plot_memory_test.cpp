@@ -1,0 +1,91 @@
+// The plotter's memory: a record's temporaries are transients that share memory by lifetime,
+// in a workspace sized when the plotter is made, so plotting allocates nothing after that;
+// plotters that share a workspace hold one record's scratch between them; each table's
+// metadata is stored at its own width. Both rules, both backends.
+#include <catch2/catch.hpp>
+
+#include "pos_device_test_support.hpp"
+#include "pos_reference.hpp"
+#include "sprig/stdlib/pos/pos.hpp"
+#include "backends.hpp"
+
+namespace {
+
+using pos_device_test::device_seed;
+using pos_device_test::require_same_proofs;
+using pos_device_test::seed_of;
+
+sprig::pos::Mode mode_of(pos_ref::Mode mode) {
+  return mode == pos_ref::Mode::Abundance ? sprig::pos::Mode::Abundance : sprig::pos::Mode::Subspace;
+}
+
+}  // namespace
+
+TEST_CASE("a record's transients share memory, in a workspace the plotter sized when made", "[pos][device][memory]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  for (pos_ref::Mode mode : {pos_ref::Mode::Abundance, pos_ref::Mode::Subspace}) {
+    INFO(sprig::pos::mode_name(mode_of(mode)));
+    sprig::pos::Plotter plotter(dev, 15, mode_of(mode));
+    REQUIRE(plotter.record_scratch_bytes() > 0);
+    REQUIRE(plotter.workspace().bytes() == plotter.record_scratch_bytes());
+    REQUIRE(plotter.workspace().allocations() == 1);
+
+    auto sequence = dev.sequence();
+    plotter.record(sequence, device_seed(seed_of(7)));
+    const sprig::MemoryPlan plan = sequence.memory_plan();
+    std::uint64_t transients = 0;
+    for (const sprig::PlannedBuffer& b : plan.buffers)
+      if (b.transient && b.used) transients += b.bytes;
+    // Tables 2..7 each have their own ys, metadata and buckets (and, under Abundance, parents);
+    // at K = 15 the proofs of every s-bucket (7.5 MiB) are the largest, alive only at the end.
+    UNSCOPED_INFO("scratch " << plan.scratch_bytes << ", alive at once " << plan.live_transient_peak
+                             << ", all transients " << transients);
+    CHECK(plan.scratch_bytes * 3 < transients * 2);
+    CHECK(plan.scratch_bytes * 8 <= plan.live_transient_peak * 9);  // the greedy placement wastes little
+    CHECK(plan.scratch_bytes == plotter.record_scratch_bytes());
+    sequence.run_and_wait();
+    CHECK(plotter.workspace().allocations() == 1);  // the record needed nothing new
+    require_same_proofs(plotter.result(),
+                        pos_ref::create_proofs(pos_ref::build_tables(seed_of(7), 15, mode)));
+  }
+}
+
+TEST_CASE("plotters that share a workspace hold one record's scratch between them", "[pos][device][memory]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  sprig::pos::PlotterOptions options;
+  sprig::pos::Plotter first(dev, 15, sprig::pos::Mode::Abundance, options);
+  sprig::pos::Plotter second(dev, 15, sprig::pos::Mode::Abundance, options);
+  REQUIRE(options.workspace.bytes() == first.record_scratch_bytes());
+  REQUIRE(options.workspace.allocations() == 1);  // the second plotter found room
+  // One record each, in sequences of their own: one after another, in the same memory.
+  auto a = dev.sequence();
+  auto b = dev.sequence();
+  first.record(a, device_seed(seed_of(8)));
+  second.record(b, device_seed(seed_of(9)));
+  a.submit();
+  b.submit();
+  a.wait();
+  b.wait();
+  CHECK(options.workspace.allocations() == 1);
+  require_same_proofs(first.result(), pos_ref::create_proofs(pos_ref::build_tables(seed_of(8), 15, pos_ref::Mode::Abundance)));
+  require_same_proofs(second.result(), pos_ref::create_proofs(pos_ref::build_tables(seed_of(9), 15, pos_ref::Mode::Abundance)));
+  // Interleaved in one sequence, the records are alive together: the workspace grows to hold both.
+  auto both = dev.sequence();
+  sprig::pos::record_interleaved(both, {&first, &second}, {device_seed(seed_of(8)), device_seed(seed_of(9))});
+  CHECK(both.memory_plan().scratch_bytes > first.record_scratch_bytes());
+  both.run_and_wait();
+  require_same_proofs(first.result(), pos_ref::create_proofs(pos_ref::build_tables(seed_of(8), 15, pos_ref::Mode::Abundance)));
+  require_same_proofs(second.result(), pos_ref::create_proofs(pos_ref::build_tables(seed_of(9), 15, pos_ref::Mode::Abundance)));
+}
+
+TEST_CASE("each table's metadata is stored at its own width", "[pos]") {
+  // K times Chia's {1, 2, 4, 4, 3, 2, 0} bits for tables 1..7, in whole words.
+  CHECK(sprig::pos::metadata_words(20, 2) == 2);
+  CHECK(sprig::pos::metadata_words(20, 3) == 3);
+  CHECK(sprig::pos::metadata_words(20, 4) == 3);
+  CHECK(sprig::pos::metadata_words(20, 5) == 2);
+  CHECK(sprig::pos::metadata_words(20, 6) == 2);
+  CHECK(sprig::pos::metadata_words(20, 7) == 0);
+  CHECK(sprig::pos::metadata_words(25, 3) == 4);  // 100 bits
+  CHECK(sprig::pos::metadata_words(16, 2) == 1);
+}
