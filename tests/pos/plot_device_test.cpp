@@ -75,36 +75,18 @@ TEST_CASE("device plot equals the reference at K = 17 and 18", "[pos][device]") 
   }
 }
 
-// One seed at K = 15, each stage on its own: table 2's parents (the first matching), table
-// 7's pair sizes (all of matching and bucketing), the s-bucket targets (the proof search).
-TEST_CASE("device plot stages equal the reference: table 2 parents, table 7 pair sizes, s-bucket targets",
-          "[pos][device]") {
+// One seed at K = 15, each stage on its own: table 7's pair sizes (all of matching and
+// bucketing), the s-bucket targets (the proof search).
+TEST_CASE("device plot stages equal the reference: table 7 pair sizes, s-bucket targets", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   const int k = 15;
   const pos_ref::Seed seed = seed_of(0);
   const pos_ref::Tables& tables = reference_tables(seed, k);
-  sprig::pos::PlotterOptions keep;
-  keep.keep_tables = true;
-  sprig::pos::Plotter plotter(dev, k, sprig::pos::Mode::Abundance, keep);
+  sprig::pos::Plotter plotter(dev, k);
   plotter.plot(device_seed(seed));
-  const std::uint32_t slots = tables.table[2].slots_per_pair;  // 288: Abundance's GPU layout
+  REQUIRE_THROWS_WITH(plotter.parents(2), Catch::Contains("Abundance's tables are links into buckets"));
 
-  // One plot for the three checks (sections would re-plot); INFO names the stage that failed.
-  {
-    INFO("stage: table 2 parents");
-    const pos_ref::Table& t2 = tables.table[2];
-    std::vector<std::uint32_t> parents = dev.download(plotter.parents(2));
-    std::size_t compared = 0;
-    for (std::uint32_t b = 0; b < t2.pair_sizes.size(); ++b)
-      for (std::uint32_t i = 0; i < t2.pair_sizes[b]; ++i) {
-        const std::uint32_t p = b * slots + i;
-        INFO("bucket pair " << b << ", match " << i);
-        REQUIRE(parents[2 * p] == t2.parents[p][0]);
-        REQUIRE(parents[2 * p + 1] == t2.parents[p][1]);
-        ++compared;
-      }
-    REQUIRE(compared == t2.entries);
-  }
+  // One plot for the checks (sections would re-plot); INFO names the stage that failed.
   {
     INFO("stage: table 7 pair sizes");
     REQUIRE(dev.download(plotter.pair_sizes()) == tables.table[7].pair_sizes);

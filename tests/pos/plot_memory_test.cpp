@@ -6,6 +6,7 @@
 
 #include "pos_device_test_support.hpp"
 #include "pos_reference.hpp"
+#include "sprig/stdlib/pos/links.hpp"
 #include "sprig/stdlib/pos/pos.hpp"
 #include "backends.hpp"
 
@@ -88,4 +89,50 @@ TEST_CASE("each table's metadata is stored at its own width", "[pos]") {
   CHECK(sprig::pos::metadata_words(20, 7) == 0);
   CHECK(sprig::pos::metadata_words(25, 3) == 4);  // 100 bits
   CHECK(sprig::pos::metadata_words(16, 2) == 1);
+}
+
+// A link names two bucket slots; it takes one word while the pair index fits in 14 bits
+// (K <= 21) and two above. Both layouts round-trip on the device, at the largest pair index.
+TEST_CASE("Abundance's links round-trip in one word at K = 21 and two at K = 22", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  using namespace sprig;
+  CHECK(pos::link_words(20) == 1);
+  CHECK(pos::link_words(21) == 1);
+  CHECK(pos::link_words(22) == 2);
+  CHECK(pos::link_words(25) == 2);
+  const std::uint32_t capacity = pos::bucket_capacity(pos::Mode::Abundance);
+  for (int k : {21, 22}) {
+    INFO("K = " << k);
+    const std::uint32_t last_pair = pos::num_pairs(k) - 1;
+    // (pair, left rank, right rank) of each link, stored at position 2 * i + 1.
+    const std::vector<std::uint32_t> pairs{0, 1, last_pair, last_pair}, lefts{0, 271, 5, 271}, rights{271, 0, 7, 271};
+    auto round_trip = kernel("links_round_trip", [k](ReadBuffer<std::uint32_t> pair, ReadBuffer<std::uint32_t> left,
+                                                     ReadBuffer<std::uint32_t> right, WriteBuffer<std::uint32_t> links) {
+      UInt i = global_id().x();
+      if_(i < pair.size(), [&] {
+        pos::detail::store_link(links, k, i * 2u + 1u, pair[i], left[i], right[i]);
+      });
+    }, workgroup(64));
+    auto read_back = kernel("links_read_back", [k](ReadBuffer<std::uint32_t> links, WriteBuffer<std::uint32_t> slots,
+                                                   UInt count) {
+      UInt i = global_id().x();
+      if_(i < count, [&] {
+        pos::detail::LinkedSlots s = pos::detail::load_link(links, k, i * 2u + 1u);
+        slots[i * 2u] = s.left;
+        slots[i * 2u + 1u] = s.right;
+      });
+    }, workgroup(64));
+    auto links = dev.alloc<std::uint32_t>(8 * pos::link_words(k));
+    auto slots = dev.alloc<std::uint32_t>(8);
+    auto sequence = dev.sequence();
+    sequence.fill(links, 0);
+    sequence.run(round_trip, grid(4), dev.upload(pairs), dev.upload(lefts), dev.upload(rights), links);
+    sequence.run(read_back, grid(4), links, slots, 4u);
+    sequence.run_and_wait();
+    const std::vector<std::uint32_t> got = dev.download(slots);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      CHECK(got[2 * i] == pairs[i] * capacity + lefts[i]);
+      CHECK(got[2 * i + 1] == (pairs[i] + 1) * capacity + rights[i]);
+    }
+  }
 }

@@ -1,5 +1,7 @@
 #include "sprig/stdlib/pos/find_matches.hpp"
 
+#include "sprig/stdlib/pos/links.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -147,8 +149,12 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             });
             UInt right_position = right[right_index * slot_words];
             UInt position = b * kept_limit + s;
-            parents[position * 2u] = left_position;
-            parents[position * 2u + 1u] = right_position;
+            if (mode == Mode::Abundance) {  // links into the buckets below (links.hpp)
+              detail::store_link(parents, k, position, b, i, right_index.load());
+            } else {  // positions in the dense table below
+              parents[position * 2u] = left_position;
+              parents[position * 2u + 1u] = right_position;
+            }
             FnResult fn = compute_fn(k, table, left_y, load_metadata(metadata_in, xs, left_position, table, k, mode),
                                      load_metadata(metadata_in, xs, right_position, table, k, mode));
             if (table < 7) {

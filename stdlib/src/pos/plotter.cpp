@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sprig/stdlib/hash/chacha_keystream.hpp"
+#include "sprig/stdlib/pos/links.hpp"
 #include "sprig/stdlib/scan.hpp"
 
 namespace sprig::pos {
@@ -31,6 +32,8 @@ struct Plotter::RecordBuffers {
   DeviceBuffer<std::uint32_t> keystream, all_proofs, challenges;
   std::array<DeviceBuffer<std::uint32_t>, 8> ys, metadata, parents;  // tables 1..7 (ys[1]: table 1's)
   std::array<Buckets, 7> buckets;                                     // of tables 1..6
+  // Abundance: parents[t] holds table t's links by position, slot_links[t] by bucket slot.
+  std::array<DeviceBuffer<std::uint32_t>, 7> slot_links;
   // Subspace: the sparse child tables as matching writes them, before their renumbering.
   std::array<DeviceBuffer<std::uint32_t>, 8> sparse_ys, sparse_parents, sparse_metadata;
 };
@@ -39,7 +42,6 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
     : device_(device),
       k_((check_k(k), k)),
       mode_(mode),
-      keep_tables_(options.keep_tables || mode == Mode::Subspace),
       workspace_(std::move(options.workspace)) {
   const std::uint64_t largest = largest_binding(k, mode);
   if (largest > device.info().max_buffer_bytes)
@@ -61,9 +63,8 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
   readback_s_buckets_ =
       device.alloc<std::uint32_t>(kept_s_buckets_.size(), "readback s-buckets", MemoryKind::HostCached);
   readback_bitmap_ = device.alloc<std::uint32_t>(bitmap_.size(), "readback bitmap", MemoryKind::HostCached);
-  if (keep_tables_)
-    for (auto& p : kept_parents_) p = device.alloc<std::uint32_t>(child_slots(k, mode) * 2, "plotter kept parents");
   if (mode == Mode::Subspace) {
+    for (auto& p : kept_parents_) p = device.alloc<std::uint32_t>(child_slots(k, mode) * 2, "plotter kept parents");
     xs_ = device.alloc<std::uint32_t>(std::size_t(1) << k, "plotter table 1 xs");
     subspace_targets_ = device.alloc<std::uint64_t>(std::size_t(1) << k, "plotter Subspace targets");
   } else {  // unused by Abundance's kernels, which still bind them
@@ -89,8 +90,9 @@ std::size_t Plotter::device_bytes() const {
 }
 
 const DeviceBuffer<std::uint32_t>& Plotter::parents(int table) const {
-  if (!keep_tables_)
-    throw std::logic_error("pos Plotter: parents() needs the tables kept (PlotterOptions::keep_tables)");
+  if (mode_ != Mode::Subspace)
+    throw std::logic_error("pos Plotter: parents() are Subspace's; Abundance's tables are links into buckets, "
+                           "transients of the record");
   if (table < 2 || table > 7) throw std::out_of_range("pos Plotter: parents() of table " + std::to_string(table));
   return kept_parents_[std::size_t(table - 2)];
 }
@@ -118,7 +120,14 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
       // Table 7 keeps no ys or metadata: one-word stand-ins for matching to bind.
       r.ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " ys");
       r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " metadata");
-      if (!keep_tables_) r.parents[t] = s.transient<std::uint32_t>(slots * 2, name + " parents");
+      if (sparse) {
+        r.parents[t] = kept_parents_[std::size_t(t - 2)];
+      } else {
+        r.parents[t] = s.transient<std::uint32_t>(slots * link_words(k), name + " links");
+        if (t < 7)
+          r.slot_links[std::size_t(t)] = s.transient<std::uint32_t>(
+              std::size_t(num_buckets(k)) * bucket_capacity(mode_) * link_words(k), name + " links by bucket slot");
+      }
       if (t < 7) r.buckets[t] = transient_buckets(s, k, mode_, name);
       if (sparse) {
         r.sparse_ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " sparse ys");
@@ -126,8 +135,9 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
         r.sparse_metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " sparse metadata");
       }
     }
-    if (keep_tables_)
-      for (int t = 2; t <= 7; ++t) r.parents[t] = kept_parents_[std::size_t(t - 2)];
+    if (!sparse)
+      r.slot_links[1] = s.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_capacity(mode_),
+                                                   "table 1 x by bucket slot");
     r.all_proofs = s.transient<std::uint32_t>(std::size_t(num_s_buckets) * proof_words(k), "proofs of every s-bucket");
     r.challenges = sparse ? s.transient<std::uint32_t>(num_s_buckets, "challenges") : no_challenges_;
     hash::chacha_keystream(s, f1_stream(seed), 0, r.keystream.size() * 4, r.keystream);
@@ -155,6 +165,7 @@ std::vector<RecordStep> Plotter::table1_steps(const std::shared_ptr<RecordBuffer
   // Subspace's table 1 is in (y, x) order: its ys sorted, xs_ the x at each position.
   if (mode_ == Mode::Subspace) append(subspace_table1_steps(device_, k, r.ys[1], xs_));
   append(bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1]));
+  if (mode_ == Mode::Abundance) out.push_back(slot_links_step(record, 1));
   return out;
 }
 
@@ -188,8 +199,20 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
     append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, slots, r.buckets[t]));
   } else {
     append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots, r.buckets[t]));
+    out.push_back(slot_links_step(record, table));
   }
   return out;
+}
+
+RecordStep Plotter::slot_links_step(const std::shared_ptr<RecordBuffers>& record, int table) {
+  return [this, record, table](Sequence& s) {
+    RecordBuffers& r = *record;
+    const auto t = std::size_t(table);
+    const std::uint32_t slots = num_buckets(k_) * bucket_capacity(mode_);
+    // Table 1's slots hold their x: its matching's metadata stand-in fills the unread links.
+    s.run(detail::slot_links_kernel(k_, table, elementwise_invocations(device_.info())), grid(slots),
+          r.buckets[t].slots, r.buckets[t].sizes, table == 1 ? r.metadata[1] : r.parents[t], r.slot_links[t], slots);
+  };
 }
 
 std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers>& record) {
@@ -200,8 +223,13 @@ std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers
         RecordBuffers& r = *record;
         if (mode == Mode::Subspace)  // challenge = s
           s.run(detail::iota_kernel(elementwise_invocations(device_.info())), grid(num_s_buckets), r.challenges);
-        s.run(detail::expand_proofs_kernel(k, mode), grid(num_s_buckets), targets_, r.parents[7], r.parents[6],
-              r.parents[5], r.parents[4], r.parents[3], r.parents[2], subspace_targets_, xs_, r.challenges, found_,
+        // Abundance walks links: table 7's by position, the others' by bucket slot.
+        const bool linked = mode == Mode::Abundance;
+        auto below = [&](int t) -> const DeviceBuffer<std::uint32_t>& {
+          return linked ? r.slot_links[std::size_t(t)] : r.parents[std::size_t(t)];
+        };
+        s.run(detail::expand_proofs_kernel(k, mode), grid(num_s_buckets), targets_, r.parents[7], below(6), below(5),
+              below(4), below(3), below(2), subspace_targets_, linked ? r.slot_links[1] : xs_, r.challenges, found_,
               r.all_proofs, num_s_buckets);
       },
       [this](Sequence& s) { exclusive_scan(device_, s, found_, index_, plus<std::uint32_t>()); },

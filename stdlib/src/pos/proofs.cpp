@@ -1,5 +1,7 @@
 #include "sprig/stdlib/pos/proofs.hpp"
 
+#include "sprig/stdlib/pos/links.hpp"
+
 #include <utility>
 #include <vector>
 
@@ -27,24 +29,32 @@ const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode) {
             Bool has = mode == Mode::Abundance ? target != no_target : *key != ~std::uint64_t(0);
             found[s] = select(has, UInt(1u), UInt(0u));
             if_(has, [&] {
-              std::vector<UInt> positions{target};
-              std::vector<const ReadBuffer<std::uint32_t>*> parents{&parents7, &parents6, &parents5,
-                                                                    &parents4, &parents3, &parents2};
-              if (mode == Mode::Subspace) {
-                positions = {cast<std::uint32_t>((*key >> 26u) & ((1u << 26) - 1u)),
-                             cast<std::uint32_t>(*key & ((1u << 26) - 1u))};
-                parents.erase(parents.begin());
+              // Table 6's entries of the proof, then table 5's, ... down to table 1's: bucket
+              // slots under Abundance's links, positions under Subspace's.
+              std::vector<UInt> entries;
+              if (mode == Mode::Abundance) {
+                LinkedSlots top = load_link(parents7, k, target);
+                entries = {top.left, top.right};
+              } else {
+                entries = {cast<std::uint32_t>((*key >> 26u) & ((1u << 26) - 1u)),
+                           cast<std::uint32_t>(*key & ((1u << 26) - 1u))};
               }
-              for (const ReadBuffer<std::uint32_t>* table : parents) {
+              for (const ReadBuffer<std::uint32_t>* table : {&parents6, &parents5, &parents4, &parents3, &parents2}) {
                 std::vector<UInt> below;
-                for (const UInt& p : positions) {
-                  below.push_back((*table)[p * 2u].load());
-                  below.push_back((*table)[p * 2u + 1u].load());
+                for (const UInt& e : entries) {
+                  if (mode == Mode::Abundance) {
+                    LinkedSlots link = load_link(*table, k, e);
+                    below.push_back(link.left);
+                    below.push_back(link.right);
+                  } else {
+                    below.push_back((*table)[e * 2u].load());
+                    below.push_back((*table)[e * 2u + 1u].load());
+                  }
                 }
-                positions = std::move(below);
+                entries = std::move(below);
               }
-              if (mode == Mode::Subspace)  // table 1's positions are in (y, x) order
-                for (UInt& x : positions) x = xs[x].load();
+              std::vector<UInt> positions;  // table 1's x: by bucket slot or by (y, x) position
+              for (const UInt& e : entries) positions.push_back(xs[e].load());
               BitString proof;
               for (const UInt& x : positions) proof.append(x, unsigned(k));
               for (std::uint32_t w = 0; w < proof_words(k); ++w)

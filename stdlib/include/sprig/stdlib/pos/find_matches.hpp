@@ -9,8 +9,9 @@
 //   3. each kept match finds its right entry (the d-th with that r, in position order),
 //      reads both parents' metadata and runs compute_fn. The match's position in the child
 //      table is b * 288 + index (b * 512 in Subspace mode, whose tables are then renumbered
-//      in (y, left, right) order: subspace.hpp).
-// Table 7 is not stored: each match offers itself as a proof target by an atomic min — its
+//      in (y, left, right) order: subspace.hpp). Its parents are written there: Abundance's
+//      as a link to the two bucket slots (links.hpp), Subspace's as the two positions.
+// Table 7 is not stored apart from its parents: each match offers itself as a proof target by an atomic min — its
 // s-bucket's first in position order (Abundance), or the first in (y, left, right) order
 // among those with its first K bits of y, which is what a challenge selects (Subspace).
 #pragma once

@@ -34,9 +34,6 @@
 namespace sprig::pos {
 
 struct PlotterOptions {
-  // Keep every table's parents after a record, for parents(t). Subspace always keeps them
-  // (find_proofs reads them); Abundance's are otherwise transients of the record.
-  bool keep_tables = false;
   // Where records place their temporaries. Plotters of one device that share a workspace
   // hold one record's scratch between them rather than one each: sequences on a device's
   // queue run one after another, so records recorded into separate sequences never need
@@ -97,7 +94,8 @@ class Plotter {
   const DeviceBuffer<std::uint32_t>& kept_s_buckets() const { return kept_s_buckets_; }
 
   // Intermediate results of the last plot, for tests that compare them stage by stage.
-  // parents(t) needs the tables kept (PlotterOptions::keep_tables, or Subspace's rules).
+  // parents(t): Subspace's tables' parent positions, which find_proofs reads and the plotter
+  // keeps; Abundance's parents are links into buckets (links.hpp), transients of the record.
   const DeviceBuffer<std::uint32_t>& parents(int table) const;
   const DeviceBuffer<std::uint32_t>& s_bucket_targets() const { return targets_; }
   const DeviceBuffer<std::uint32_t>& pair_sizes() const { return pair_sizes_; }  // table 7's after a plot
@@ -107,11 +105,12 @@ class Plotter {
   std::vector<RecordStep> table1_steps(const std::shared_ptr<RecordBuffers>& record);
   std::vector<RecordStep> table_steps(const std::shared_ptr<RecordBuffers>& record, int table);
   std::vector<RecordStep> proof_steps(const std::shared_ptr<RecordBuffers>& record);
+  // Abundance: table t's links (table 1's x) in bucket-slot order, once it is bucketed.
+  RecordStep slot_links_step(const std::shared_ptr<RecordBuffers>& record, int table);
 
   Device& device_;
   int k_;
   Mode mode_;
-  bool keep_tables_;
   Workspace workspace_;
   std::size_t record_scratch_bytes_ = 0;
   // Subspace: table 1's x by position and the (y, left, right) keys of the proof targets,
@@ -123,7 +122,7 @@ class Plotter {
   // Host-cached copies of bitmap_, kept_s_buckets_ and kept_proofs_, written at the end of
   // each record: result() reads them without a transfer of its own.
   DeviceBuffer<std::uint32_t> readback_proofs_, readback_s_buckets_, readback_bitmap_;
-  std::array<DeviceBuffer<std::uint32_t>, 6> kept_parents_;  // tables 2..7, when the tables are kept
+  std::array<DeviceBuffer<std::uint32_t>, 6> kept_parents_;  // Subspace's tables 2..7
   std::optional<DeviceBuffer<std::uint32_t>> masks_, encoded_;  // record encoding, on first use
 };
 

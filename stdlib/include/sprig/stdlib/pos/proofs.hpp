@@ -16,7 +16,10 @@
 namespace sprig::pos::detail {
 
 // One invocation per s-bucket: found[s] = 1 and proofs[s] = its packed proof (as the
-// byte_words.hpp convention: memory bytes in proof order), or found[s] = 0.
+// byte_words.hpp convention: memory bytes in proof order), or found[s] = 0. The tables are
+// bound from 7 down to 2, then xs. Abundance: links (links.hpp), table 7's by position and
+// tables 6..2's by bucket slot, and xs table 1's x by bucket slot. Subspace: each table's
+// parent positions in the dense table below, and xs table 1's x by position.
 using ExpandProofsKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
            ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint64_t>,
