@@ -28,16 +28,13 @@ std::uint64_t lowest_gap(std::vector<std::pair<std::uint64_t, std::uint64_t>>& t
 
 }  // namespace
 
-std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPlacement placement,
-                               std::uint64_t alignment) {
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < buffers.size(); ++i)
-    if (buffers[i].transient && buffers[i].used) order.push_back(i);
-  // Largest first; ties by first use, then by position, so the plan never depends on sort internals.
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (buffers[a].bytes != buffers[b].bytes) return buffers[a].bytes > buffers[b].bytes;
-    return buffers[a].first_command < buffers[b].first_command;
-  });
+namespace {
+
+// First fit in `order`: each transient at the lowest aligned offset clear of every transient
+// placed before it that is alive at the same time. Returns the bytes used; offsets[i] is
+// buffer i's.
+std::uint64_t first_fit(const std::vector<PlannedBuffer>& buffers, const std::vector<std::size_t>& order,
+                        std::uint64_t alignment, std::vector<std::uint64_t>& offsets) {
   std::uint64_t end = 0;
   // Placed transients by first command, and the longest live range among them: a buffer alive
   // with [first, last] starts in [first - longest, last], so a long sequence of short-lived
@@ -45,25 +42,64 @@ std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPla
   std::multimap<std::size_t, std::size_t> placed;
   std::size_t longest = 0;
   for (std::size_t i : order) {
-    PlannedBuffer& b = buffers[i];
+    const PlannedBuffer& b = buffers[i];
     const std::uint64_t size = footprint(b, alignment);
-    if (placement == TransientPlacement::UnsafeAllAtZero) {
-      b.offset = 0;
-    } else if (placement == TransientPlacement::Separate) {
-      b.offset = end;
-    } else {
-      std::vector<std::pair<std::uint64_t, std::uint64_t>> taken;
-      const std::size_t from = b.first_command > longest ? b.first_command - longest : 0;
-      for (auto j = placed.lower_bound(from); j != placed.end() && j->first <= b.last_command; ++j)
-        if (buffers[j->second].alive_with(b))
-          taken.emplace_back(buffers[j->second].offset, footprint(buffers[j->second], alignment));
-      b.offset = lowest_gap(taken, size, alignment);
-    }
-    end = std::max(end, b.offset + size);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> taken;
+    const std::size_t from = b.first_command > longest ? b.first_command - longest : 0;
+    for (auto j = placed.lower_bound(from); j != placed.end() && j->first <= b.last_command; ++j)
+      if (buffers[j->second].alive_with(b)) taken.emplace_back(offsets[j->second], footprint(buffers[j->second], alignment));
+    offsets[i] = lowest_gap(taken, size, alignment);
+    end = std::max(end, offsets[i] + size);
     placed.emplace(b.first_command, i);
     longest = std::max(longest, b.last_command - b.first_command);
   }
   return end;
+}
+
+}  // namespace
+
+std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPlacement placement,
+                               std::uint64_t alignment) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i].transient && buffers[i].used) order.push_back(i);
+  // Every order breaks ties by first use, then by position, so the plan never depends on sort internals.
+  auto sorted_by = [&](auto key) {
+    std::vector<std::size_t> sorted = order;
+    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
+      const auto ka = key(buffers[a]), kb = key(buffers[b]);
+      if (ka != kb) return ka > kb;
+      return buffers[a].first_command < buffers[b].first_command;
+    });
+    return sorted;
+  };
+  auto largest = [](const PlannedBuffer& b) { return b.bytes; };
+  if (placement != TransientPlacement::Shared) {
+    std::uint64_t end = 0;
+    for (std::size_t i : sorted_by(largest)) {
+      buffers[i].offset = placement == TransientPlacement::Separate ? end : 0;
+      end = std::max(end, buffers[i].offset + footprint(buffers[i], alignment));
+    }
+    return end;
+  }
+  // First fit in three orders, the tightest kept (the first on a tie): largest first, the
+  // most bytes x commands first (long-lived tables before the short-lived scratch around
+  // them), and earliest first, largest first among those starting together.
+  auto bytes_times_life = [](const PlannedBuffer& b) {
+    return double(b.bytes) * double(b.last_command - b.first_command + 1);
+  };
+  auto earliest = [](const PlannedBuffer& b) { return std::make_pair(~b.first_command, b.bytes); };
+  std::vector<std::uint64_t> offsets(buffers.size()), best_offsets;
+  std::uint64_t best = ~std::uint64_t(0);
+  for (const std::vector<std::size_t>& candidate : {sorted_by(largest), sorted_by(bytes_times_life), sorted_by(earliest)}) {
+    const std::uint64_t end = first_fit(buffers, candidate, alignment, offsets);
+    if (end < best) {
+      best = end;
+      best_offsets = offsets;
+    }
+  }
+  for (std::size_t i : order) buffers[i].offset = best_offsets[i];
+  return order.empty() ? 0 : best;
 }
 
 std::uint64_t live_transient_peak(const std::vector<PlannedBuffer>& buffers) {
