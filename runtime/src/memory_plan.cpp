@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "sprig/dsl/error.hpp"
+#include "sprig/runtime/memory_budget.hpp"
+
 namespace sprig {
 
 namespace {
@@ -14,14 +17,17 @@ std::uint64_t footprint(const PlannedBuffer& b, std::uint64_t alignment) {
 }
 
 // The lowest aligned offset at which `size` bytes clear every range in `taken` (sorted by
-// offset here; the ranges may overlap one another).
+// offset here; the ranges may overlap one another) without straddling a multiple of `block`.
 std::uint64_t lowest_gap(std::vector<std::pair<std::uint64_t, std::uint64_t>>& taken, std::uint64_t size,
-                         std::uint64_t alignment) {
+                         std::uint64_t alignment, std::uint64_t block) {
+  auto within_a_block = [&](std::uint64_t offset) {
+    return offset / block == (offset + size - 1) / block ? offset : (offset / block + 1) * block;
+  };
   std::sort(taken.begin(), taken.end());
-  std::uint64_t candidate = 0;
+  std::uint64_t candidate = within_a_block(0);
   for (const auto& [offset, bytes] : taken) {
     if (offset >= candidate + size) break;  // the gap before this range holds it
-    candidate = std::max(candidate, round_up(offset + bytes, alignment));
+    candidate = within_a_block(std::max(candidate, round_up(offset + bytes, alignment)));
   }
   return candidate;
 }
@@ -34,7 +40,7 @@ namespace {
 // placed before it that is alive at the same time. Returns the bytes used; offsets[i] is
 // buffer i's.
 std::uint64_t first_fit(const std::vector<PlannedBuffer>& buffers, const std::vector<std::size_t>& order,
-                        std::uint64_t alignment, std::vector<std::uint64_t>& offsets) {
+                        std::uint64_t block, std::uint64_t alignment, std::vector<std::uint64_t>& offsets) {
   std::uint64_t end = 0;
   // Placed transients by first command, and the longest live range among them: a buffer alive
   // with [first, last] starts in [first - longest, last], so a long sequence of short-lived
@@ -48,7 +54,7 @@ std::uint64_t first_fit(const std::vector<PlannedBuffer>& buffers, const std::ve
     const std::size_t from = b.first_command > longest ? b.first_command - longest : 0;
     for (auto j = placed.lower_bound(from); j != placed.end() && j->first <= b.last_command; ++j)
       if (buffers[j->second].alive_with(b)) taken.emplace_back(offsets[j->second], footprint(buffers[j->second], alignment));
-    offsets[i] = lowest_gap(taken, size, alignment);
+    offsets[i] = lowest_gap(taken, size, alignment, block);
     end = std::max(end, offsets[i] + size);
     placed.emplace(b.first_command, i);
     longest = std::max(longest, b.last_command - b.first_command);
@@ -58,11 +64,20 @@ std::uint64_t first_fit(const std::vector<PlannedBuffer>& buffers, const std::ve
 
 }  // namespace
 
+std::uint64_t scratch_block_bytes(const DeviceInfo& device) {
+  return std::max(device.max_allocation_bytes / kTransientAlignment * kTransientAlignment, kTransientAlignment);
+}
+
 std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPlacement placement,
-                               std::uint64_t alignment) {
+                               std::uint64_t block_bytes, std::uint64_t alignment) {
   std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < buffers.size(); ++i)
-    if (buffers[i].transient && buffers[i].used) order.push_back(i);
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    if (!buffers[i].transient || !buffers[i].used) continue;
+    if (footprint(buffers[i], alignment) > block_bytes)
+      throw DeviceError("transient '" + buffers[i].name + "': " + byte_size_text(buffers[i].bytes) +
+                        " is more than the device allows in one allocation (" + byte_size_text(block_bytes) + ")");
+    order.push_back(i);
+  }
   // Every order breaks ties by first use, then by position, so the plan never depends on sort internals.
   auto sorted_by = [&](auto key) {
     std::vector<std::size_t> sorted = order;
@@ -76,9 +91,16 @@ std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPla
   auto largest = [](const PlannedBuffer& b) { return b.bytes; };
   if (placement != TransientPlacement::Shared) {
     std::uint64_t end = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> none;
     for (std::size_t i : sorted_by(largest)) {
-      buffers[i].offset = placement == TransientPlacement::Separate ? end : 0;
-      end = std::max(end, buffers[i].offset + footprint(buffers[i], alignment));
+      const std::uint64_t size = footprint(buffers[i], alignment);
+      if (placement == TransientPlacement::Separate) {  // each after the last, within a block
+        none.assign(1, {0, end});
+        buffers[i].offset = end == 0 ? 0 : lowest_gap(none, size, alignment, block_bytes);
+      } else {
+        buffers[i].offset = 0;
+      }
+      end = std::max(end, buffers[i].offset + size);
     }
     return end;
   }
@@ -92,7 +114,7 @@ std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPla
   std::vector<std::uint64_t> offsets(buffers.size()), best_offsets;
   std::uint64_t best = ~std::uint64_t(0);
   for (const std::vector<std::size_t>& candidate : {sorted_by(largest), sorted_by(bytes_times_life), sorted_by(earliest)}) {
-    const std::uint64_t end = first_fit(buffers, candidate, alignment, offsets);
+    const std::uint64_t end = first_fit(buffers, candidate, block_bytes, alignment, offsets);
     if (end < best) {
       best = end;
       best_offsets = offsets;

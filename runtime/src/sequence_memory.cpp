@@ -41,7 +41,7 @@ SequenceMemory::~SequenceMemory() {
 }
 
 RawBuffer SequenceMemory::add_transient(std::uint64_t bytes, ir::TypeRef element, std::string name) {
-  if (flushed_) throw DeviceError("transient: the sequence was already submitted; record a new one");
+  if (flushed_) throw DeviceError("transient: the sequence was already submitted (or finished recording); record a new one");
   if (name.empty()) name = "transient " + std::to_string(transients_.size());
   auto storage = std::make_shared<TransientStorage>(this, name, bytes);
   PlannedBuffer planned;
@@ -79,7 +79,7 @@ void SequenceMemory::touch(const RawBuffer& buffer, const char* what) {
 }
 
 void SequenceMemory::record(SequenceCommand command, SequenceBackend& backend) {
-  if (flushed_) throw DeviceError("the sequence was already submitted; record a new one");
+  if (flushed_) throw DeviceError("the sequence was already submitted (or finished recording); record a new one");
   const char* what = command_name(command);
   for_each_buffer(command, [&](const RawBuffer& b) { touch(b, what); });
   ++commands_;
@@ -102,7 +102,8 @@ MemoryPlan SequenceMemory::plan() const {
       plan.persistent_bytes += b.bytes;
     }
   }
-  plan.scratch_bytes = flushed_ ? scratch_bytes_ : place_transients(transients, placement_);
+  plan.scratch_bytes =
+      flushed_ ? scratch_bytes_ : place_transients(transients, placement_, scratch_block_bytes(device_->info()));
   plan.live_transient_peak = live_transient_peak(transients);
   plan.buffers.insert(plan.buffers.end(), transients.begin(), transients.end());
   return plan;
@@ -129,17 +130,19 @@ void SequenceMemory::flush(SequenceBackend& backend) {
   failed_ = true;  // until every kept command has reached the backend
   std::vector<PlannedBuffer> transients;
   for (std::size_t i : transient_buffer_) transients.push_back(buffers_[i]);
-  scratch_bytes_ = place_transients(transients, placement_);
+  const std::uint64_t block = scratch_block_bytes(device_->info());
+  scratch_bytes_ = place_transients(transients, placement_, block);
   for (std::size_t k = 0; k < transient_buffer_.size(); ++k) buffers_[transient_buffer_[k]] = transients[k];
   flushed_ = true;
   check_budget(plan());
 
   if (scratch_bytes_ > 0) {
-    RawBuffer scratch = workspace_ ? workspace_->scratch(*device_, scratch_bytes_)
-                                   : device_->allocate(scratch_bytes_, nullptr, MemoryKind::DeviceLocal);
+    const std::vector<RawBuffer> scratch = workspace_ ? workspace_->blocks(*device_, scratch_bytes_)
+                                                      : allocate_scratch_blocks(*device_, scratch_bytes_);
     for (std::size_t k = 0; k < transients_.size(); ++k) {
       const PlannedBuffer& b = buffers_[transient_buffer_[k]];
-      if (b.used) transients_[k]->place(device_->view(scratch, b.offset, b.bytes, transients_[k]->name()));
+      if (b.used)
+        transients_[k]->place(device_->view(scratch[b.offset / block], b.offset % block, b.bytes, transients_[k]->name()));
     }
   }
   for (SequenceCommand& command : kept_) {

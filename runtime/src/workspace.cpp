@@ -1,19 +1,32 @@
 #include "sprig/runtime/workspace.hpp"
 
+#include <algorithm>
+
 #include "sprig/dsl/error.hpp"
 #include "sprig/runtime/backend.hpp"
+#include "sprig/runtime/memory_plan.hpp"
 
 namespace sprig {
 
-RawBuffer Workspace::scratch(DeviceBackend& device, std::uint64_t bytes) {
+std::vector<RawBuffer> allocate_scratch_blocks(DeviceBackend& device, std::uint64_t bytes) {
+  const std::uint64_t block = scratch_block_bytes(device.info());
+  std::vector<RawBuffer> blocks;
+  for (std::uint64_t start = 0; start < bytes; start += block)
+    blocks.push_back(device.allocate(std::min(block, bytes - start), nullptr, MemoryKind::DeviceLocal));
+  return blocks;
+}
+
+std::vector<RawBuffer> Workspace::blocks(DeviceBackend& device, std::uint64_t bytes) {
   std::lock_guard lock(state_->mutex);
   if (state_->device != nullptr && state_->device != &device)
     throw DeviceError("Workspace: this workspace serves the device '" + state_->device->info().name +
                       "'; use another Workspace for '" + device.info().name + "'");
   state_->device = &device;
-  if (!state_->memory || state_->memory.bytes() < bytes) {
-    state_->memory = RawBuffer();  // the old memory goes before the new is asked for
-    state_->memory = device.allocate(bytes, nullptr, MemoryKind::DeviceLocal);
+  if (state_->bytes < bytes) {
+    state_->memory.clear();  // the old memory goes before the new is asked for
+    state_->bytes = 0;
+    state_->memory = allocate_scratch_blocks(device, bytes);
+    state_->bytes = bytes;
     ++state_->allocations;
   }
   return state_->memory;
@@ -21,7 +34,7 @@ RawBuffer Workspace::scratch(DeviceBackend& device, std::uint64_t bytes) {
 
 std::uint64_t Workspace::bytes() const {
   std::lock_guard lock(state_->mutex);
-  return state_->memory.bytes();
+  return state_->bytes;
 }
 
 std::uint64_t Workspace::allocations() const {
@@ -31,7 +44,8 @@ std::uint64_t Workspace::allocations() const {
 
 void Workspace::release() {
   std::lock_guard lock(state_->mutex);
-  state_->memory = RawBuffer();
+  state_->memory.clear();
+  state_->bytes = 0;
 }
 
 }  // namespace sprig

@@ -50,6 +50,7 @@ DeviceInfo describe_device(const Options& o) {
   info.max_workgroup_size = o.max_workgroup_size;
   info.max_workgroup_count = {0x7fffffffu, 65535, 65535};
   info.max_buffer_bytes = o.max_buffer_bytes;
+  info.max_allocation_bytes = o.max_buffer_bytes;  // allocate() takes no more either
   ir::Features& f = info.supported;
   f.int64 = f.int64_atomics = true;
   f.subgroup_basic = f.subgroup_vote = f.subgroup_ballot = f.subgroup_shuffle = f.subgroup_shuffle_relative =

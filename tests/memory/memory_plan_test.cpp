@@ -93,3 +93,16 @@ TEST_CASE("a plan prints as a table and as JSON with every buffer") {
   CHECK(json.find("\"name\": \"keys scratch\"") != std::string::npos);
   CHECK(json.find("\"offset\": 0") != std::string::npos);
 }
+
+TEST_CASE("no transient straddles two blocks of scratch, and one larger than a block is refused by name") {
+  // 3000 bytes take 3072 aligned: two alive at once cannot share a 4096-byte block.
+  std::vector<PlannedBuffer> buffers = {transient("a", 3000, 0, 2), transient("b", 3000, 0, 2),
+                                        transient("c", 1000, 0, 2)};
+  CHECK(place_transients(buffers, TransientPlacement::Shared, 4096) == 4096 + 3072);
+  for (const PlannedBuffer& b : buffers) CHECK(b.offset / 4096 == (b.offset + b.bytes - 1) / 4096);
+  CHECK(place_transients(buffers, TransientPlacement::Separate, 4096) == 2 * 4096);
+  for (const PlannedBuffer& b : buffers) CHECK(b.offset / 4096 == (b.offset + b.bytes - 1) / 4096);
+  std::vector<PlannedBuffer> too_large = {transient("whole table", 5000, 0, 0)};
+  REQUIRE_THROWS_WITH(place_transients(too_large, TransientPlacement::Shared, 4096),
+                      Catch::Contains("transient 'whole table'") && Catch::Contains("in one allocation"));
+}

@@ -2,6 +2,7 @@
 // shared where live ranges allow, the barriers a reuse needs, workspaces kept across
 // sequences, and clear errors where a transient is used outside its sequence.
 #include "backends.hpp"
+#include "sprig/simulator/device.hpp"
 
 using namespace sprig;
 using Catch::Contains;
@@ -216,4 +217,50 @@ TEST_CASE("a transient placed where another lived waits for that one's last read
   auto [separate_barriers, separate_plan] = record(TransientPlacement::Separate);
   CHECK(planned(separate_plan, "a").offset != planned(separate_plan, "b").offset);
   CHECK(separate_barriers == 2);
+}
+
+TEST_CASE("scratch larger than one allocation is made of blocks, in a sequence and in a workspace") {
+  // A simulator that allocates at most 64 KiB at once: eight 16 KiB transients alive
+  // together need 128 KiB of scratch, two blocks or more.
+  sim::Options options;
+  options.max_buffer_bytes = 64 << 10;
+  sim::Device dev(options);
+  auto sum = sum_kernel();
+  const std::size_t n = 4096;  // 16 KiB of uint32
+  auto in = dev.upload(iota(n));
+  auto out = dev.alloc<std::uint32_t>(n);
+  Workspace workspace;
+  for (bool with_workspace : {false, true}) {
+    INFO((with_workspace ? "workspace" : "the sequence's own scratch"));
+    Sequence s = dev.sequence();
+    if (with_workspace) s.use_workspace(workspace);
+    std::vector<DeviceBuffer<std::uint32_t>> parts;
+    for (int i = 0; i < 8; ++i) parts.push_back(s.transient<std::uint32_t>(n, "part " + std::to_string(i)));
+    s.run(sum, grid(n), in, in, parts[0]);  // parts[i] = 2^i * in
+    for (std::size_t i = 1; i < parts.size(); ++i) s.run(sum, grid(n), parts[i - 1], parts[i - 1], parts[i]);
+    s.run(sum, grid(n), parts[7], parts[0], out);  // every part stays alive to the end
+    for (std::size_t i = 1; i < parts.size(); ++i) s.run(sum, grid(n), parts[i], in, parts[0]);
+    const MemoryPlan plan = s.memory_plan();
+    CHECK(plan.scratch_bytes > options.max_buffer_bytes);
+    s.run_and_wait();
+    CHECK(dev.download(out)[3] == (256u + 2u) * 3u);  // parts[7] = 256 * in, parts[0] = 2 * in
+  }
+  CHECK(workspace.bytes() > options.max_buffer_bytes);
+}
+
+TEST_CASE("finish_recording plans and records before submit, and refuses later commands") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  auto step = step_kernel();
+  const std::size_t n = 256;
+  auto in = dev.upload(iota(n));
+  auto out = dev.alloc<std::uint32_t>(n);
+  Sequence s = dev.sequence();
+  auto t = s.transient<std::uint32_t>(n, "scratch");
+  s.run(step, grid(n), 1u, in, t);
+  s.run(step, grid(n), 2u, t, out);
+  s.finish_recording();
+  CHECK(s.memory_plan().scratch_bytes == n * 4);
+  CHECK_THROWS_WITH(s.run(step, grid(n), 0u, in, out), Contains("finished recording"));
+  s.run_and_wait();
+  CHECK(dev.download(out)[7] == (7u * 3 + 1) * 3 + 2);
 }

@@ -168,7 +168,7 @@ std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& d
       }
       auto plotter = std::make_unique<sprig::pos::Plotter>(device, k, mode, options);
       if (records == Records::Interleaved)
-        options.workspace.scratch(device.backend(), (plotters.size() + 1) * plotter->record_scratch_bytes());
+        options.workspace.reserve(device.backend(), (plotters.size() + 1) * plotter->record_scratch_bytes());
       plotters.push_back(std::move(plotter));
       if (device.memory_usage().spilled_bytes == spilled_before) continue;
       // Its buffers went to host memory: it would run, but slow every record down.

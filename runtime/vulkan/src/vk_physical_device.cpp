@@ -209,6 +209,7 @@ PhysicalDevice describe_physical_device(VkPhysicalDevice handle, std::uint32_t i
   caps.min_uniform_buffer_offset_alignment = limits.minUniformBufferOffsetAlignment;
   caps.non_coherent_atom_size = limits.nonCoherentAtomSize;
   caps.max_memory_allocation_size = maintenance3.maxMemoryAllocationSize;
+  if (maintenance3.maxMemoryAllocationSize != 0) info.max_allocation_bytes = maintenance3.maxMemoryAllocationSize;
   caps.max_uniform_buffer_range = limits.maxUniformBufferRange;
   caps.max_push_constants_size = limits.maxPushConstantsSize;
   caps.max_per_stage_storage_buffers = limits.maxPerStageDescriptorStorageBuffers;

@@ -77,7 +77,7 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
   Sequence planning = device.sequence();
   for (const RecordStep& step : steps(Seed{})) step(planning);
   record_scratch_bytes_ = planning.memory_plan().scratch_bytes;
-  if (record_scratch_bytes_ > 0) workspace_.scratch(device.backend(), record_scratch_bytes_);
+  if (record_scratch_bytes_ > 0) workspace_.reserve(device.backend(), record_scratch_bytes_);
 }
 
 std::size_t Plotter::device_bytes() const {

@@ -39,6 +39,7 @@ struct DeviceInfo {
   std::array<std::uint32_t, 3> max_workgroup_size{1024, 1024, 64};
   std::array<std::uint32_t, 3> max_workgroup_count{65535, 65535, 65535};
   std::uint64_t max_buffer_bytes = 1ull << 27;  // per binding (maxStorageBufferRange)
+  std::uint64_t max_allocation_bytes = ~0ull;   // per memory allocation (maxMemoryAllocationSize)
   ir::Features supported;  // which kernel features the device offers
   double timestamp_period_ns = 1.0;  // 0: the device has no timestamps (timings() reports 0)
 };

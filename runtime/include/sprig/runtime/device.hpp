@@ -95,8 +95,12 @@ class Sequence {
   // The buffers, live ranges, offsets and peak of the commands recorded so far.
   MemoryPlan memory_plan() const { return memory_->plan(); }
 
+  // Ends recording: plans the transients and hands every command kept for that to the
+  // backend, so that submit() only submits (a benchmark keeps this host work out of its
+  // timing). Commands recorded after it are refused; submit() does it when it was not done.
+  void finish_recording() { memory_->flush(*impl_); }
   void submit() {
-    memory_->flush(*impl_);
+    finish_recording();
     impl_->submit();
   }
   bool poll() { return impl_->poll(); }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sprig/runtime/backend.hpp"
+
 namespace sprig {
 
 // How transient buffers are placed in the scratch memory.
@@ -52,11 +54,16 @@ struct MemoryPlan {
 // alignment Vulkan allows a device to require.
 constexpr std::uint64_t kTransientAlignment = 256;
 
+// Scratch larger than one allocation may be (maxMemoryAllocationSize) is made of blocks of
+// this many bytes, the last one shorter; no transient straddles two blocks.
+std::uint64_t scratch_block_bytes(const DeviceInfo& device);
+
 // Gives every used transient of `buffers` an offset so that buffers alive at the same time
-// never share a byte, and returns the scratch bytes needed. Greedy by size: the largest
-// buffers are placed first, each at the lowest offset clear of every placed buffer it is
-// alive with. Deterministic.
+// never share a byte and none straddles a multiple of `block_bytes`, and returns the scratch
+// bytes needed: first fit in three orders, the tightest kept (docs/memory.md).
+// Deterministic. Throws DeviceError naming a transient larger than a block.
 std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPlacement placement,
+                               std::uint64_t block_bytes = ~std::uint64_t(0),
                                std::uint64_t alignment = kTransientAlignment);
 
 // The most bytes of used transients alive during any one command.

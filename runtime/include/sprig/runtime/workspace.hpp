@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "sprig/runtime/buffer.hpp"
 
@@ -16,22 +17,31 @@ namespace sprig {
 
 class DeviceBackend;
 
+// Device-local scratch of `bytes` as blocks of scratch_block_bytes (memory_plan.hpp), the
+// last one shorter.
+std::vector<RawBuffer> allocate_scratch_blocks(DeviceBackend& device, std::uint64_t bytes);
+
 class Workspace {
  public:
   Workspace() : state_(std::make_shared<State>()) {}
 
-  // Scratch of at least `bytes` on `device`: the memory kept, or a new allocation that
-  // replaces it when it is too small (sequences still running keep the old one alive).
-  RawBuffer scratch(DeviceBackend& device, std::uint64_t bytes);
+  // Scratch of at least `bytes` on `device`, as blocks of scratch_block_bytes (the last
+  // shorter; one block unless `bytes` passes the device's largest allocation): the memory
+  // kept, or new memory that replaces it when it is too small (sequences still running keep
+  // the old alive).
+  std::vector<RawBuffer> blocks(DeviceBackend& device, std::uint64_t bytes);
+  // The same, for memory that later sequences will need: grows the workspace now.
+  void reserve(DeviceBackend& device, std::uint64_t bytes) { (void)blocks(device, bytes); }
   std::uint64_t bytes() const;        // held now
-  std::uint64_t allocations() const;  // how many times it had to allocate
+  std::uint64_t allocations() const;  // how many times it had to grow
   void release();                     // gives the memory back (sequences in flight keep theirs)
 
  private:
   struct State {
     std::mutex mutex;
     const DeviceBackend* device = nullptr;
-    RawBuffer memory;
+    std::vector<RawBuffer> memory;
+    std::uint64_t bytes = 0;
     std::uint64_t allocations = 0;
   };
   std::shared_ptr<State> state_;  // copies of a Workspace share one memory
