@@ -58,15 +58,14 @@ const BucketRunsKernel& bucket_runs_kernel(std::uint32_t invocations) {
   return sprig::detail::cached_kernel<BucketRunsKernel>(name + "/" + std::to_string(invocations), trace);
 }
 
-const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations, std::uint32_t link_words, bool slot_positions) {
+const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations) {
   std::string name = "pos_bucket_slots";
   auto trace = [=] {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> keys, ReadBuffer<std::uint32_t> values, ReadBuffer<std::uint32_t> ys,
             ReadBuffer<std::uint32_t> starts, ReadBuffer<std::uint32_t> ends, WriteBuffer<std::uint32_t> slots,
-            WriteBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> links, WriteBuffer<std::uint32_t> by_slot,
-            UInt count, UInt hole, UInt capacity) {
+            WriteBuffer<std::uint32_t> sizes, UInt count, UInt hole, UInt capacity) {
           UInt j = global_id().x();
           if_(j < count, [&] {
             UInt key = keys[j];
@@ -74,13 +73,9 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations, std::uin
               UInt rank = j - starts[key];
               if_(rank < capacity, [&] {
                 UInt position = values[j];
-                UInt q = key * capacity + rank;
-                slots[q * slot_words] = position;
-                slots[q * slot_words + 1u] = ys[position].load();
-                // Read beside ys[position]: the links' gather costs no pass of its own.
-                if (slot_positions) by_slot[q] = position;
-                for (std::uint32_t w = 0; w < link_words; ++w)
-                  by_slot[q * link_words + w] = links[position * link_words + w].load();
+                UInt slot = (key * capacity + rank) * slot_words;
+                slots[slot] = position;
+                slots[slot + 1u] = ys[position].load();
               });
               if_(rank == 0u, [&] { sizes[key] = min(ends[key] - j, capacity); });
             });
@@ -88,9 +83,7 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations, std::uin
         },
         workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<BucketSlotsKernel>(name + "/" + std::to_string(invocations) + "/links" +
-                                                             std::to_string(link_words) + (slot_positions ? "x" : ""),
-                                                         trace);
+  return sprig::detail::cached_kernel<BucketSlotsKernel>(name + "/" + std::to_string(invocations), trace);
 }
 
 }  // namespace detail
@@ -103,17 +96,16 @@ Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::strin
 
 namespace {
 
-// The bucketing's temporaries, made by its first step and shared by the others; one-word
-// stand-ins for the links that the slots kernel binds when it writes none.
+// The bucketing's temporaries, made by its first step and shared by the others.
 struct BucketScratch {
-  DeviceBuffer<std::uint32_t> keys, values, starts, ends, no_links, no_slot_links;
+  DeviceBuffer<std::uint32_t> keys, values, starts, ends;
 };
 
 }  // namespace
 
 std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
                                         const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
-                                        std::uint32_t count, const Buckets& out, SlotLinks slot_links) {
+                                        std::uint32_t count, const Buckets& out) {
   const std::uint32_t hole = hole_key(k), capacity = bucket_capacity(mode);
   const std::uint32_t invocations = elementwise_invocations(device.info());
   auto scratch = std::make_shared<BucketScratch>();
@@ -122,9 +114,7 @@ std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const 
         *scratch = {s.transient<std::uint32_t>(count, "bucketing keys"),
                     s.transient<std::uint32_t>(count, "bucketing positions"),
                     s.transient<std::uint32_t>(num_buckets(k), "bucketing run starts"),
-                    s.transient<std::uint32_t>(num_buckets(k), "bucketing run ends"),
-                    s.transient<std::uint32_t>(1, "bucketing no links"),
-                    s.transient<std::uint32_t>(1, "bucketing no slot links")};
+                    s.transient<std::uint32_t>(num_buckets(k), "bucketing run ends")};
         s.run(detail::bucket_keys_kernel(invocations), grid(count), ys, pair_sizes, scratch->keys, scratch->values,
               count, slots_per_pair, hole);
       },
@@ -135,13 +125,9 @@ std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const 
         s.run(detail::bucket_runs_kernel(invocations), grid(count), scratch->keys, scratch->starts, scratch->ends,
               count, hole);
       },
-      [&, scratch, count, hole, capacity, invocations, slot_links](Sequence& s) {
-        const bool positions = slot_links.by_slot && !slot_links.links;
-        const std::uint32_t words = slot_links.by_slot && slot_links.links ? slot_links.words : 0;
-        s.run(detail::bucket_slots_kernel(invocations, words, positions), grid(count), scratch->keys, scratch->values,
-              ys, scratch->starts, scratch->ends, out.slots, out.sizes,
-              slot_links.links ? *slot_links.links : scratch->no_links,
-              slot_links.by_slot ? *slot_links.by_slot : scratch->no_slot_links, count, hole, capacity);
+      [&, scratch, count, hole, capacity, invocations](Sequence& s) {
+        s.run(detail::bucket_slots_kernel(invocations), grid(count), scratch->keys, scratch->values, ys,
+              scratch->starts, scratch->ends, out.slots, out.sizes, count, hole, capacity);
       },
   };
   if (mode == Mode::Abundance)

@@ -1,5 +1,7 @@
 #include "sprig/stdlib/pos/links.hpp"
 
+#include <string>
+
 namespace sprig::pos::detail {
 
 namespace {
@@ -31,6 +33,32 @@ LinkedSlots load_link(const ReadBuffer<std::uint32_t>& links, int k, const UInt&
     ranks = links[index * 2u + 1u];
   }
   return {pair * capacity + ((ranks >> link_rank_bits) & rank_mask), (pair + 1u) * capacity + (ranks & rank_mask)};
+}
+
+const SlotLinksKernel& slot_links_kernel(int k, int table, std::uint32_t invocations) {
+  std::string name = "pos_slot_links_t" + std::to_string(table);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> links,
+            WriteBuffer<std::uint32_t> by_slot, UInt count) {
+          UInt q = global_id().x();
+          if_(q >= count, [] { return_(); });
+          // Slots past a bucket's size are never named by a link: left unwritten.
+          if_(q % capacity < sizes[q / capacity], [&] {
+            UInt position = slots[q * slot_words];
+            const std::uint32_t words = slot_link_words(k, table);
+            if (table == 1) {
+              by_slot[q] = position;
+            } else {
+              for (std::uint32_t w = 0; w < words; ++w) by_slot[q * words + w] = links[position * words + w].load();
+            }
+          });
+        },
+        workgroup(invocations));
+  };
+  return sprig::detail::cached_kernel<SlotLinksKernel>(
+      name + "/k" + std::to_string(k) + "/" + std::to_string(invocations), trace);
 }
 
 }  // namespace sprig::pos::detail

@@ -164,10 +164,8 @@ std::vector<RecordStep> Plotter::table1_steps(const std::shared_ptr<RecordBuffer
   };
   // Subspace's table 1 is in (y, x) order: its ys sorted, xs_ the x at each position.
   if (mode_ == Mode::Subspace) append(subspace_table1_steps(device_, k, r.ys[1], xs_));
-  // Abundance: the bucketing also writes table 1's x by bucket slot, where table 2's links lead.
-  const SlotLinks x_by_slot{nullptr, &r.slot_links[1], 1};
-  append(bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1],
-                         mode_ == Mode::Abundance ? x_by_slot : SlotLinks{}));
+  append(bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1]));
+  if (mode_ == Mode::Abundance) out.push_back(slot_links_step(record, 1));
   return out;
 }
 
@@ -200,11 +198,21 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
                                    DenseTable{r.ys[t], r.parents[t], r.metadata[t]}, slots));
     append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, slots, r.buckets[t]));
   } else {
-    // The bucketing also writes the table's links by bucket slot, where the next table's lead.
-    append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots, r.buckets[t],
-                           SlotLinks{&r.parents[t], &r.slot_links[t], link_words(k)}));
+    append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots, r.buckets[t]));
+    out.push_back(slot_links_step(record, table));
   }
   return out;
+}
+
+RecordStep Plotter::slot_links_step(const std::shared_ptr<RecordBuffers>& record, int table) {
+  return [this, record, table](Sequence& s) {
+    RecordBuffers& r = *record;
+    const auto t = std::size_t(table);
+    const std::uint32_t slots = num_buckets(k_) * bucket_capacity(mode_);
+    // Table 1's slots hold their x: its matching's metadata stand-in fills the unread links.
+    s.run(detail::slot_links_kernel(k_, table, elementwise_invocations(device_.info())), grid(slots),
+          r.buckets[t].slots, r.buckets[t].sizes, table == 1 ? r.metadata[1] : r.parents[t], r.slot_links[t], slots);
+  };
 }
 
 std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers>& record) {

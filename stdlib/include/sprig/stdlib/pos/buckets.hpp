@@ -42,14 +42,10 @@ using BucketRunsKernel =
 const BucketRunsKernel& bucket_runs_kernel(std::uint32_t invocations);
 
 // The first `capacity` entries of every run into its bucket's slots, and the bucket sizes.
-// `link_words` > 0 also writes, in bucket-slot order, the `link_words`-word link at each
-// slot's position (links.hpp); `slot_positions` writes each slot's position instead (table
-// 1's x); neither leaves the last two buffers alone.
 using BucketSlotsKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
-const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations, std::uint32_t link_words, bool slot_positions);
+           ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
+const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations);
 
 }  // namespace detail
 
@@ -67,15 +63,6 @@ Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::strin
 // of several records can be interleaved in one sequence (pos::record_interleaved).
 using RecordStep = std::function<void(Sequence&)>;
 
-// What the bucketing also writes in bucket-slot order for Abundance's links (links.hpp):
-// nothing (by_slot null), each slot's position (links null: table 1's x), or the link of
-// `words` words at each slot's position in `links`.
-struct SlotLinks {
-  const DeviceBuffer<std::uint32_t>* links = nullptr;
-  const DeviceBuffer<std::uint32_t>* by_slot = nullptr;
-  std::uint32_t words = 0;
-};
-
 // The steps that bucket the positions 0 .. count - 1 with y values `ys`; `pair_sizes` and
 // `slots_per_pair` name the holes of Abundance's tables 2..7 (slots_per_pair 0 for table 1
 // and for Subspace's dense tables, already in y order). The bucketing's own temporaries
@@ -83,6 +70,6 @@ struct SlotLinks {
 // `ys`, `pair_sizes` and `out` are captured by reference: they must outlive the recording.
 std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
                                         const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
-                                        std::uint32_t count, const Buckets& out, SlotLinks slot_links = {});
+                                        std::uint32_t count, const Buckets& out);
 
 }  // namespace sprig::pos
