@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
   for (std::size_t in_flight : {1, 2, 4}) {
     while (plotters.size() < in_flight)  // one workspace, which grows to hold the interleaved records
       plotters.push_back(std::make_unique<pos::Plotter>(
-          gpu, k, mode, pos::PlotterOptions{plotters[0]->workspace()}));
+          gpu, k, mode, pos::PlotterOptions{pos::ParentLayout::Auto, plotters[0]->workspace()}));
     std::vector<pos::Plotter*> group;
     for (std::size_t i = 0; i < in_flight; ++i) group.push_back(plotters[i].get());
     std::uint32_t next = 2;

@@ -91,48 +91,59 @@ TEST_CASE("each table's metadata is stored at its own width", "[pos]") {
   CHECK(sprig::pos::metadata_words(16, 2) == 1);
 }
 
-// A link names two bucket slots; it takes one word while the pair index fits in 14 bits
-// (K <= 21) and two above. Both layouts round-trip on the device, at the largest pair index.
-TEST_CASE("Abundance's links round-trip in one word at K = 21 and two at K = 22", "[pos][device]") {
+// A link names two bucket slots in one word while the pair index fits in 14 bits (K <= 21):
+// it round-trips on the device at K = 21's largest pair index and ranks.
+TEST_CASE("Abundance's links round-trip in one word up to K = 21", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   using namespace sprig;
-  CHECK(pos::link_words(20) == 1);
-  CHECK(pos::link_words(21) == 1);
-  CHECK(pos::link_words(22) == 2);
-  CHECK(pos::link_words(25) == 2);
-  const std::uint32_t capacity = pos::bucket_capacity(pos::Mode::Abundance);
-  for (int k : {21, 22}) {
-    INFO("K = " << k);
-    const std::uint32_t last_pair = pos::num_pairs(k) - 1;
-    // (pair, left rank, right rank) of each link, stored at position 2 * i + 1.
-    const std::vector<std::uint32_t> pairs{0, 1, last_pair, last_pair}, lefts{0, 271, 5, 271}, rights{271, 0, 7, 271};
-    auto round_trip = kernel("links_round_trip", [k](ReadBuffer<std::uint32_t> pair, ReadBuffer<std::uint32_t> left,
-                                                     ReadBuffer<std::uint32_t> right, WriteBuffer<std::uint32_t> links) {
-      UInt i = global_id().x();
-      if_(i < pair.size(), [&] {
-        pos::detail::store_link(links, k, i * 2u + 1u, pair[i], left[i], right[i]);
-      });
-    }, workgroup(64));
-    auto read_back = kernel("links_read_back", [k](ReadBuffer<std::uint32_t> links, WriteBuffer<std::uint32_t> slots,
-                                                   UInt count) {
-      UInt i = global_id().x();
-      if_(i < count, [&] {
-        pos::detail::LinkedSlots s = pos::detail::load_link(links, k, i * 2u + 1u);
-        slots[i * 2u] = s.left;
-        slots[i * 2u + 1u] = s.right;
-      });
-    }, workgroup(64));
-    auto links = dev.alloc<std::uint32_t>(8 * pos::link_words(k));
-    auto slots = dev.alloc<std::uint32_t>(8);
-    auto sequence = dev.sequence();
-    sequence.fill(links, 0);
-    sequence.run(round_trip, grid(4), dev.upload(pairs), dev.upload(lefts), dev.upload(rights), links);
-    sequence.run(read_back, grid(4), links, slots, 4u);
-    sequence.run_and_wait();
-    const std::vector<std::uint32_t> got = dev.download(slots);
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      CHECK(got[2 * i] == pairs[i] * capacity + lefts[i]);
-      CHECK(got[2 * i + 1] == (pairs[i] + 1) * capacity + rights[i]);
-    }
+  CHECK(pos::links_fit(20));
+  CHECK(pos::links_fit(21));
+  CHECK_FALSE(pos::links_fit(22));
+  CHECK(pos::uses_links(20, pos::Mode::Abundance));
+  CHECK_FALSE(pos::uses_links(25, pos::Mode::Abundance));
+  CHECK_FALSE(pos::uses_links(20, pos::Mode::Subspace));
+  CHECK_FALSE(pos::uses_links(20, pos::Mode::Abundance, pos::ParentLayout::Positions));
+  const int k = 21;
+  const std::uint32_t capacity = pos::bucket_capacity(pos::Mode::Abundance), last_pair = pos::num_pairs(k) - 1;
+  // (pair, left rank, right rank) of each link, stored at position 2 * i + 1.
+  const std::vector<std::uint32_t> pairs{0, 1, last_pair, last_pair}, lefts{0, 271, 5, 271}, rights{271, 0, 7, 271};
+  auto store = kernel("links_store", [](ReadBuffer<std::uint32_t> pair, ReadBuffer<std::uint32_t> left,
+                                        ReadBuffer<std::uint32_t> right, WriteBuffer<std::uint32_t> links) {
+    UInt i = global_id().x();
+    if_(i < pair.size(), [&] { pos::detail::store_link(links, k, i * 2u + 1u, pair[i], left[i], right[i]); });
+  }, workgroup(64));
+  auto load = kernel("links_load", [](ReadBuffer<std::uint32_t> links, WriteBuffer<std::uint32_t> slots, UInt count) {
+    UInt i = global_id().x();
+    if_(i < count, [&] {
+      pos::detail::LinkedSlots s = pos::detail::load_link(links, k, i * 2u + 1u);
+      slots[i * 2u] = s.left;
+      slots[i * 2u + 1u] = s.right;
+    });
+  }, workgroup(64));
+  auto links = dev.alloc<std::uint32_t>(8);
+  auto slots = dev.alloc<std::uint32_t>(8);
+  auto sequence = dev.sequence();
+  sequence.fill(links, 0);
+  sequence.run(store, grid(4), dev.upload(pairs), dev.upload(lefts), dev.upload(rights), links);
+  sequence.run(load, grid(4), links, slots, 4u);
+  sequence.run_and_wait();
+  const std::vector<std::uint32_t> got = dev.download(slots);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    CHECK(got[2 * i] == pairs[i] * capacity + lefts[i]);
+    CHECK(got[2 * i + 1] == (pairs[i] + 1) * capacity + rights[i]);
   }
+}
+
+// Above K = 21 Abundance's tables keep parent positions: the same plot at K = 15 both ways.
+TEST_CASE("an Abundance plot with parent positions equals the reference", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  sprig::pos::PlotterOptions positions;
+  positions.parents = sprig::pos::ParentLayout::Positions;
+  sprig::pos::Plotter plotter(dev, 15, sprig::pos::Mode::Abundance, positions);
+  require_same_proofs(plotter.plot(device_seed(seed_of(3))),
+                      pos_ref::create_proofs(pos_ref::build_tables(seed_of(3), 15, pos_ref::Mode::Abundance)));
+  sprig::pos::PlotterOptions links;
+  links.parents = sprig::pos::ParentLayout::Links;
+  REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 22, sprig::pos::Mode::Abundance, links),
+                      Catch::Contains("parents as links are Abundance's, up to K = 21"));
 }

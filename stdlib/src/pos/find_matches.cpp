@@ -7,8 +7,9 @@
 
 namespace sprig::pos::detail {
 
-const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup) {
-  std::string name = "pos_find_matches_t" + std::to_string(table) + (mode == Mode::Subspace ? "_subspace" : "");
+const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup, bool links) {
+  std::string name = "pos_find_matches_t" + std::to_string(table) + (mode == Mode::Subspace ? "_subspace" : "") +
+                     (mode == Mode::Abundance && !links ? "_positions" : "");
   const std::uint32_t capacity = bucket_capacity(mode), kept_limit = matches_per_pair(mode);
   auto trace = [=] {
     return kernel(
@@ -149,9 +150,9 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             });
             UInt right_position = right[right_index * slot_words];
             UInt position = b * kept_limit + s;
-            if (mode == Mode::Abundance) {  // links into the buckets below (links.hpp)
+            if (links) {  // into the buckets below (links.hpp)
               detail::store_link(parents, k, position, b, i, right_index.load());
-            } else {  // positions in the dense table below
+            } else {  // positions in the table below
               parents[position * 2u] = left_position;
               parents[position * 2u + 1u] = right_position;
             }
@@ -180,7 +181,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
 }
 
 void check_match_shared_memory(const DeviceInfo& device, int k, Mode mode) {
-  const ir::Kernel& matching = *find_matches_kernel(k, 2, mode, match_invocations(device)).ir();
+  const ir::Kernel& matching = *find_matches_kernel(k, 2, mode, match_invocations(device), uses_links(k, mode)).ir();
   std::uint64_t bytes = 0;
   for (const ir::SharedVariable& v : matching.shared) bytes += ir::layout_of(v.type, ir::LayoutRule::Std430).size;
   if (bytes > device.max_shared_memory)

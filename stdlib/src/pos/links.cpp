@@ -1,5 +1,6 @@
 #include "sprig/stdlib/pos/links.hpp"
 
+#include <stdexcept>
 #include <string>
 
 namespace sprig::pos::detail {
@@ -12,27 +13,16 @@ constexpr std::uint32_t capacity = bucket_capacity(Mode::Abundance);
 
 void store_link(const WriteBuffer<std::uint32_t>& links, int k, const UInt& position, const UInt& pair,
                 const UInt& left_rank, const UInt& right_rank) {
-  UInt ranks = (left_rank << link_rank_bits) | right_rank;
-  if (link_words(k) == 1) {
-    links[position] = (pair << (2 * link_rank_bits)) | ranks;
-  } else {
-    links[position * 2u] = pair;
-    links[position * 2u + 1u] = ranks;
-  }
+  if (!links_fit(k)) throw std::logic_error("pos links: a link does not fit a word at K = " + std::to_string(k));
+  links[position] = (pair << (2 * link_rank_bits)) | (left_rank << link_rank_bits) | right_rank;
 }
 
 LinkedSlots load_link(const ReadBuffer<std::uint32_t>& links, int k, const UInt& index) {
+  if (!links_fit(k)) throw std::logic_error("pos links: a link does not fit a word at K = " + std::to_string(k));
   constexpr std::uint32_t rank_mask = (1u << link_rank_bits) - 1u;
-  UInt pair = 0u, ranks = 0u;
-  if (link_words(k) == 1) {
-    UInt link = links[index];
-    pair = link >> (2 * link_rank_bits);
-    ranks = link;
-  } else {
-    pair = links[index * 2u];
-    ranks = links[index * 2u + 1u];
-  }
-  return {pair * capacity + ((ranks >> link_rank_bits) & rank_mask), (pair + 1u) * capacity + (ranks & rank_mask)};
+  UInt link = links[index];
+  UInt pair = link >> (2 * link_rank_bits);
+  return {pair * capacity + ((link >> link_rank_bits) & rank_mask), (pair + 1u) * capacity + (link & rank_mask)};
 }
 
 const SlotLinksKernel& slot_links_kernel(int k, int table, std::uint32_t invocations) {
@@ -47,12 +37,7 @@ const SlotLinksKernel& slot_links_kernel(int k, int table, std::uint32_t invocat
           // Slots past a bucket's size are never named by a link: left unwritten.
           if_(q % capacity < sizes[q / capacity], [&] {
             UInt position = slots[q * slot_words];
-            const std::uint32_t words = slot_link_words(k, table);
-            if (table == 1) {
-              by_slot[q] = position;
-            } else {
-              for (std::uint32_t w = 0; w < words; ++w) by_slot[q * words + w] = links[position * words + w].load();
-            }
+            by_slot[q] = table == 1 ? position : links[position].load();
           });
         },
         workgroup(invocations));

@@ -42,7 +42,11 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
     : device_(device),
       k_((check_k(k), k)),
       mode_(mode),
+      links_(uses_links(k, mode, options.parents)),
       workspace_(std::move(options.workspace)) {
+  if (options.parents == ParentLayout::Links && (mode != Mode::Abundance || !links_fit(k)))
+    throw std::invalid_argument("pos::Plotter: parents as links are Abundance's, up to K = 21 (K = " +
+                                std::to_string(k) + ", " + mode_name(mode) + ")");
   const std::uint64_t largest = largest_binding(k, mode);
   if (largest > device.info().max_buffer_bytes)
     throw std::invalid_argument("pos::Plotter: device too small: K = " + std::to_string(k) + " (" + mode_name(mode) +
@@ -122,11 +126,13 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
       r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " metadata");
       if (sparse) {
         r.parents[t] = kept_parents_[std::size_t(t - 2)];
-      } else {
-        r.parents[t] = s.transient<std::uint32_t>(slots * link_words(k), name + " links");
+      } else if (links_) {
+        r.parents[t] = s.transient<std::uint32_t>(slots, name + " links");
         if (t < 7)
           r.slot_links[std::size_t(t)] = s.transient<std::uint32_t>(
-              std::size_t(num_buckets(k)) * bucket_capacity(mode_) * link_words(k), name + " links by bucket slot");
+              std::size_t(num_buckets(k)) * bucket_capacity(mode_), name + " links by bucket slot");
+      } else {
+        r.parents[t] = s.transient<std::uint32_t>(slots * 2, name + " parents");
       }
       if (t < 7) r.buckets[t] = transient_buckets(s, k, mode_, name);
       if (sparse) {
@@ -135,7 +141,7 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
         r.sparse_metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " sparse metadata");
       }
     }
-    if (!sparse)
+    if (links_)
       r.slot_links[1] = s.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_capacity(mode_),
                                                    "table 1 x by bucket slot");
     r.all_proofs = s.transient<std::uint32_t>(std::size_t(num_s_buckets) * proof_words(k), "proofs of every s-bucket");
@@ -165,7 +171,7 @@ std::vector<RecordStep> Plotter::table1_steps(const std::shared_ptr<RecordBuffer
   // Subspace's table 1 is in (y, x) order: its ys sorted, xs_ the x at each position.
   if (mode_ == Mode::Subspace) append(subspace_table1_steps(device_, k, r.ys[1], xs_));
   append(bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1]));
-  if (mode_ == Mode::Abundance) out.push_back(slot_links_step(record, 1));
+  if (links_) out.push_back(slot_links_step(record, 1));
   return out;
 }
 
@@ -182,7 +188,7 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
     const std::uint32_t pairs = num_pairs(k), match_workgroup = match_invocations(device_.info());
     const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
     const auto t = std::size_t(table);
-    s.run(detail::find_matches_kernel(k, table, mode, match_workgroup), pair_grid, r.buckets[t - 1].slots,
+    s.run(detail::find_matches_kernel(k, table, mode, match_workgroup, links_), pair_grid, r.buckets[t - 1].slots,
           r.buckets[t - 1].sizes, r.metadata[t - 1], xs_, sparse ? r.sparse_ys[t] : r.ys[t],
           sparse ? r.sparse_metadata[t] : r.metadata[t], sparse ? r.sparse_parents[t] : r.parents[t], pair_sizes_,
           targets_, subspace_targets_, pairs);
@@ -199,7 +205,7 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
     append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, slots, r.buckets[t]));
   } else {
     append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots, r.buckets[t]));
-    out.push_back(slot_links_step(record, table));
+    if (links_) out.push_back(slot_links_step(record, table));
   }
   return out;
 }
@@ -223,12 +229,12 @@ std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers
         RecordBuffers& r = *record;
         if (mode == Mode::Subspace)  // challenge = s
           s.run(detail::iota_kernel(elementwise_invocations(device_.info())), grid(num_s_buckets), r.challenges);
-        // Abundance walks links: table 7's by position, the others' by bucket slot.
-        const bool linked = mode == Mode::Abundance;
+        // Links are walked from table 7's by position through the others' by bucket slot.
+        const bool linked = links_;
         auto below = [&](int t) -> const DeviceBuffer<std::uint32_t>& {
           return linked ? r.slot_links[std::size_t(t)] : r.parents[std::size_t(t)];
         };
-        s.run(detail::expand_proofs_kernel(k, mode), grid(num_s_buckets), targets_, r.parents[7], below(6), below(5),
+        s.run(detail::expand_proofs_kernel(k, mode, linked), grid(num_s_buckets), targets_, r.parents[7], below(6), below(5),
               below(4), below(3), below(2), subspace_targets_, linked ? r.slot_links[1] : xs_, r.challenges, found_,
               r.all_proofs, num_s_buckets);
       },
@@ -265,7 +271,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> Plotter::find_proofs(
   auto found = device_.alloc<std::uint32_t>(challenges.size());
   auto proofs = device_.alloc<std::uint32_t>(challenges.size() * proof_words(k_));
   auto sequence = device_.sequence();
-  sequence.run(detail::expand_proofs_kernel(k_, mode_), grid(challenges.size()), targets_, kept_parents_[5],
+  sequence.run(detail::expand_proofs_kernel(k_, mode_, false), grid(challenges.size()), targets_, kept_parents_[5],
                kept_parents_[4], kept_parents_[3], kept_parents_[2], kept_parents_[1], kept_parents_[0],
                subspace_targets_, xs_, list, found, proofs, std::uint32_t(challenges.size()));
   sequence.run_and_wait();

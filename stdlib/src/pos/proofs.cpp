@@ -7,8 +7,9 @@
 
 namespace sprig::pos::detail {
 
-const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode) {
-  std::string name = std::string("pos_expand_proofs") + (mode == Mode::Subspace ? "_subspace" : "");
+const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode, bool links) {
+  std::string name =
+      std::string("pos_expand_proofs") + (mode == Mode::Subspace ? "_subspace" : "") + (mode == Mode::Abundance && !links ? "_positions" : "");
   auto trace = [=] {
     return kernel(
         name,
@@ -30,11 +31,13 @@ const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode) {
             found[s] = select(has, UInt(1u), UInt(0u));
             if_(has, [&] {
               // Table 6's entries of the proof, then table 5's, ... down to table 1's: bucket
-              // slots under Abundance's links, positions under Subspace's.
+              // slots under links, positions otherwise.
               std::vector<UInt> entries;
-              if (mode == Mode::Abundance) {
+              if (links) {
                 LinkedSlots top = load_link(parents7, k, target);
                 entries = {top.left, top.right};
+              } else if (mode == Mode::Abundance) {
+                entries = {parents7[target * 2u].load(), parents7[target * 2u + 1u].load()};
               } else {
                 entries = {cast<std::uint32_t>((*key >> 26u) & ((1u << 26) - 1u)),
                            cast<std::uint32_t>(*key & ((1u << 26) - 1u))};
@@ -42,7 +45,7 @@ const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode) {
               for (const ReadBuffer<std::uint32_t>* table : {&parents6, &parents5, &parents4, &parents3, &parents2}) {
                 std::vector<UInt> below;
                 for (const UInt& e : entries) {
-                  if (mode == Mode::Abundance) {
+                  if (links) {
                     LinkedSlots link = load_link(*table, k, e);
                     below.push_back(link.left);
                     below.push_back(link.right);
@@ -53,8 +56,8 @@ const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode) {
                 }
                 entries = std::move(below);
               }
-              std::vector<UInt> positions;  // table 1's x: by bucket slot or by (y, x) position
-              for (const UInt& e : entries) positions.push_back(xs[e].load());
+              std::vector<UInt> positions;  // table 1's x: by bucket slot, by (y, x) position, or the position
+              for (const UInt& e : entries) positions.push_back(links || mode == Mode::Subspace ? xs[e].load() : e);
               BitString proof;
               for (const UInt& x : positions) proof.append(x, unsigned(k));
               for (std::uint32_t w = 0; w < proof_words(k); ++w)

@@ -60,7 +60,8 @@ using FindMatchesKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
            WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
            WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, Buffer<std::uint64_t>, UInt>;
-const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup);
+// `links`: Abundance's parents as links (links.hpp), else as two positions.
+const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup, bool links);
 
 // find_matches holds a pair of buckets, the right bucket's r map and the kept matches in
 // shared memory; a device with less cannot plot in `mode` (Subspace's buckets and byte-wide

@@ -4,8 +4,10 @@
 // 9 bits each. Once the child table is bucketed in turn, a gather writes each of its bucket
 // slots' links in bucket-slot order, so that the next table's links (which name bucket
 // slots) lead straight to them; table 1's bucket slots hold their x. Proof expansion walks
-// these down from a table-7 position. A link takes one word up to K = 21 (a pair index of
-// at most 14 bits), two above, where a table's parents as two positions always take two.
+// these down from a table-7 position. A link takes one word while the pair index has at
+// most 14 bits (K <= 21). Above, two words of links take what two parent positions take, and
+// the links' gather costs time (5.9 ms a K = 25 record on an H100): the tables keep their
+// parents as positions there (ParentLayout).
 #pragma once
 
 #include <bit>
@@ -21,14 +23,21 @@ inline constexpr std::uint32_t link_rank_bits = 9;  // a rank in a bucket of at 
 static_assert(bucket_capacity(Mode::Abundance) <= (1u << link_rank_bits));
 
 inline std::uint32_t link_pair_bits(int k) { return std::uint32_t(std::bit_width(num_pairs(k) - 1)); }
-// Words per link: (b << 18 | i << 9 | j) in one, or b, then (i << 9 | j).
-inline std::uint32_t link_words(int k) { return link_pair_bits(k) + 2 * link_rank_bits <= 32 ? 1 : 2; }
-// Words of table t's links by bucket slot: table 1's x, or a link.
-inline std::uint32_t slot_link_words(int k, int table) { return table == 1 ? 1 : link_words(k); }
+// Whether a link (b << 18 | i << 9 | j) fits one word at this K.
+inline bool links_fit(int k) { return link_pair_bits(k) + 2 * link_rank_bits <= 32; }
+
+// How a plot's tables hold their parents: Abundance's links where they fit a word (Auto), or
+// the two parent positions (Subspace's always, whose find_proofs reads them).
+enum class ParentLayout { Auto, Links, Positions };
+inline bool uses_links(int k, Mode mode, ParentLayout layout = ParentLayout::Auto) {
+  if (mode != Mode::Abundance || layout == ParentLayout::Positions) return false;
+  return layout == ParentLayout::Links || links_fit(k);
+}
 
 namespace detail {
 
-// Writes the link of pair b's match of left rank i and right rank j at child position p.
+// Writes the link of pair b's match of left rank i and right rank j at child position p
+// (links_fit(k) must hold).
 void store_link(const WriteBuffer<std::uint32_t>& links, int k, const UInt& position, const UInt& pair,
                 const UInt& left_rank, const UInt& right_rank);
 

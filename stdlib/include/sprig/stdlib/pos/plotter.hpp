@@ -25,6 +25,7 @@
 #include "sprig/stdlib/pos/buckets.hpp"
 #include "sprig/stdlib/pos/f1.hpp"
 #include "sprig/stdlib/pos/find_matches.hpp"
+#include "sprig/stdlib/pos/links.hpp"
 #include "sprig/stdlib/pos/plot_result.hpp"
 #include "sprig/stdlib/pos/proofs.hpp"
 #include "sprig/stdlib/pos/subspace.hpp"
@@ -34,6 +35,9 @@
 namespace sprig::pos {
 
 struct PlotterOptions {
+  // How the tables hold their parents (links.hpp): Auto takes Abundance's links where they
+  // fit a word (K <= 21); Links there and Positions anywhere may be asked for (tests do).
+  ParentLayout parents = ParentLayout::Auto;
   // Where records place their temporaries. Plotters of one device that share a workspace
   // hold one record's scratch between them rather than one each: sequences on a device's
   // queue run one after another, so records recorded into separate sequences never need
@@ -111,6 +115,7 @@ class Plotter {
   Device& device_;
   int k_;
   Mode mode_;
+  bool links_;  // Abundance's parents as links (links.hpp)
   Workspace workspace_;
   std::size_t record_scratch_bytes_ = 0;
   // Subspace: table 1's x by position and the (y, left, right) keys of the proof targets,
