@@ -84,7 +84,7 @@ TEST_CASE("device plot stages equal the reference: table 7 pair sizes, s-bucket 
   const pos_ref::Tables& tables = reference_tables(seed, k);
   sprig::pos::Plotter plotter(dev, k);
   plotter.plot(device_seed(seed));
-  REQUIRE_THROWS_WITH(plotter.parents(2), Catch::Contains("Abundance's tables are links into buckets"));
+  REQUIRE_THROWS_WITH(plotter.parents(2), Catch::Contains("Abundance's tables are transients of the record"));
 
   // One plot for the checks (sections would re-plot); INFO names the stage that failed.
   {

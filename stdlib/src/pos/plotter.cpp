@@ -95,8 +95,7 @@ std::size_t Plotter::device_bytes() const {
 
 const DeviceBuffer<std::uint32_t>& Plotter::parents(int table) const {
   if (mode_ != Mode::Subspace)
-    throw std::logic_error("pos Plotter: parents() are Subspace's; Abundance's tables are links into buckets, "
-                           "transients of the record");
+    throw std::logic_error("pos Plotter: parents() are Subspace's; Abundance's tables are transients of the record");
   if (table < 2 || table > 7) throw std::out_of_range("pos Plotter: parents() of table " + std::to_string(table));
   return kept_parents_[std::size_t(table - 2)];
 }

@@ -99,7 +99,7 @@ class Plotter {
 
   // Intermediate results of the last plot, for tests that compare them stage by stage.
   // parents(t): Subspace's tables' parent positions, which find_proofs reads and the plotter
-  // keeps; Abundance's parents are links into buckets (links.hpp), transients of the record.
+  // keeps; Abundance's tables are transients of the record (links.hpp).
   const DeviceBuffer<std::uint32_t>& parents(int table) const;
   const DeviceBuffer<std::uint32_t>& s_bucket_targets() const { return targets_; }
   const DeviceBuffer<std::uint32_t>& pair_sizes() const { return pair_sizes_; }  // table 7's after a plot
