@@ -25,7 +25,7 @@ LinkedSlots load_link(const ReadBuffer<std::uint32_t>& links, int k, const UInt&
   return {pair * capacity + ((link >> link_rank_bits) & rank_mask), (pair + 1u) * capacity + (link & rank_mask)};
 }
 
-const SlotLinksKernel& slot_links_kernel(int k, int table, std::uint32_t invocations) {
+const SlotLinksKernel& slot_links_kernel(int table, std::uint32_t invocations) {
   std::string name = "pos_slot_links_t" + std::to_string(table);
   auto trace = [=] {
     return kernel(
@@ -43,7 +43,7 @@ const SlotLinksKernel& slot_links_kernel(int k, int table, std::uint32_t invocat
         workgroup(invocations));
   };
   return sprig::detail::cached_kernel<SlotLinksKernel>(
-      name + "/k" + std::to_string(k) + "/" + std::to_string(invocations), trace);
+      name + "/" + std::to_string(invocations), trace);
 }
 
 }  // namespace sprig::pos::detail

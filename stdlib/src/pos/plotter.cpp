@@ -13,6 +13,10 @@ namespace sprig::pos {
 
 namespace {
 
+void append_steps(std::vector<RecordStep>& out, std::vector<RecordStep> more) {
+  for (auto& step : more) out.push_back(std::move(step));
+}
+
 std::size_t child_slots(int k, Mode mode) { return std::size_t(num_pairs(k)) * matches_per_pair(mode); }
 
 // The largest buffer a record binds: a table's metadata at its widest, a table's parents (the
@@ -103,9 +107,6 @@ const DeviceBuffer<std::uint32_t>& Plotter::parents(int table) const {
 std::vector<RecordStep> Plotter::steps(const Seed& seed) {
   auto record = std::make_shared<RecordBuffers>();
   std::vector<RecordStep> out;
-  auto append = [&out](std::vector<RecordStep> more) {
-    for (auto& step : more) out.push_back(std::move(step));
-  };
   out.push_back([this, record, seed](Sequence& s) {
     const int k = k_;
     const std::size_t slots = child_slots(k, mode_);
@@ -147,13 +148,13 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
     r.challenges = sparse ? s.transient<std::uint32_t>(num_s_buckets, "challenges") : no_challenges_;
     hash::chacha_keystream(s, f1_stream(seed), 0, r.keystream.size() * 4, r.keystream);
   });
-  append(table1_steps(record));
+  append_steps(out, table1_steps(record));
   out.push_back([this](Sequence& s) {
     s.fill(targets_, no_target);
     s.fill(subspace_targets_, ~0u);
   });
-  for (int table = 2; table <= 7; ++table) append(table_steps(record, table));
-  append(proof_steps(record));
+  for (int table = 2; table <= 7; ++table) append_steps(out, table_steps(record, table));
+  append_steps(out, proof_steps(record));
   return out;
 }
 
@@ -164,12 +165,9 @@ std::vector<RecordStep> Plotter::table1_steps(const std::shared_ptr<RecordBuffer
     s.run(detail::f1_kernel(k, elementwise_invocations(device_.info())), grid(std::size_t(1) << k), record->keystream,
           record->ys[1]);
   }};
-  auto append = [&out](std::vector<RecordStep> more) {
-    for (auto& step : more) out.push_back(std::move(step));
-  };
   // Subspace's table 1 is in (y, x) order: its ys sorted, xs_ the x at each position.
-  if (mode_ == Mode::Subspace) append(subspace_table1_steps(device_, k, r.ys[1], xs_));
-  append(bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1]));
+  if (mode_ == Mode::Subspace) append_steps(out, subspace_table1_steps(device_, k, r.ys[1], xs_));
+  append_steps(out, bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1]));
   if (links_) out.push_back(slot_links_step(record, 1));
   return out;
 }
@@ -193,17 +191,15 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
           targets_, subspace_targets_, pairs);
   }};
   if (table == 7) return out;
-  auto append = [&out](std::vector<RecordStep> more) {
-    for (auto& step : more) out.push_back(std::move(step));
-  };
   const auto t = std::size_t(table);
   if (sparse) {
-    append(subspace_renumber_steps(device_, k, table,
+    append_steps(out, subspace_renumber_steps(device_, k, table,
                                    SparseTable{r.sparse_ys[t], r.sparse_parents[t], r.sparse_metadata[t], pair_sizes_},
                                    DenseTable{r.ys[t], r.parents[t], r.metadata[t]}, slots));
-    append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, slots, r.buckets[t]));
+    append_steps(out, bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, slots, r.buckets[t]));
   } else {
-    append(bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots, r.buckets[t]));
+    append_steps(out,
+                 bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots, r.buckets[t]));
     if (links_) out.push_back(slot_links_step(record, table));
   }
   return out;
@@ -215,7 +211,7 @@ RecordStep Plotter::slot_links_step(const std::shared_ptr<RecordBuffers>& record
     const auto t = std::size_t(table);
     const std::uint32_t slots = num_buckets(k_) * bucket_capacity(mode_);
     // Table 1's slots hold their x: its matching's metadata stand-in fills the unread links.
-    s.run(detail::slot_links_kernel(k_, table, elementwise_invocations(device_.info())), grid(slots),
+    s.run(detail::slot_links_kernel(table, elementwise_invocations(device_.info())), grid(slots),
           r.buckets[t].slots, r.buckets[t].sizes, table == 1 ? r.metadata[1] : r.parents[t], r.slot_links[t], slots);
   };
 }

@@ -51,7 +51,7 @@ LinkedSlots load_link(const ReadBuffer<std::uint32_t>& links, int k, const UInt&
 // link at the slot's position in `links` (the table's links in position order).
 using SlotLinksKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
                                WriteBuffer<std::uint32_t>, UInt>;
-const SlotLinksKernel& slot_links_kernel(int k, int table, std::uint32_t invocations);
+const SlotLinksKernel& slot_links_kernel(int table, std::uint32_t invocations);
 
 }  // namespace detail
 }  // namespace sprig::pos
