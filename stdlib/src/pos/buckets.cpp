@@ -2,7 +2,11 @@
 
 #include <bit>
 #include <memory>
+#include <stdexcept>
 #include <string>
+
+#include "sprig/stdlib/tiling.hpp"
+#include "sprig/stdlib/workgroup_scan.hpp"
 
 namespace sprig::pos {
 
@@ -10,6 +14,22 @@ std::uint32_t bucket_key_bits(int k) { return std::uint32_t(std::bit_width(num_b
 std::uint32_t hole_key(int k) { return (1u << bucket_key_bits(k)) - 1u; }
 
 namespace detail {
+
+namespace {
+
+// The bucket of the entry at position p, or `hole` where there is none: Abundance's tables
+// 2..7 hold pair b's matches at b * slots_per_pair + i for i < pair_sizes[b] (a hole's y is
+// never read: a table's transient ys hold nothing there), and a y of all ones is no entry.
+UInt bucket_at(const ReadBuffer<std::uint32_t>& ys, const ReadBuffer<std::uint32_t>& pair_sizes, const UInt& p,
+               const UInt& slots_per_pair, const UInt& hole) {
+  Var<std::uint32_t> present = 1u;
+  if_(slots_per_pair != 0u, [&] { if_(p % slots_per_pair >= pair_sizes[p / slots_per_pair], [&] { present = 0u; }); });
+  Var<std::uint32_t> key = hole;
+  if_(present != 0u, [&] { key = min(ys[p] / param_bc, hole); });
+  return key.load();
+}
+
+}  // namespace
 
 const BucketKeysKernel& bucket_keys_kernel(std::uint32_t invocations) {
   std::string name = "pos_bucket_keys";
@@ -20,13 +40,7 @@ const BucketKeysKernel& bucket_keys_kernel(std::uint32_t invocations) {
             WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair, UInt hole) {
           UInt p = global_id().x();
           if_(p < count, [&] {
-            // A hole's y is never read: a table's transient ys hold nothing there.
-            Var<std::uint32_t> present = 1u;
-            if_(slots_per_pair != 0u,
-                [&] { if_(p % slots_per_pair >= pair_sizes[p / slots_per_pair], [&] { present = 0u; }); });
-            Var<std::uint32_t> key = hole;
-            if_(present != 0u, [&] { key = min(ys[p] / param_bc, hole); });  // an all-ones y: no entry
-            keys[p] = key.load();
+            keys[p] = bucket_at(ys, pair_sizes, p, slots_per_pair, hole);
             values[p] = p;
           });
         },
@@ -86,6 +100,89 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations) {
   return sprig::detail::cached_kernel<BucketSlotsKernel>(name + "/" + std::to_string(invocations), trace);
 }
 
+const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::uint32_t invocations) {
+  std::string name = "pos_bucket_scatter";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> pair_sizes, Buffer<std::uint32_t> arrivals,
+            WriteBuffer<std::uint32_t> slots, UInt count, UInt slots_per_pair, UInt hole) {
+          const std::uint32_t staged_limit = capacity * slot_words;
+          UInt p = global_id().x();
+          if_(p < count, [&] {
+            UInt key = bucket_at(ys, pair_sizes, p, slots_per_pair, hole);
+            if_(key != hole, [&] {
+              UInt arrival = atomic_add(arrivals[key], 1u);
+              if_(arrival < staged_limit, [&] { slots[key * staged_limit + arrival] = p; });
+            });
+          });
+        },
+        workgroup(invocations));
+  };
+  return sprig::detail::cached_kernel<BucketScatterKernel>(
+      name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations), trace);
+}
+
+const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32_t invocations) {
+  std::string name = "pos_bucket_order";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> pair_sizes, ReadBuffer<std::uint32_t> arrivals,
+            Buffer<std::uint32_t> slots, WriteBuffer<std::uint32_t> sizes, UInt count, UInt slots_per_pair, UInt hole,
+            UInt buckets) {
+          const std::uint32_t staged_limit = capacity * slot_words;
+          auto staged = shared_array<std::uint32_t>(staged_limit, "staged_positions");
+          using Sum = decltype(plus<std::uint32_t>());
+          sprig::detail::SubgroupScan<std::uint32_t, Sum> lanes(plus<std::uint32_t>(), invocations);
+          sprig::detail::SubgroupTotalsScan<std::uint32_t, Sum> totals(lanes, invocations);
+          UInt b = sprig::detail::linear_workgroup_id();
+          if_(b >= buckets, [] { return_(); });  // uniform: the whole workgroup leaves
+          UInt t = local_index();
+          UInt arrived = arrivals[b];
+          UInt base = b * staged_limit;
+          auto place = [&](const UInt& rank, const UInt& position) {
+            slots[base + rank * slot_words] = position;
+            slots[base + rank * slot_words + 1u] = ys[position].load();
+          };
+          if_(arrived <= staged_limit, [&] {
+            // Every entry arrived: its rank is the number of earlier positions. The staged
+            // positions are all read before the slots they share memory with are rewritten.
+            for_(t, arrived, invocations, [&](UInt i) { staged[i] = slots[base + i].load(); });
+            barrier();
+            for_(t, arrived, invocations, [&](UInt i) {
+              UInt position = staged[i];
+              Var<std::uint32_t> rank = 0u;
+              for_(0u, arrived, [&](UInt j) { rank = rank + select(staged[j] < position, 1u, 0u); });
+              if_(rank < capacity, [&] { place(rank.load(), position); });
+            });
+          }).else_([&] {
+            // More arrived than the staging holds: which were staged was a race. Walk the
+            // table in position order and keep the bucket's first `capacity` entries.
+            UInt ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
+            Var<std::uint32_t> found = 0u;
+            for_(0u, count, invocations, [&](UInt chunk) {
+              UInt p = chunk + ordered;
+              Var<std::uint32_t> mine = 0u;
+              if_(p < count, [&] { mine = select(bucket_at(ys, pair_sizes, p, slots_per_pair, hole) == b, 1u, 0u); });
+              UInt inclusive = lanes.inclusive(mine.load());
+              UInt exclusive = lanes.exclusive(mine.load(), inclusive);
+              totals.scan(lanes.last(inclusive));
+              UInt rank = found + totals.exclusive_prefix() + exclusive;
+              if_(mine != 0u && rank < capacity, [&] { place(rank, p); });
+              found = found + totals.workgroup_total();
+              barrier();  // the totals are rewritten by the next chunk
+              if_(found >= capacity, [] { break_(); });
+            });
+          });
+          if_(t == 0u, [&] { sizes[b] = min(arrived, UInt(capacity)); });
+        },
+        workgroup(invocations));
+  };
+  return sprig::detail::cached_kernel<BucketOrderKernel>(
+      name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations), trace);
+}
+
 }  // namespace detail
 
 Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::string& name) {
@@ -96,27 +193,26 @@ Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::strin
 
 namespace {
 
-// The bucketing's temporaries, made by its first step and shared by the others.
-struct BucketScratch {
+// Subspace's bucketing temporaries, made by its first step and shared by the others.
+struct RunScratch {
   DeviceBuffer<std::uint32_t> keys, values, starts, ends;
 };
 
-}  // namespace
-
-std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
-                                        const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
-                                        std::uint32_t count, const Buckets& out) {
-  const std::uint32_t hole = hole_key(k), capacity = bucket_capacity(mode);
+// Subspace's tables are in y order: every bucket is one run of positions.
+std::vector<RecordStep> run_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
+                                  const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t count,
+                                  const Buckets& out) {
+  const std::uint32_t hole = hole_key(k), capacity = bucket_capacity(Mode::Subspace);
   const std::uint32_t invocations = elementwise_invocations(device.info());
-  auto scratch = std::make_shared<BucketScratch>();
-  std::vector<RecordStep> steps{
-      [&, scratch, k, count, hole, slots_per_pair, invocations](Sequence& s) {
+  auto scratch = std::make_shared<RunScratch>();
+  return {
+      [&, scratch, k, count, hole, invocations](Sequence& s) {
         *scratch = {s.transient<std::uint32_t>(count, "bucketing keys"),
                     s.transient<std::uint32_t>(count, "bucketing positions"),
                     s.transient<std::uint32_t>(num_buckets(k), "bucketing run starts"),
                     s.transient<std::uint32_t>(num_buckets(k), "bucketing run ends")};
         s.run(detail::bucket_keys_kernel(invocations), grid(count), ys, pair_sizes, scratch->keys, scratch->values,
-              count, slots_per_pair, hole);
+              count, 0u, hole);
       },
       [&, scratch, count, hole, invocations](Sequence& s) {
         s.fill(scratch->starts, 0);
@@ -130,11 +226,34 @@ std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const 
               scratch->starts, scratch->ends, out.slots, out.sizes, count, hole, capacity);
       },
   };
-  if (mode == Mode::Abundance)
-    steps.insert(steps.begin() + 1, [&device, scratch, k](Sequence& s) {
-      radix_sort(device, s, scratch->keys, scratch->values, SortOptions{0, bucket_key_bits(k)});
-    });
-  return steps;
+}
+
+}  // namespace
+
+std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
+                                        const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
+                                        std::uint32_t count, const Buckets& out) {
+  if (mode == Mode::Subspace) {
+    if (slots_per_pair != 0) throw std::invalid_argument("pos bucketing: Subspace's tables have no holes");
+    return run_steps(device, k, ys, pair_sizes, count, out);
+  }
+  const std::uint32_t hole = hole_key(k), capacity = bucket_capacity(mode), buckets = num_buckets(k);
+  const std::uint32_t invocations = elementwise_invocations(device.info());
+  const std::uint32_t order_invocations = match_invocations(device.info());
+  auto arrivals = std::make_shared<DeviceBuffer<std::uint32_t>>();
+  return {
+      [&, arrivals, count, hole, slots_per_pair, capacity, buckets, invocations](Sequence& s) {
+        *arrivals = s.transient<std::uint32_t>(buckets, "bucketing arrivals");
+        s.fill(*arrivals, 0);
+        s.run(detail::bucket_scatter_kernel(capacity, invocations), grid(count), ys, pair_sizes, *arrivals, out.slots,
+              count, slots_per_pair, hole);
+      },
+      [&, arrivals, count, hole, slots_per_pair, capacity, buckets, order_invocations](Sequence& s) {
+        const Grid bucket_grid = sprig::detail::tile_grid(buckets, sprig::detail::TileShape{order_invocations, 1});
+        s.run(detail::bucket_order_kernel(capacity, order_invocations), bucket_grid, ys, pair_sizes, *arrivals,
+              out.slots, out.sizes, count, slots_per_pair, hole, buckets);
+      },
+  };
 }
 
 }  // namespace sprig::pos

@@ -1,0 +1,115 @@
+// The bucketing (stdlib/include/sprig/stdlib/pos/buckets.hpp) against a direct CPU grouping,
+// on inputs chosen to reach every path: Abundance's holes and all-ones ys, a bucket exactly
+// full, buckets past their capacity that still fit the staging (the first 272 by position
+// kept), buckets past the staging (the walk in position order), and Subspace's runs.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "sprig/stdlib/pos/buckets.hpp"
+#include "backends.hpp"
+
+namespace {
+
+namespace pos = sprig::pos;
+
+struct Grouped {
+  std::vector<std::uint32_t> sizes;
+  std::vector<std::uint32_t> slots;  // only each bucket's first sizes[b] slots are compared
+};
+
+// Position p is an entry unless it is a hole (p % slots_per_pair >= pair_sizes[...]) or its
+// y is all ones; each bucket keeps its first `capacity` entries by position.
+Grouped group_on_cpu(int k, pos::Mode mode, const std::vector<std::uint32_t>& ys,
+                     const std::vector<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair) {
+  const std::uint32_t buckets = pos::num_buckets(k), capacity = pos::bucket_capacity(mode);
+  Grouped g{std::vector<std::uint32_t>(buckets, 0), std::vector<std::uint32_t>(std::size_t(buckets) * capacity * 2, 0)};
+  for (std::uint32_t p = 0; p < ys.size(); ++p) {
+    if (slots_per_pair != 0 && p % slots_per_pair >= pair_sizes[p / slots_per_pair]) continue;
+    const std::uint32_t key = std::min(ys[p] / pos::param_bc, pos::hole_key(k));
+    if (key == pos::hole_key(k) || g.sizes[key] == capacity) continue;
+    const std::size_t slot = (std::size_t(key) * capacity + g.sizes[key]++) * 2;
+    g.slots[slot] = p;
+    g.slots[slot + 1] = ys[p];
+  }
+  return g;
+}
+
+void require_same_buckets(sprig::Device& dev, int k, pos::Mode mode, const std::vector<std::uint32_t>& ys,
+                          const std::vector<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair) {
+  const std::uint32_t buckets = pos::num_buckets(k), capacity = pos::bucket_capacity(mode);
+  auto ys_buffer = dev.upload(ys);
+  auto pair_sizes_buffer = dev.upload(pair_sizes);
+  pos::Buckets out{dev.alloc<std::uint32_t>(std::size_t(buckets) * capacity * pos::slot_words),
+                   dev.alloc<std::uint32_t>(buckets)};
+  auto sequence = dev.sequence();
+  for (const pos::RecordStep& step : pos::bucketing_steps(dev, k, mode, ys_buffer, pair_sizes_buffer, slots_per_pair,
+                                                          std::uint32_t(ys.size()), out))
+    step(sequence);
+  sequence.run_and_wait();
+  const Grouped expected = group_on_cpu(k, mode, ys, pair_sizes, slots_per_pair);
+  const std::vector<std::uint32_t> sizes = dev.download(out.sizes), slots = dev.download(out.slots);
+  REQUIRE(sizes == expected.sizes);
+  for (std::uint32_t b = 0; b < buckets; ++b) {
+    const std::size_t first = std::size_t(b) * capacity * 2;
+    INFO("bucket " << b << " of size " << sizes[b]);
+    REQUIRE(std::equal(slots.begin() + first, slots.begin() + first + sizes[b] * 2, expected.slots.begin() + first));
+  }
+}
+
+// ys of bucket b spread over its range, so that ranks inside a bucket are not in y order.
+std::uint32_t y_in_bucket(std::uint32_t b, std::mt19937& rng) { return b * pos::param_bc + rng() % pos::param_bc; }
+
+}  // namespace
+
+TEST_CASE("Abundance bucketing keeps each bucket's first 272 entries by position", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  const int k = 15;
+  const std::uint32_t buckets = pos::num_buckets(k), capacity = pos::bucket_capacity(pos::Mode::Abundance);
+  std::mt19937 rng(20261127);
+  std::vector<std::uint32_t> ys(std::size_t(1) << k);
+  for (std::uint32_t& y : ys) y = y_in_bucket(rng() % buckets, rng);
+  // Bucket 3 exactly full, bucket 7 one past it, bucket 11 past the 544-position staging
+  // (its entries spread over the whole table, the last ones at its end), bucket 12 empty.
+  auto fill_bucket = [&](std::uint32_t b, std::uint32_t entries) {
+    for (std::uint32_t& y : ys)
+      if (y / pos::param_bc == b) y = y_in_bucket(b + 20, rng);
+    for (std::uint32_t i = 0; i < entries; ++i) ys[(i * 7919u + b) % ys.size()] = y_in_bucket(b, rng);
+  };
+  fill_bucket(3, capacity);
+  fill_bucket(7, capacity + 1);
+  fill_bucket(11, 3 * capacity);
+  fill_bucket(12, 0);
+  ys[5] = ~0u;  // no entry
+  SECTION("table 1: every position an entry") { require_same_buckets(dev, k, pos::Mode::Abundance, ys, {0}, 0); }
+  SECTION("tables 2..7: holes past each pair's matches") {
+    const std::uint32_t slots_per_pair = pos::matches_per_pair(pos::Mode::Abundance);
+    std::vector<std::uint32_t> pair_sizes((ys.size() + slots_per_pair - 1) / slots_per_pair);
+    for (std::uint32_t& s : pair_sizes) s = rng() % (slots_per_pair + 1);
+    pair_sizes[0] = slots_per_pair;
+    pair_sizes[1] = 0;
+    require_same_buckets(dev, k, pos::Mode::Abundance, ys, pair_sizes, slots_per_pair);
+  }
+  SECTION("every entry in one bucket") {
+    for (std::uint32_t& y : ys) y = y_in_bucket(buckets - 1, rng);
+    require_same_buckets(dev, k, pos::Mode::Abundance, ys, {0}, 0);
+  }
+}
+
+TEST_CASE("Subspace bucketing cuts each run of a y-ordered table at 512", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  const int k = 15;
+  std::mt19937 rng(7);
+  std::vector<std::uint32_t> ys(std::size_t(1) << k);
+  for (std::uint32_t& y : ys) y = y_in_bucket(rng() % 40, rng);  // about 800 a bucket: most are cut
+  ys.back() = ~0u;
+  std::sort(ys.begin(), ys.end());
+  require_same_buckets(dev, k, pos::Mode::Subspace, ys, {0}, 0);
+  const std::vector<std::uint32_t> no_pair_sizes{0};
+  REQUIRE_THROWS_WITH(pos::bucketing_steps(dev, k, pos::Mode::Subspace, dev.upload(ys), dev.upload(no_pair_sizes), 288,
+                                           std::uint32_t(ys.size()), pos::Buckets{}),
+                      Catch::Contains("Subspace's tables have no holes"));
+}
