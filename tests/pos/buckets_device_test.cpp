@@ -1,7 +1,8 @@
 // The bucketing (stdlib/include/sprig/stdlib/pos/buckets.hpp) against a direct CPU grouping,
 // on inputs chosen to reach every path: Abundance's holes and all-ones ys, a bucket exactly
 // full, buckets past their capacity that still fit the staging (the first 272 by position
-// kept), buckets past the staging (the walk in position order), and Subspace's runs.
+// kept), one whose entries are neighbours, buckets past the staging (the walk in position
+// order), and Subspace's runs.
 #include <algorithm>
 #include <cstdint>
 #include <random>
@@ -79,6 +80,9 @@ TEST_CASE("Abundance bucketing keeps each bucket's first 272 entries by position
       if (y / pos::param_bc == b) y = y_in_bucket(b + 20, rng);
     for (std::uint32_t i = 0; i < entries; ++i) ys[(i * 7919u + b) % ys.size()] = y_in_bucket(b, rng);
   };
+  // Bucket 20: 300 neighbouring positions (the ranking groups close positions together).
+  fill_bucket(20, 0);
+  for (std::uint32_t p = 1000; p < 1300; ++p) ys[p] = y_in_bucket(20, rng);
   fill_bucket(3, capacity);
   fill_bucket(7, capacity + 1);
   fill_bucket(11, 3 * capacity);

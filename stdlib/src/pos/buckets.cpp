@@ -130,9 +130,13 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
         name,
         [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> pair_sizes, ReadBuffer<std::uint32_t> arrivals,
             Buffer<std::uint32_t> slots, WriteBuffer<std::uint32_t> sizes, UInt count, UInt slots_per_pair, UInt hole,
-            UInt buckets) {
+            UInt buckets, UInt bin_shift) {
           const std::uint32_t staged_limit = capacity * slot_words;
           auto staged = shared_array<std::uint32_t>(staged_limit, "staged_positions");
+          auto place_in_bin = shared_array<std::uint32_t>(staged_limit, "place_in_bin");
+          auto binned = shared_array<std::uint32_t>(staged_limit, "binned_positions");
+          auto bin_sizes = shared_array<std::uint32_t>(invocations, "bin_sizes");
+          auto bin_starts = shared_array<std::uint32_t>(invocations, "bin_starts");
           using Sum = decltype(plus<std::uint32_t>());
           sprig::detail::SubgroupScan<std::uint32_t, Sum> lanes(plus<std::uint32_t>(), invocations);
           sprig::detail::SubgroupTotalsScan<std::uint32_t, Sum> totals(lanes, invocations);
@@ -145,21 +149,43 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
             slots[base + rank * slot_words] = position;
             slots[base + rank * slot_words + 1u] = ys[position].load();
           };
+          UInt ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
           if_(arrived <= staged_limit, [&] {
-            // Every entry arrived: its rank is the number of earlier positions. The staged
-            // positions are all read before the slots they share memory with are rewritten.
-            for_(t, arrived, invocations, [&](UInt i) { staged[i] = slots[base + i].load(); });
+            // Every entry arrived: its rank is the number of earlier positions. A counting
+            // sort by position >> bin_shift (one bin per invocation) groups them, and an
+            // entry compares itself only with its bin's others (about one: positions are
+            // spread over the table), not with all ~236. The staged positions are all read
+            // before the slots they share memory with are rewritten.
+            bin_sizes[t] = 0u;
+            barrier();
+            for_(t, arrived, invocations, [&](UInt i) {
+              UInt position = slots[base + i];
+              staged[i] = position;
+              place_in_bin[i] = atomic_add(bin_sizes[position >> bin_shift], 1u, MemoryOrder::Relaxed, Scope::Workgroup);
+            });
+            barrier();
+            UInt size = bin_sizes[ordered];
+            UInt inclusive = lanes.inclusive(size);
+            UInt exclusive = lanes.exclusive(size, inclusive);
+            totals.scan(lanes.last(inclusive));
+            bin_starts[ordered] = totals.exclusive_prefix() + exclusive;
             barrier();
             for_(t, arrived, invocations, [&](UInt i) {
               UInt position = staged[i];
-              Var<std::uint32_t> rank = 0u;
-              for_(0u, arrived, [&](UInt j) { rank = rank + select(staged[j] < position, 1u, 0u); });
+              binned[bin_starts[position >> bin_shift] + place_in_bin[i]] = position;
+            });
+            barrier();
+            for_(t, arrived, invocations, [&](UInt i) {
+              UInt position = staged[i];
+              UInt bin = position >> bin_shift;
+              UInt first = bin_starts[bin];
+              Var<std::uint32_t> rank = first;
+              for_(first, first + bin_sizes[bin], [&](UInt j) { rank = rank + select(binned[j] < position, 1u, 0u); });
               if_(rank < capacity, [&] { place(rank.load(), position); });
             });
           }).else_([&] {
             // More arrived than the staging holds: which were staged was a race. Walk the
             // table in position order and keep the bucket's first `capacity` entries.
-            UInt ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
             Var<std::uint32_t> found = 0u;
             for_(0u, count, invocations, [&](UInt chunk) {
               UInt p = chunk + ordered;
@@ -250,8 +276,11 @@ std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const 
       },
       [&, arrivals, count, hole, slots_per_pair, capacity, buckets, order_invocations](Sequence& s) {
         const Grid bucket_grid = sprig::detail::tile_grid(buckets, sprig::detail::TileShape{order_invocations, 1});
+        // The fewest bits that leave each invocation one bin of positions.
+        std::uint32_t bin_shift = 0;
+        while (((count - 1) >> bin_shift) >= order_invocations) ++bin_shift;
         s.run(detail::bucket_order_kernel(capacity, order_invocations), bucket_grid, ys, pair_sizes, *arrivals,
-              out.slots, out.sizes, count, slots_per_pair, hole, buckets);
+              out.slots, out.sizes, count, slots_per_pair, hole, buckets, bin_shift);
       },
   };
 }

@@ -61,9 +61,10 @@ using BucketScatterKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::ui
 const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::uint32_t invocations);
 
 // Abundance, one workgroup per bucket: the staged positions ranked, the first `capacity` by
-// position written as (position, y) slots, and the bucket's size.
+// position written as (position, y) slots, and the bucket's size. Positions are grouped by
+// position >> bin_shift, one bin per invocation, to rank them.
 using BucketOrderKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-                                 Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
+                                 Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt, UInt>;
 const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32_t invocations);
 
 }  // namespace detail
