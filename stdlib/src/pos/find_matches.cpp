@@ -11,6 +11,12 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
   std::string name = "pos_find_matches_t" + std::to_string(table) + (mode == Mode::Subspace ? "_subspace" : "") +
                      (mode == Mode::Abundance && !links ? "_positions" : "");
   const std::uint32_t capacity = bucket_capacity(mode), kept_limit = matches_per_pair(mode);
+  // The right bucket's entries grouped by r >> r_bin_shift, one bin per invocation at most,
+  // so that compute_fn's search for a match's right entry reads its bin (about one entry)
+  // instead of the whole bucket.
+  std::uint32_t r_bin_shift = 0;
+  while (((param_bc - 1) >> r_bin_shift) >= match_workgroup) ++r_bin_shift;
+  const std::uint32_t r_bins = ((param_bc - 1) >> r_bin_shift) + 1;
   auto trace = [=] {
     return kernel(
         name,
@@ -22,6 +28,10 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           auto right = shared_array<std::uint32_t>(capacity * slot_words, "right_bucket");
           auto rmap = shared_array<std::uint32_t>(rmap_words(mode), "rmap");
           auto matches = shared_array<std::uint32_t>(kept_limit, "matches");
+          auto r_bin_sizes = shared_array<std::uint32_t>(r_bins, "r_bin_sizes");
+          auto r_bin_starts = shared_array<std::uint32_t>(r_bins, "r_bin_starts");
+          auto r_place = shared_array<std::uint32_t>(capacity, "r_place_in_bin");
+          auto r_binned = shared_array<std::uint32_t>(capacity, "right_by_r_bin");
           using Sum = decltype(plus<std::uint32_t>());
           sprig::detail::SubgroupScan<std::uint32_t, Sum> lanes(plus<std::uint32_t>(), match_workgroup);
           sprig::detail::SubgroupTotalsScan<std::uint32_t, Sum> totals(lanes, match_workgroup);
@@ -31,15 +41,17 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           UInt left_size = sizes[b], right_size = sizes[b + 1u];
           UInt left_base = b * param_bc, right_base = left_base + param_bc;
           for_(t, UInt(rmap_words(mode)), match_workgroup, [&](UInt i) { rmap[i] = 0u; });
+          if_(t < r_bins, [&] { r_bin_sizes[t] = 0u; });
           for_(t, left_size * slot_words, match_workgroup,
                [&](UInt i) { left[i] = slots[b * (capacity * slot_words) + i].load(); });
           for_(t, right_size * slot_words, match_workgroup,
                [&](UInt i) { right[i] = slots[(b + 1u) * (capacity * slot_words) + i].load(); });
           barrier();
 
-          // 1. The r map of the right bucket.
+          // 1. The r map of the right bucket, and its entries by r bin.
           for_(t, right_size, match_workgroup, [&](UInt j) {
             UInt r = right[j * slot_words + 1u] - right_base;
+            r_place[j] = atomic_add(r_bin_sizes[r >> r_bin_shift], 1u, MemoryOrder::Relaxed, Scope::Workgroup);
             if (mode == Mode::Abundance) {
               UInt shift = (r % 16u) * 2u;
               UInt before = atomic_or(rmap[r / 16u], UInt(1u) << shift, MemoryOrder::Relaxed, Scope::Workgroup);
@@ -51,13 +63,28 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           });
           barrier();
 
+          UInt ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
+          {
+            Var<std::uint32_t> bin_size = 0u;
+            if_(ordered < r_bins, [&] { bin_size = r_bin_sizes[ordered].load(); });
+            UInt inclusive = lanes.inclusive(bin_size.load());
+            UInt exclusive = lanes.exclusive(bin_size.load(), inclusive);
+            totals.scan(lanes.last(inclusive));
+            if_(ordered < r_bins, [&] { r_bin_starts[ordered] = totals.exclusive_prefix() + exclusive; });
+            barrier();  // the starts are read below, and the totals are rewritten by step 2
+            for_(t, right_size, match_workgroup, [&](UInt j) {
+              UInt r = right[j * slot_words + 1u] - right_base;
+              r_binned[r_bin_starts[r >> r_bin_shift] + r_place[j]] = j;
+            });
+            barrier();
+          }
+
           // 2. Matches in (left, m, duplicate) order, the first 288 kept. Each invocation
           // counts its left entry's matches over all m, a workgroup scan of the counts (in
           // subgroup order, the order it folds them in) places every entry's run of matches,
           // and the invocation writes its run. One scan per 256 left entries: a scan per
           // (entry, m) chunk is several times slower (docs/benchmarks.md, "Proof-of-space
           // plotting").
-          UInt ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
           UInt parity = b & 1u;
           // Subspace: right entries with r == target.
           auto right_count = [&](const UInt& target) {
@@ -138,14 +165,24 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             UInt i = packed >> 16u, m = (packed >> 8u) & 255u, d = packed & 255u;
             UInt left_position = left[i * slot_words], left_y = left[i * slot_words + 1u];
             UInt target = match_target(left_y - left_base, parity, m);
-            Var<std::uint32_t> seen = 0u, right_index = 0u;
-            for_(0u, right_size, [&](UInt j) {
-              if_(right[j * slot_words + 1u] - right_base == target, [&] {
-                if_(seen == d, [&] {
+            // The d-th right entry (in bucket order) whose r is the target: the one with d
+            // others of the target's r before it, all in the target's bin.
+            UInt first = r_bin_starts[target >> r_bin_shift];
+            UInt end = first + r_bin_sizes[target >> r_bin_shift];
+            auto has_target = [&](const UInt& j) { return right[j * slot_words + 1u] - right_base == target; };
+            Var<std::uint32_t> right_index = 0u;
+            for_(first, end, [&](UInt q) {
+              UInt j = r_binned[q];
+              if_(has_target(j), [&] {
+                Var<std::uint32_t> before = 0u;
+                for_(first, end, [&](UInt q2) {
+                  UInt other = r_binned[q2];
+                  if_(other < j && has_target(other), [&] { before = before + 1u; });
+                });
+                if_(before == d, [&] {
                   right_index = j;
                   break_();
                 });
-                seen = seen + 1u;
               });
             });
             UInt right_position = right[right_index * slot_words];
