@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <sprig/sprig.hpp>
@@ -57,11 +58,18 @@ int main(int argc, char** argv) {
   auto one = gpu.sequence();
   plotter.record(one, seed_of(1));
   one.run_and_wait();
-  std::map<std::string, std::pair<double, int>> per_kernel;
+  struct KernelTotal {
+    double ms = 0;
+    int launches = 0;
+    std::string statistics;  // the driver's registers, spills, ...: what occupancy depends on
+  };
+  std::map<std::string, KernelTotal> per_kernel;
   double gpu_total = 0;
   for (const LaunchTiming& t : one.timings()) {
-    per_kernel[t.kernel].first += t.gpu_ms;
-    per_kernel[t.kernel].second += 1;
+    KernelTotal& total = per_kernel[t.kernel];
+    total.ms += t.gpu_ms;
+    total.launches += 1;
+    if (t.statistics && t.statistics->available()) total.statistics = t.statistics->text();
     gpu_total += t.gpu_ms;
   }
 
@@ -114,6 +122,7 @@ int main(int argc, char** argv) {
 #endif
   std::printf("\nFirst record (traces and compiles every kernel): %.3f s\n", first_s);
   std::printf("\nGPU time of one record by kernel (timestamp queries), total %.3f ms:\n\n", gpu_total);
-  std::printf("| kernel | launches | ms |\n|---|---|---|\n");
-  for (const auto& [name, t] : per_kernel) std::printf("| %s | %d | %.3f |\n", name.c_str(), t.second, t.first);
+  std::printf("| kernel | launches | ms | driver statistics |\n|---|---|---|---|\n");
+  for (const auto& [name, t] : per_kernel)
+    std::printf("| %s | %d | %.3f | %s |\n", name.c_str(), t.launches, t.ms, t.statistics.c_str());
 }
