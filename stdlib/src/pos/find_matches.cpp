@@ -12,11 +12,13 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
                      (mode == Mode::Abundance && !links ? "_positions" : "");
   const std::uint32_t capacity = bucket_capacity(mode), kept_limit = matches_per_pair(mode);
   // The right bucket's entries grouped by r >> r_bin_shift, one bin per invocation at most,
-  // so that compute_fn's search for a match's right entry reads its bin (about one entry)
-  // instead of the whole bucket.
+  // each as r << 9 | its index, so that compute_fn's search for a match's right entry reads
+  // its bin (about one entry) instead of the whole bucket; Subspace also counts the entries
+  // with a given r there.
   std::uint32_t r_bin_shift = 0;
   while (((param_bc - 1) >> r_bin_shift) >= match_workgroup) ++r_bin_shift;
   const std::uint32_t r_bins = ((param_bc - 1) >> r_bin_shift) + 1;
+  static_assert(max_bucket_capacity <= 512 && param_bc <= (1u << 23), "a bin entry is r << 9 | index");
   auto trace = [=] {
     return kernel(
         name,
@@ -24,14 +26,24 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> ys_out, WriteBuffer<std::uint32_t> metadata_out,
             WriteBuffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
             Buffer<std::uint32_t> s_bucket_targets, Buffer<std::uint64_t> subspace_targets, UInt pairs) {
-          auto left = shared_array<std::uint32_t>(capacity * slot_words, "left_bucket");
-          auto right = shared_array<std::uint32_t>(capacity * slot_words, "right_bucket");
-          auto rmap = shared_array<std::uint32_t>(rmap_words(mode), "rmap");
+          // The buckets' ys; the two positions of a kept match are read from the slots.
+          auto left = shared_array<std::uint32_t>(capacity, "left_ys");
+          auto right = shared_array<std::uint32_t>(capacity, "right_ys");
+          // Shared memory decides the occupancy: the H100's driver (580) gave this kernel 79
+          // registers at 14 KiB a workgroup, 126 at 18 KiB and 150 at 26 KiB (one workgroup
+          // of 256 a multiprocessor). So the buckets hold only ys, and both rules keep two
+          // bits per r (one entry, or more); Subspace, which keeps every entry of an r, counts
+          // those with more in the r's bin (a byte per r took 15 KiB).
+          auto rmap = shared_array<std::uint32_t>(rmap_words, "rmap");
           auto matches = shared_array<std::uint32_t>(kept_limit, "matches");
           auto r_bin_sizes = shared_array<std::uint32_t>(r_bins, "r_bin_sizes");
           auto r_bin_starts = shared_array<std::uint32_t>(r_bins, "r_bin_starts");
-          auto r_place = shared_array<std::uint32_t>(capacity, "r_place_in_bin");
           auto r_binned = shared_array<std::uint32_t>(capacity, "right_by_r_bin");
+          // Each right entry's place in its bin, needed only until the bins are filled: in
+          // the matches' memory, which step 2 fills after that.
+          static_assert(matches_per_pair(Mode::Abundance) >= bucket_capacity(Mode::Abundance) &&
+                        matches_per_pair(Mode::Subspace) >= bucket_capacity(Mode::Subspace));
+          auto& r_place = matches;
           using Sum = decltype(plus<std::uint32_t>());
           sprig::detail::SubgroupScan<std::uint32_t, Sum> lanes(plus<std::uint32_t>(), match_workgroup);
           sprig::detail::SubgroupTotalsScan<std::uint32_t, Sum> totals(lanes, match_workgroup);
@@ -40,26 +52,21 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           UInt t = local_index();
           UInt left_size = sizes[b], right_size = sizes[b + 1u];
           UInt left_base = b * param_bc, right_base = left_base + param_bc;
-          for_(t, UInt(rmap_words(mode)), match_workgroup, [&](UInt i) { rmap[i] = 0u; });
+          for_(t, UInt(rmap_words), match_workgroup, [&](UInt i) { rmap[i] = 0u; });
           if_(t < r_bins, [&] { r_bin_sizes[t] = 0u; });
-          for_(t, left_size * slot_words, match_workgroup,
-               [&](UInt i) { left[i] = slots[b * (capacity * slot_words) + i].load(); });
-          for_(t, right_size * slot_words, match_workgroup,
-               [&](UInt i) { right[i] = slots[(b + 1u) * (capacity * slot_words) + i].load(); });
+          auto slot_of = [&](const UInt& bucket, const UInt& i) { return (bucket * capacity + i) * slot_words; };
+          for_(t, left_size, match_workgroup, [&](UInt i) { left[i] = slots[slot_of(b, i) + 1u].load(); });
+          for_(t, right_size, match_workgroup, [&](UInt i) { right[i] = slots[slot_of(b + 1u, i) + 1u].load(); });
           barrier();
 
-          // 1. The r map of the right bucket, and its entries by r bin.
+          // 1. The right bucket's entries by r bin, and its r map.
           for_(t, right_size, match_workgroup, [&](UInt j) {
-            UInt r = right[j * slot_words + 1u] - right_base;
+            UInt r = right[j] - right_base;
             r_place[j] = atomic_add(r_bin_sizes[r >> r_bin_shift], 1u, MemoryOrder::Relaxed, Scope::Workgroup);
-            if (mode == Mode::Abundance) {
-              UInt shift = (r % 16u) * 2u;
-              UInt before = atomic_or(rmap[r / 16u], UInt(1u) << shift, MemoryOrder::Relaxed, Scope::Workgroup);
-              if_(((before >> shift) & 1u) != 0u,
-                  [&] { atomic_or(rmap[r / 16u], UInt(2u) << shift, MemoryOrder::Relaxed, Scope::Workgroup); });
-            } else {  // a bucket of 512 entries cannot hold 256 with one r: y is a hash
-              atomic_add(rmap[r / 4u], UInt(1u) << ((r % 4u) * 8u), MemoryOrder::Relaxed, Scope::Workgroup);
-            }
+            UInt shift = (r % 16u) * 2u;
+            UInt before = atomic_or(rmap[r / 16u], UInt(1u) << shift, MemoryOrder::Relaxed, Scope::Workgroup);
+            if_(((before >> shift) & 1u) != 0u,
+                [&] { atomic_or(rmap[r / 16u], UInt(2u) << shift, MemoryOrder::Relaxed, Scope::Workgroup); });
           });
           barrier();
 
@@ -73,8 +80,8 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             if_(ordered < r_bins, [&] { r_bin_starts[ordered] = totals.exclusive_prefix() + exclusive; });
             barrier();  // the starts are read below, and the totals are rewritten by step 2
             for_(t, right_size, match_workgroup, [&](UInt j) {
-              UInt r = right[j * slot_words + 1u] - right_base;
-              r_binned[r_bin_starts[r >> r_bin_shift] + r_place[j]] = j;
+              UInt r = right[j] - right_base;
+              r_binned[r_bin_starts[r >> r_bin_shift] + r_place[j]] = (r << 9u) | j;
             });
             barrier();
           }
@@ -86,10 +93,17 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           // (entry, m) chunk is several times slower (docs/benchmarks.md, "Proof-of-space
           // plotting").
           UInt parity = b & 1u;
-          // Subspace: right entries with r == target.
+          // Subspace: right entries with r == target, from the target's bin (where the r map
+          // says there are two or more).
           auto right_count = [&](const UInt& target) {
-            return (rmap[target / 4u].load() >> ((target % 4u) * 8u)) & 255u;
+            UInt first = r_bin_starts[target >> r_bin_shift];
+            Var<std::uint32_t> n = 0u;
+            for_(first, first + r_bin_sizes[target >> r_bin_shift],
+                 [&](UInt q) { n = n + select((r_binned[q] >> 9u) == target, 1u, 0u); });
+            return n.load();
           };
+          // The r that left entry i matches for this m.
+          auto target_of = [&](const UInt& i, const UInt& m) { return match_target(left[i] - left_base, parity, m); };
           Var<std::uint32_t> found = 0u;
           for_(0u, left_size, match_workgroup, [&](UInt chunk) {
             UInt i = chunk + ordered;
@@ -100,7 +114,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             std::array<Var<std::uint32_t>, 2> twice{Var<std::uint32_t>(0u), Var<std::uint32_t>(0u)};
             Var<std::uint32_t> count = 0u;
             if_(i < left_size, [&] {
-              UInt r_left = left[i * slot_words + 1u] - left_base;
+              UInt r_left = left[i] - left_base;
               UInt q = r_left / param_c, c = r_left % param_c;
               for (std::uint32_t m = 0; m < param_m; ++m) {
                 UInt row = q + m;
@@ -109,18 +123,21 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
                                       UInt((2 * m + 1) * (2 * m + 1) % param_c));
                 col = select(col >= param_c, col - param_c, col);
                 UInt target = row * param_c + col;
-                if (mode == Mode::Abundance) {
-                  UInt bits = (rmap[target / 16u].load() >> ((target % 16u) * 2u)) & 3u;
-                  has[m / 32] = has[m / 32] | ((bits & 1u) << (m % 32));
-                  twice[m / 32] = twice[m / 32] | ((bits >> 1u) << (m % 32));
-                } else {
-                  UInt entries = right_count(target);
-                  has[m / 32] = has[m / 32] | (min(entries, 1u) << (m % 32));
-                  count = count + entries;
+                UInt bits = (rmap[target / 16u].load() >> ((target % 16u) * 2u)) & 3u;
+                has[m / 32] = has[m / 32] | ((bits & 1u) << (m % 32));
+                twice[m / 32] = twice[m / 32] | ((bits >> 1u) << (m % 32));
+              }
+              // Abundance keeps at most two matches of an (entry, m); Subspace keeps them all.
+              count = popcount(has[0]) + popcount(has[1]) + popcount(twice[0]) + popcount(twice[1]);
+              if (mode == Mode::Subspace) {
+                for (std::uint32_t half = 0; half < 2; ++half) {
+                  Var<std::uint32_t> rest = twice[half].load();
+                  while_([&] { return rest != 0u; }, [&] {
+                    count = count + right_count(target_of(i, count_trailing_zeros(rest.load()) + half * 32u)) - 2u;
+                    rest = rest & (rest - 1u);
+                  });
                 }
               }
-              if (mode == Mode::Abundance)
-                count = popcount(has[0]) + popcount(has[1]) + popcount(twice[0]) + popcount(twice[1]);
             });
             UInt inclusive = lanes.inclusive(count.load());
             UInt exclusive = lanes.exclusive(count.load(), inclusive);
@@ -141,11 +158,12 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
                            }
                            slot = slot + here;
                          } else {
-                           UInt here = right_count(match_target(left[i * slot_words + 1u] - left_base, parity, m));
-                           for_(0u, here, [&](UInt d) {
+                           Var<std::uint32_t> here = 1u;
+                           if_(((twice[half] >> bit) & 1u) != 0u, [&] { here = right_count(target_of(i, m)); });
+                           for_(0u, here.load(), [&](UInt d) {
                              if_(slot + d < kept_limit, [&] { matches[slot + d] = (i << 16u) | (m << 8u) | d; });
                            });
-                           slot = slot + here;
+                           slot = slot + here.load();
                          }
                          rest = rest & (rest - 1u);
                        });
@@ -163,21 +181,21 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           for_(t, kept, match_workgroup, [&](UInt s) {
             UInt packed = matches[s];
             UInt i = packed >> 16u, m = (packed >> 8u) & 255u, d = packed & 255u;
-            UInt left_position = left[i * slot_words], left_y = left[i * slot_words + 1u];
+            UInt left_position = slots[slot_of(b, i)], left_y = left[i];
             UInt target = match_target(left_y - left_base, parity, m);
             // The d-th right entry (in bucket order) whose r is the target: the one with d
             // others of the target's r before it, all in the target's bin.
             UInt first = r_bin_starts[target >> r_bin_shift];
             UInt end = first + r_bin_sizes[target >> r_bin_shift];
-            auto has_target = [&](const UInt& j) { return right[j * slot_words + 1u] - right_base == target; };
             Var<std::uint32_t> right_index = 0u;
             for_(first, end, [&](UInt q) {
-              UInt j = r_binned[q];
-              if_(has_target(j), [&] {
+              UInt entry = r_binned[q];
+              UInt j = entry & 511u;
+              if_((entry >> 9u) == target, [&] {
                 Var<std::uint32_t> before = 0u;
                 for_(first, end, [&](UInt q2) {
                   UInt other = r_binned[q2];
-                  if_(other < j && has_target(other), [&] { before = before + 1u; });
+                  if_((other >> 9u) == target && (other & 511u) < j, [&] { before = before + 1u; });
                 });
                 if_(before == d, [&] {
                   right_index = j;
@@ -185,7 +203,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
                 });
               });
             });
-            UInt right_position = right[right_index * slot_words];
+            UInt right_position = slots[slot_of(b + 1u, right_index.load())];
             UInt position = b * kept_limit + s;
             if (links) {  // into the buckets below (links.hpp)
               detail::store_link(parents, k, position, b, i, right_index.load());

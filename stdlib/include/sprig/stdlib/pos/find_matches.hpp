@@ -34,10 +34,9 @@ namespace sprig::pos {
 // Words of table `table`'s metadata per entry, least significant first: each table is stored
 // at its own width (at K = 20, 2, 3, 3, 2 and 2 words for tables 2..6), not at the widest.
 inline constexpr std::uint32_t metadata_words(int k, int table) { return std::uint32_t((metadata_bits(k, table) + 31) / 32); }
-// The right bucket's map from r to its entry count: 2 bits per r, or a byte per r.
-inline constexpr std::uint32_t rmap_words(Mode mode) {
-  return mode == Mode::Abundance ? (param_bc * 2 + 31) / 32 : (param_bc + 3) / 4;
-}
+// Abundance's map from a right bucket's r to its entry count, 2 bits per r (1, 2 or more).
+// Subspace counts entries by r from the bucket's r bins instead (find_matches.cpp).
+inline constexpr std::uint32_t rmap_words = (param_bc * 2 + 31) / 32;
 
 // The r that left r `r_left` of a bucket with parity `parity` matches for this m.
 inline UInt match_target(const UInt& r_left, const UInt& parity, const UInt& m) {
@@ -63,9 +62,10 @@ using FindMatchesKernel =
 // `links`: Abundance's parents as links (links.hpp), else as two positions.
 const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup, bool links);
 
-// find_matches holds a pair of buckets, the right bucket's r map and the kept matches in
-// shared memory; a device with less cannot plot in `mode` (Subspace's buckets and byte-wide
-// r map need about 26 KiB, more than the 16 KiB Vulkan guarantees).
+// find_matches holds a pair of buckets, the right bucket's entries by r bin (and Abundance's
+// r map) and the kept matches in shared memory: about 13 KiB (Abundance) and 15 KiB
+// (Subspace) with 256 invocations, within the 16 KiB Vulkan guarantees; this throws, naming
+// both sizes, for a device with less.
 void check_match_shared_memory(const DeviceInfo& device, int k, Mode mode);
 
 }  // namespace detail
