@@ -93,7 +93,7 @@ std::size_t Plotter::device_bytes() const {
                       targets_.bytes() + found_.bytes() + index_.bytes() + kept_proofs_.bytes() +
                       kept_s_buckets_.bytes() + bitmap_.bytes() + record_scratch_bytes_;
   for (const auto& p : kept_parents_) bytes += p.bytes();
-  if (encoded_) bytes += masks_->bytes() + encoded_->bytes();
+  if (encoded_) bytes += encoded_->bytes();
   return bytes;
 }
 
@@ -296,12 +296,12 @@ PlotResult Plotter::result() {
 }
 
 void Plotter::record_encoding(Sequence& sequence, const DeviceBuffer<std::uint32_t>& chunks) {
-  if (!encoded_) {
-    masks_.emplace(device_.alloc<std::uint32_t>(std::size_t(proofs_per_record) * chunk_words));
-    encoded_.emplace(device_.alloc<std::uint32_t>(std::size_t(proofs_per_record) * chunk_words));
-  }
-  pos::record_encoding(device_, sequence, k_, chunks, kept_proofs_, kept_s_buckets_, found_, index_, *masks_,
-                       *encoded_);
+  const std::size_t words = std::size_t(proofs_per_record) * chunk_words;
+  if (!encoded_) encoded_.emplace(device_.alloc<std::uint32_t>(words));
+  // The proofs' hashes live only while they mask the chunks: a transient, in the memory the
+  // record's tables had.
+  pos::record_encoding(device_, sequence, k_, chunks, kept_proofs_, kept_s_buckets_, found_, index_,
+                       sequence.transient<std::uint32_t>(words, "record encoding masks"), *encoded_);
 }
 
 std::vector<std::uint8_t> Plotter::encode(const std::vector<std::uint8_t>& chunks) {

@@ -128,7 +128,7 @@ class Plotter {
   // each record: result() reads them without a transfer of its own.
   DeviceBuffer<std::uint32_t> readback_proofs_, readback_s_buckets_, readback_bitmap_;
   std::array<DeviceBuffer<std::uint32_t>, 6> kept_parents_;  // Subspace's tables 2..7
-  std::optional<DeviceBuffer<std::uint32_t>> masks_, encoded_;  // record encoding, on first use
+  std::optional<DeviceBuffer<std::uint32_t>> encoded_;  // record encoding, on first use
 };
 
 // Records in flight that plot fastest on a kind of device, as measured at K = 20
