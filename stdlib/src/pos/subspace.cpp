@@ -21,50 +21,66 @@ const IotaKernel& iota_kernel(std::uint32_t invocations) {
   return sprig::detail::cached_kernel<IotaKernel>(name + "/" + std::to_string(invocations), trace);
 }
 
-const SubspaceRightKeysKernel& subspace_right_keys_kernel(std::uint32_t invocations) {
-  std::string name = "pos_subspace_right_keys";
+const SubspaceYLeftKeysKernel& subspace_y_left_keys_kernel(std::uint32_t invocations) {
+  std::string name = "pos_subspace_y_left_keys";
   auto trace = [=] {
     return kernel(
         name,
-        [=](ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> pair_sizes, WriteBuffer<std::uint32_t> keys,
-            WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair) {
+        [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> parents, ReadBuffer<std::uint32_t> pair_sizes,
+            WriteBuffer<std::uint64_t> keys, WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair,
+            UInt position_bits) {
           UInt p = global_id().x();
           if_(p < count, [&] {
             // A hole's slot is never read: the sparse table's transients hold nothing there.
-            Var<std::uint32_t> key = ~0u;
-            if_(p % slots_per_pair < pair_sizes[p / slots_per_pair], [&] { key = parents[p * 2u + 1u].load(); });
+            Var<std::uint64_t> key = ~std::uint64_t(0);
+            if_(p % slots_per_pair < pair_sizes[p / slots_per_pair], [&] {
+              key = (cast<std::uint64_t>(ys[p].load()) << cast<std::uint64_t>(position_bits)) |
+                    cast<std::uint64_t>(parents[p * 2u].load());
+            });
             keys[p] = key.load();
             values[p] = p;
           });
         },
         workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<SubspaceRightKeysKernel>(name + "/" + std::to_string(invocations), trace);
+  return sprig::detail::cached_kernel<SubspaceYLeftKeysKernel>(name + "/" + std::to_string(invocations), trace);
 }
 
-const SubspaceYLeftKeysKernel& subspace_y_left_keys_kernel(std::uint32_t invocations) {
-  std::string name = "pos_subspace_y_left_keys";
+const SubspaceRightTiesKernel& subspace_right_ties_kernel(std::uint32_t invocations) {
+  std::string name = "pos_subspace_right_ties";
   auto trace = [=] {
     return kernel(
         name,
-        [=](ReadBuffer<std::uint32_t> right_keys, ReadBuffer<std::uint32_t> slots_by_right,
-            ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> parents, WriteBuffer<std::uint64_t> keys,
-            WriteBuffer<std::uint32_t> values, UInt count, UInt position_bits) {
+        [=](ReadBuffer<std::uint64_t> keys, Buffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> parents,
+            UInt count) {
           UInt j = global_id().x();
-          if_(j < count, [&] {
-            UInt slot = slots_by_right[j];
-            Var<std::uint64_t> key = ~std::uint64_t(0);  // a hole
-            if_(right_keys[j] != ~0u, [&] {
-              key = (cast<std::uint64_t>(ys[slot].load()) << cast<std::uint64_t>(position_bits)) |
-                    cast<std::uint64_t>(parents[slot * 2u].load());
+          if_(j >= count, [] { return_(); });
+          ULong key = keys[j];
+          if_(key == ~std::uint64_t(0), [] { return_(); });  // holes need no order
+          if_(j > 0u, [&] { if_(keys[j - 1u] == key, [] { return_(); }); });  // not the first of its run
+          Var<std::uint32_t> end = j + 1u;
+          while_([&] { return end < count; }, [&] {
+            if_(keys[end] != key, [] { break_(); });
+            end = end + 1u;
+          });
+          // An insertion sort of the run by right parent: runs are one entry but for y
+          // collisions between matches of one left entry.
+          for_(j + 1u, end.load(), [&](UInt i) {
+            UInt moving = slots[i];
+            UInt right = parents[moving * 2u + 1u];
+            Var<std::uint32_t> at = i;
+            while_([&] { return at > j; }, [&] {  // never below j: the run before is another's
+              UInt before = slots[at - 1u];
+              if_(parents[before * 2u + 1u] <= right, [] { break_(); });
+              slots[at] = before;
+              at = at - 1u;
             });
-            keys[j] = key.load();
-            values[j] = slot;
+            slots[at] = moving;
           });
         },
         workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<SubspaceYLeftKeysKernel>(name + "/" + std::to_string(invocations), trace);
+  return sprig::detail::cached_kernel<SubspaceRightTiesKernel>(name + "/" + std::to_string(invocations), trace);
 }
 
 const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32_t invocations) {
@@ -100,8 +116,8 @@ namespace {
 
 // The renumbering's temporaries, made by its first step and shared by the others.
 struct RenumberScratch {
-  DeviceBuffer<std::uint32_t> right_keys, slots_by_right, slots_in_order;
   DeviceBuffer<std::uint64_t> y_left_keys;
+  DeviceBuffer<std::uint32_t> slots_in_order;
 };
 
 }  // namespace
@@ -118,29 +134,23 @@ std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table
                                                 std::uint32_t count) {
   const std::uint32_t slots_per_pair = matches_per_pair(Mode::Subspace);
   // Positions stay below 2^(K + 2) (at most 512 matches for each of 2^(K+6) / 15113 pairs),
-  // so the right-key sort needs K + 2 bits; a hole's all-ones key sorts after them all.
+  // so a (y, left) key needs K + 6 + K + 2 bits; a hole's all-ones key sorts after them all.
   const auto position_bits = std::uint32_t(k + 2), y_left_bits = std::uint32_t(k + 2 + y_bits(k));
   const std::uint32_t invocations = elementwise_invocations(device.info());
   auto scratch = std::make_shared<RenumberScratch>();
   return {
       [=](Sequence& s) {
-        *scratch = {s.transient<std::uint32_t>(count, "renumbering right keys"),
-                    s.transient<std::uint32_t>(count, "renumbering slots by right"),
-                    s.transient<std::uint32_t>(count, "renumbering slots in order"),
-                    s.transient<std::uint64_t>(count, "renumbering (y, left) keys")};
-        s.run(detail::subspace_right_keys_kernel(invocations), grid(count), sparse.parents, sparse.pair_sizes,
-              scratch->right_keys, scratch->slots_by_right, count, slots_per_pair);
-      },
-      [=, &device](Sequence& s) {
-        radix_sort(device, s, scratch->right_keys, scratch->slots_by_right, SortOptions{0, position_bits});
-      },
-      [=](Sequence& s) {
-        s.run(detail::subspace_y_left_keys_kernel(invocations), grid(count), scratch->right_keys,
-              scratch->slots_by_right, sparse.ys, sparse.parents, scratch->y_left_keys, scratch->slots_in_order, count,
-              position_bits);
+        *scratch = {s.transient<std::uint64_t>(count, "renumbering (y, left) keys"),
+                    s.transient<std::uint32_t>(count, "renumbering slots in order")};
+        s.run(detail::subspace_y_left_keys_kernel(invocations), grid(count), sparse.ys, sparse.parents,
+              sparse.pair_sizes, scratch->y_left_keys, scratch->slots_in_order, count, slots_per_pair, position_bits);
       },
       [=, &device](Sequence& s) {
         radix_sort(device, s, scratch->y_left_keys, scratch->slots_in_order, SortOptions{0, y_left_bits});
+      },
+      [=](Sequence& s) {
+        s.run(detail::subspace_right_ties_kernel(invocations), grid(count), scratch->y_left_keys,
+              scratch->slots_in_order, sparse.parents, count);
       },
       [=](Sequence& s) {
         s.run(detail::subspace_gather_kernel(k, table, invocations), grid(count), scratch->y_left_keys,

@@ -4,9 +4,11 @@
 // (y, position) order, and ties in y are broken the way Subspace breaks them.
 //
 // Table 1: a stable radix sort of (y, x) pairs by y. Tables 2..6: matching writes each
-// pair's matches at b * 512 + i; two stable sorts (by right position, then by (y, left) as
-// a (2K + 8)-bit key) order the slots, and a gather writes the dense table: y, parents and
-// metadata by position, an all-ones y past the last entry.
+// pair's matches at b * 512 + i; a radix sort by (y, left) as a (2K + 8)-bit key orders the
+// slots, a pass orders each run of equal (y, left) by right (two matches of one left entry
+// whose ys collide: a run is almost always one entry, so a sort by right before it, as
+// there was, cost 3 passes over every slot for nothing), and a gather writes the dense
+// table: y, parents and metadata by position, an all-ones y past the last entry.
 #pragma once
 
 #include <functional>
@@ -27,16 +29,18 @@ namespace detail {
 using IotaKernel = Kernel<WriteBuffer<std::uint32_t>>;
 const IotaKernel& iota_kernel(std::uint32_t invocations);
 
-// Sort keys of the sparse child table: its right parent (all ones for a hole), value the slot.
-using SubspaceRightKeysKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
-                                       WriteBuffer<std::uint32_t>, UInt, UInt>;
-const SubspaceRightKeysKernel& subspace_right_keys_kernel(std::uint32_t invocations);
-
-// Second keys, in the order of the first sort: (y << position_bits) | left, all ones for a hole.
+// Sort keys of the sparse child table: (y << position_bits) | left, all ones for a hole;
+// values the slots.
 using SubspaceYLeftKeysKernel =
-    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           WriteBuffer<std::uint64_t>, WriteBuffer<std::uint32_t>, UInt, UInt>;
+    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint64_t>,
+           WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
 const SubspaceYLeftKeysKernel& subspace_y_left_keys_kernel(std::uint32_t invocations);
+
+// After the sort: each run of equal keys (but holes) reordered by right parent, by the
+// invocation at its start.
+using SubspaceRightTiesKernel =
+    Kernel<ReadBuffer<std::uint64_t>, Buffer<std::uint32_t>, ReadBuffer<std::uint32_t>, UInt>;
+const SubspaceRightTiesKernel& subspace_right_ties_kernel(std::uint32_t invocations);
 
 // The dense table: position j takes the j-th slot in (y, left, right) order.
 using SubspaceGatherKernel = Kernel<ReadBuffer<std::uint64_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
