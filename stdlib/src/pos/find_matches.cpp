@@ -30,7 +30,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           auto left = shared_array<std::uint32_t>(capacity, "left_ys");
           auto right = shared_array<std::uint32_t>(capacity, "right_ys");
           // Shared memory decides the occupancy: the H100's driver (580) gave this kernel 79
-          // registers at 14 KiB a workgroup, 126 at 18 KiB and 150 at 26 KiB (one workgroup
+          // registers at 14 KiB a workgroup, 126 at 18 KiB and 150 at 25 KiB (one workgroup
           // of 256 a multiprocessor). So the buckets hold only ys, and both rules keep two
           // bits per r (one entry, or more); Subspace, which keeps every entry of an r, counts
           // those with more in the r's bin (a byte per r took 15 KiB).

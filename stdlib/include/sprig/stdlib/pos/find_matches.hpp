@@ -63,7 +63,7 @@ using FindMatchesKernel =
 const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup, bool links);
 
 // find_matches holds a pair of buckets, the right bucket's entries by r bin (and Abundance's
-// r map) and the kept matches in shared memory: about 13 KiB (Abundance) and 15 KiB
+// r map) and the kept matches in shared memory: about 11 KiB (Abundance) and 15 KiB
 // (Subspace) with 256 invocations, within the 16 KiB Vulkan guarantees; this throws, naming
 // both sizes, for a device with less.
 void check_match_shared_memory(const DeviceInfo& device, int k, Mode mode);
