@@ -2,7 +2,7 @@
 // on inputs chosen to reach every path: Abundance's holes and all-ones ys, a bucket exactly
 // full, buckets past their capacity that still fit the staging (the first 272 by position
 // kept), one whose entries are neighbours, buckets past the staging (the walk in position
-// order), and Subspace's runs.
+// order), each slot's link or x, and Subspace's runs.
 #include <algorithm>
 #include <cstdint>
 #include <random>
@@ -39,16 +39,24 @@ Grouped group_on_cpu(int k, pos::Mode mode, const std::vector<std::uint32_t>& ys
   return g;
 }
 
+// `slot_links`: Abundance's links by bucket slot as well (the slot's position, or a word
+// per position standing in for a table's links).
 void require_same_buckets(sprig::Device& dev, int k, pos::Mode mode, const std::vector<std::uint32_t>& ys,
-                          const std::vector<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair) {
+                          const std::vector<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
+                          pos::SlotLinks slot_links = pos::SlotLinks::None) {
   const std::uint32_t buckets = pos::num_buckets(k), capacity = pos::bucket_capacity(mode);
   auto ys_buffer = dev.upload(ys);
   auto pair_sizes_buffer = dev.upload(pair_sizes);
   pos::Buckets out{dev.alloc<std::uint32_t>(std::size_t(buckets) * capacity * pos::slot_words),
                    dev.alloc<std::uint32_t>(buckets)};
+  std::vector<std::uint32_t> links(ys.size());
+  for (std::size_t p = 0; p < links.size(); ++p) links[p] = std::uint32_t(p * 2654435761u);
+  auto links_buffer = dev.upload(links);
+  auto by_slot = dev.alloc<std::uint32_t>(std::size_t(buckets) * capacity);
   auto sequence = dev.sequence();
-  for (const pos::RecordStep& step : pos::bucketing_steps(dev, k, mode, ys_buffer, pair_sizes_buffer, slots_per_pair,
-                                                          std::uint32_t(ys.size()), out))
+  for (const pos::RecordStep& step :
+       pos::bucketing_steps(dev, k, mode, ys_buffer, pair_sizes_buffer, slots_per_pair, std::uint32_t(ys.size()), out,
+                            pos::SlotLinkOutput{slot_links, &links_buffer, &by_slot}))
     step(sequence);
   sequence.run_and_wait();
   const Grouped expected = group_on_cpu(k, mode, ys, pair_sizes, slots_per_pair);
@@ -58,6 +66,16 @@ void require_same_buckets(sprig::Device& dev, int k, pos::Mode mode, const std::
     const std::size_t first = std::size_t(b) * capacity * 2;
     INFO("bucket " << b << " of size " << sizes[b]);
     REQUIRE(std::equal(slots.begin() + first, slots.begin() + first + sizes[b] * 2, expected.slots.begin() + first));
+  }
+  if (slot_links == pos::SlotLinks::None) return;
+  const std::vector<std::uint32_t> got = dev.download(by_slot);
+  for (std::uint32_t b = 0; b < buckets; ++b) {
+    for (std::uint32_t rank = 0; rank < sizes[b]; ++rank) {
+      const std::uint32_t position = expected.slots[(std::size_t(b) * capacity + rank) * 2];
+      INFO("bucket " << b << ", rank " << rank);
+      REQUIRE(got[std::size_t(b) * capacity + rank] ==
+              (slot_links == pos::SlotLinks::Positions ? position : links[position]));
+    }
   }
 }
 
@@ -88,14 +106,16 @@ TEST_CASE("Abundance bucketing keeps each bucket's first 272 entries by position
   fill_bucket(11, 3 * capacity);
   fill_bucket(12, 0);
   ys[5] = ~0u;  // no entry
-  SECTION("table 1: every position an entry") { require_same_buckets(dev, k, pos::Mode::Abundance, ys, {0}, 0); }
+  SECTION("table 1: every position an entry, each slot's x") {
+    require_same_buckets(dev, k, pos::Mode::Abundance, ys, {0}, 0, pos::SlotLinks::Positions);
+  }
   SECTION("tables 2..7: holes past each pair's matches") {
     const std::uint32_t slots_per_pair = pos::matches_per_pair(pos::Mode::Abundance);
     std::vector<std::uint32_t> pair_sizes((ys.size() + slots_per_pair - 1) / slots_per_pair);
     for (std::uint32_t& s : pair_sizes) s = rng() % (slots_per_pair + 1);
     pair_sizes[0] = slots_per_pair;
     pair_sizes[1] = 0;
-    require_same_buckets(dev, k, pos::Mode::Abundance, ys, pair_sizes, slots_per_pair);
+    require_same_buckets(dev, k, pos::Mode::Abundance, ys, pair_sizes, slots_per_pair, pos::SlotLinks::FromLinks);
   }
   SECTION("every entry in one bucket") {
     for (std::uint32_t& y : ys) y = y_in_bucket(buckets - 1, rng);
@@ -116,4 +136,12 @@ TEST_CASE("Subspace bucketing cuts each run of a y-ordered table at 512", "[pos]
   REQUIRE_THROWS_WITH(pos::bucketing_steps(dev, k, pos::Mode::Subspace, dev.upload(ys), dev.upload(no_pair_sizes), 288,
                                            std::uint32_t(ys.size()), pos::Buckets{}),
                       Catch::Contains("Subspace's tables have no holes"));
+  REQUIRE_THROWS_WITH(pos::bucketing_steps(dev, k, pos::Mode::Subspace, dev.upload(ys), dev.upload(no_pair_sizes), 0,
+                                           std::uint32_t(ys.size()), pos::Buckets{},
+                                           pos::SlotLinkOutput{pos::SlotLinks::Positions}),
+                      Catch::Contains("links are Abundance's"));
+  REQUIRE_THROWS_WITH(pos::bucketing_steps(dev, k, pos::Mode::Abundance, dev.upload(ys), dev.upload(no_pair_sizes), 0,
+                                           std::uint32_t(ys.size()), pos::Buckets{},
+                                           pos::SlotLinkOutput{pos::SlotLinks::FromLinks}),
+                      Catch::Contains("slot links need the buffers"));
 }

@@ -123,14 +123,16 @@ const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::ui
       name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations), trace);
 }
 
-const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32_t invocations) {
-  std::string name = "pos_bucket_order";
+const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32_t invocations, SlotLinks slot_links) {
+  std::string name = std::string("pos_bucket_order") +
+                     (slot_links == SlotLinks::Positions ? "_positions" : slot_links == SlotLinks::FromLinks ? "_links" : "");
   auto trace = [=] {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> pair_sizes, ReadBuffer<std::uint32_t> arrivals,
-            Buffer<std::uint32_t> slots, WriteBuffer<std::uint32_t> sizes, UInt count, UInt slots_per_pair, UInt hole,
-            UInt buckets, UInt bin_shift) {
+            Buffer<std::uint32_t> slots, WriteBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> links,
+            WriteBuffer<std::uint32_t> by_slot, UInt count, UInt slots_per_pair, UInt hole, UInt buckets,
+            UInt bin_shift) {
           const std::uint32_t staged_limit = capacity * slot_words;
           auto staged = shared_array<std::uint32_t>(staged_limit, "staged_positions");
           auto place_in_bin = shared_array<std::uint32_t>(staged_limit, "place_in_bin");
@@ -148,6 +150,8 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
           auto place = [&](const UInt& rank, const UInt& position) {
             slots[base + rank * slot_words] = position;
             slots[base + rank * slot_words + 1u] = ys[position].load();
+            if (slot_links == SlotLinks::Positions) by_slot[b * capacity + rank] = position;
+            if (slot_links == SlotLinks::FromLinks) by_slot[b * capacity + rank] = links[position].load();
           };
           UInt ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
           if_(arrived <= staged_limit, [&] {
@@ -258,29 +262,39 @@ std::vector<RecordStep> run_steps(Device& device, int k, const DeviceBuffer<std:
 
 std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
                                         const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
-                                        std::uint32_t count, const Buckets& out) {
+                                        std::uint32_t count, const Buckets& out, SlotLinkOutput links) {
   if (mode == Mode::Subspace) {
     if (slots_per_pair != 0) throw std::invalid_argument("pos bucketing: Subspace's tables have no holes");
+    if (links.kind != SlotLinks::None) throw std::invalid_argument("pos bucketing: links are Abundance's");
     return run_steps(device, k, ys, pair_sizes, count, out);
   }
   const std::uint32_t hole = hole_key(k), capacity = bucket_capacity(mode), buckets = num_buckets(k);
   const std::uint32_t invocations = elementwise_invocations(device.info());
   const std::uint32_t order_invocations = match_invocations(device.info());
+  if ((links.kind != SlotLinks::None && !links.by_slot) || (links.kind == SlotLinks::FromLinks && !links.links))
+    throw std::invalid_argument("pos bucketing: slot links need the buffers they are read from and written to");
   auto arrivals = std::make_shared<DeviceBuffer<std::uint32_t>>();
+  auto no_links = std::make_shared<DeviceBuffer<std::uint32_t>>();
   return {
-      [&, arrivals, count, hole, slots_per_pair, capacity, buckets, invocations](Sequence& s) {
+      [&, arrivals, no_links, count, hole, slots_per_pair, capacity, buckets, invocations, links](Sequence& s) {
         *arrivals = s.transient<std::uint32_t>(buckets, "bucketing arrivals");
+        if (links.kind != SlotLinks::FromLinks) {
+          *no_links = s.transient<std::uint32_t>(1, "bucketing without links");
+          s.fill(*no_links, 0);  // bound, never read or written
+        }
         s.fill(*arrivals, 0);
         s.run(detail::bucket_scatter_kernel(capacity, invocations), grid(count), ys, pair_sizes, *arrivals, out.slots,
               count, slots_per_pair, hole);
       },
-      [&, arrivals, count, hole, slots_per_pair, capacity, buckets, order_invocations](Sequence& s) {
+      [&, arrivals, no_links, count, hole, slots_per_pair, capacity, buckets, order_invocations, links](Sequence& s) {
         const Grid bucket_grid = sprig::detail::tile_grid(buckets, sprig::detail::TileShape{order_invocations, 1});
         // The fewest bits that leave each invocation one bin of positions.
         std::uint32_t bin_shift = 0;
         while (((count - 1) >> bin_shift) >= order_invocations) ++bin_shift;
-        s.run(detail::bucket_order_kernel(capacity, order_invocations), bucket_grid, ys, pair_sizes, *arrivals,
-              out.slots, out.sizes, count, slots_per_pair, hole, buckets, bin_shift);
+        const DeviceBuffer<std::uint32_t>& read_links = links.kind == SlotLinks::FromLinks ? *links.links : *no_links;
+        const DeviceBuffer<std::uint32_t>& by_slot = links.kind != SlotLinks::None ? *links.by_slot : *no_links;
+        s.run(detail::bucket_order_kernel(capacity, order_invocations, links.kind), bucket_grid, ys, pair_sizes,
+              *arrivals, out.slots, out.sizes, read_links, by_slot, count, slots_per_pair, hole, buckets, bin_shift);
       },
   };
 }

@@ -25,25 +25,4 @@ LinkedSlots load_link(const ReadBuffer<std::uint32_t>& links, int k, const UInt&
   return {pair * capacity + ((link >> link_rank_bits) & rank_mask), (pair + 1u) * capacity + (link & rank_mask)};
 }
 
-const SlotLinksKernel& slot_links_kernel(int table, std::uint32_t invocations) {
-  std::string name = "pos_slot_links_t" + std::to_string(table);
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> links,
-            WriteBuffer<std::uint32_t> by_slot, UInt count) {
-          UInt q = global_id().x();
-          if_(q >= count, [] { return_(); });
-          // Slots past a bucket's size are never named by a link: left unwritten.
-          if_(q % capacity < sizes[q / capacity], [&] {
-            UInt position = slots[q * slot_words];
-            by_slot[q] = table == 1 ? position : links[position].load();
-          });
-        },
-        workgroup(invocations));
-  };
-  return sprig::detail::cached_kernel<SlotLinksKernel>(
-      name + "/" + std::to_string(invocations), trace);
-}
-
 }  // namespace sprig::pos::detail

@@ -167,8 +167,10 @@ std::vector<RecordStep> Plotter::table1_steps(const std::shared_ptr<RecordBuffer
   }};
   // Subspace's table 1 is in (y, x) order: its ys sorted, xs_ the x at each position.
   if (mode_ == Mode::Subspace) append_steps(out, subspace_table1_steps(device_, k, r.ys[1], xs_));
-  append_steps(out, bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1]));
-  if (links_) out.push_back(slot_links_step(record, 1));
+  // Table 1's slots' x (their positions), for the links of table 2 to lead to.
+  const SlotLinkOutput x_by_slot = links_ ? SlotLinkOutput{SlotLinks::Positions, nullptr, &r.slot_links[1]}
+                                          : SlotLinkOutput{};
+  append_steps(out, bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1], x_by_slot));
   return out;
 }
 
@@ -198,22 +200,13 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
                                    DenseTable{r.ys[t], r.parents[t], r.metadata[t]}, slots));
     append_steps(out, bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, slots, r.buckets[t]));
   } else {
-    append_steps(out,
-                 bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots, r.buckets[t]));
-    if (links_) out.push_back(slot_links_step(record, table));
+    // Each bucket slot's link, in bucket-slot order: what the next table's links name.
+    const SlotLinkOutput links_by_slot =
+        links_ ? SlotLinkOutput{SlotLinks::FromLinks, &r.parents[t], &r.slot_links[t]} : SlotLinkOutput{};
+    append_steps(out, bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots,
+                                      r.buckets[t], links_by_slot));
   }
   return out;
-}
-
-RecordStep Plotter::slot_links_step(const std::shared_ptr<RecordBuffers>& record, int table) {
-  return [this, record, table](Sequence& s) {
-    RecordBuffers& r = *record;
-    const auto t = std::size_t(table);
-    const std::uint32_t slots = num_buckets(k_) * bucket_capacity(mode_);
-    // Table 1's slots hold their x: its matching's metadata stand-in fills the unread links.
-    s.run(detail::slot_links_kernel(table, elementwise_invocations(device_.info())), grid(slots),
-          r.buckets[t].slots, r.buckets[t].sizes, table == 1 ? r.metadata[1] : r.parents[t], r.slot_links[t], slots);
-  };
 }
 
 std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers>& record) {

@@ -30,6 +30,16 @@ namespace sprig::pos {
 // A bucket slot holds a table entry as two words: its position in its table, then its y.
 inline constexpr std::uint32_t slot_words = 2;
 
+// What Abundance's bucketing also writes for each filled bucket slot q = b * capacity + rank,
+// into `by_slot` (links.hpp): nothing, the slot's position (table 1: its x), or the link at
+// the slot's position in `links` (the table's links in position order).
+enum class SlotLinks { None, Positions, FromLinks };
+struct SlotLinkOutput {
+  SlotLinks kind = SlotLinks::None;
+  const DeviceBuffer<std::uint32_t>* links = nullptr;    // FromLinks
+  const DeviceBuffer<std::uint32_t>* by_slot = nullptr;  // Positions, FromLinks
+};
+
 // Bits of a bucket key; the all-ones key marks a hole (no entry at that position).
 std::uint32_t bucket_key_bits(int k);
 std::uint32_t hole_key(int k);
@@ -61,11 +71,13 @@ using BucketScatterKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::ui
 const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::uint32_t invocations);
 
 // Abundance, one workgroup per bucket: the staged positions ranked, the first `capacity` by
-// position written as (position, y) slots, and the bucket's size. Positions are grouped by
-// position >> bin_shift, one bin per invocation, to rank them.
-using BucketOrderKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-                                 Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt, UInt>;
-const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32_t invocations);
+// position written as (position, y) slots (and their slot links), and the bucket's size.
+// Positions are grouped by position >> bin_shift, one bin per invocation, to rank them.
+using BucketOrderKernel =
+    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, Buffer<std::uint32_t>,
+           WriteBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt,
+           UInt>;
+const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32_t invocations, SlotLinks slot_links);
 
 }  // namespace detail
 
@@ -87,9 +99,10 @@ using RecordStep = std::function<void(Sequence&)>;
 // `slots_per_pair` name the holes of Abundance's tables 2..7 (slots_per_pair 0 for table 1
 // and for Subspace's dense tables, already in y order). The bucketing's own temporaries
 // (arrival counts; Subspace's keys and runs) are transients of the sequence the steps record into;
-// `ys`, `pair_sizes` and `out` are captured by reference: they must outlive the recording.
+// `ys`, `pair_sizes`, `out` and the buffers `links` names are captured by reference: they
+// must outlive the recording. `links` is Abundance's only.
 std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
                                         const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
-                                        std::uint32_t count, const Buckets& out);
+                                        std::uint32_t count, const Buckets& out, SlotLinkOutput links = {});
 
 }  // namespace sprig::pos

@@ -1,9 +1,9 @@
 // Abundance's parents as links into the buckets of the table below. Matching pairs left
 // entry i of bucket b with right entry j of bucket b + 1, and writes the match's link
 // (b, i, j) at its position in the child table: the pair b and two bucket ranks below 272,
-// 9 bits each. Once the child table is bucketed in turn, a gather writes each of its bucket
-// slots' links in bucket-slot order, so that the next table's links (which name bucket
-// slots) lead straight to them; table 1's bucket slots hold their x. Proof expansion walks
+// 9 bits each. When the child table is bucketed in turn, the bucketing also writes each of
+// its bucket slots' links in bucket-slot order (SlotLinks, buckets.hpp), so that the next
+// table's links (which name bucket slots) lead straight to them; table 1's slots get their x. Proof expansion walks
 // these down from a table-7 position. A link takes one word while the pair index has at
 // most 14 bits (K <= 21). Above, two words of links take what two parent positions take, and
 // the links' gather costs time (5.9 ms a K = 25 record on an H100): the tables keep their
@@ -46,12 +46,6 @@ struct LinkedSlots {
   UInt left, right;
 };
 LinkedSlots load_link(const ReadBuffer<std::uint32_t>& links, int k, const UInt& index);
-
-// by_slot[q] for every filled bucket slot q of a table: table 1's x (its position), or the
-// link at the slot's position in `links` (the table's links in position order).
-using SlotLinksKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-                               WriteBuffer<std::uint32_t>, UInt>;
-const SlotLinksKernel& slot_links_kernel(int table, std::uint32_t invocations);
 
 }  // namespace detail
 }  // namespace sprig::pos

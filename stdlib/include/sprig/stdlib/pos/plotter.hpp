@@ -110,7 +110,6 @@ class Plotter {
   std::vector<RecordStep> table_steps(const std::shared_ptr<RecordBuffers>& record, int table);
   std::vector<RecordStep> proof_steps(const std::shared_ptr<RecordBuffers>& record);
   // Abundance: table t's links (table 1's x) in bucket-slot order, once it is bucketed.
-  RecordStep slot_links_step(const std::shared_ptr<RecordBuffers>& record, int table);
 
   Device& device_;
   int k_;
