@@ -50,7 +50,9 @@ TEST_CASE("Subspace renumbering orders a sparse table by (y, left, right), ties 
     }
   }
   std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return std::tie(a.y, a.left, a.right) < std::tie(b.y, b.left, b.right); });
+            [](const Entry& a, const Entry& b) {
+              return std::tie(a.y, a.left, a.right) < std::tie(b.y, b.left, b.right);
+            });
 
   auto sparse_ys = dev.upload(ys), sparse_parents = dev.upload(parents), sparse_metadata = dev.upload(metadata);
   auto sizes = dev.upload(pair_sizes);
@@ -75,6 +77,7 @@ TEST_CASE("Subspace renumbering orders a sparse table by (y, left, right), ties 
     REQUIRE(got_ys[j] == e.y);
     REQUIRE(got_parents[2 * j] == e.left);
     REQUIRE(got_parents[2 * j + 1] == e.right);
-    for (std::uint32_t w = 0; w < words; ++w) REQUIRE(got_metadata[j * words + w] == metadata[std::size_t(e.slot) * words + w]);
+    for (std::uint32_t w = 0; w < words; ++w)
+      REQUIRE(got_metadata[j * words + w] == metadata[std::size_t(e.slot) * words + w]);
   }
 }

@@ -124,8 +124,10 @@ const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::ui
 }
 
 const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32_t invocations, SlotLinks slot_links) {
-  std::string name = std::string("pos_bucket_order") +
-                     (slot_links == SlotLinks::Positions ? "_positions" : slot_links == SlotLinks::FromLinks ? "_links" : "");
+  const char* suffix = slot_links == SlotLinks::Positions ? "_positions"
+                       : slot_links == SlotLinks::FromLinks ? "_links"
+                                                            : "";
+  std::string name = std::string("pos_bucket_order") + suffix;
   auto trace = [=] {
     return kernel(
         name,
@@ -165,7 +167,8 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
             for_(t, arrived, invocations, [&](UInt i) {
               UInt position = slots[base + i];
               staged[i] = position;
-              place_in_bin[i] = atomic_add(bin_sizes[position >> bin_shift], 1u, MemoryOrder::Relaxed, Scope::Workgroup);
+              place_in_bin[i] =
+                  atomic_add(bin_sizes[position >> bin_shift], 1u, MemoryOrder::Relaxed, Scope::Workgroup);
             });
             barrier();
             UInt size = bin_sizes[ordered];

@@ -98,9 +98,9 @@ using RecordStep = std::function<void(Sequence&)>;
 // The steps that bucket the positions 0 .. count - 1 with y values `ys`; `pair_sizes` and
 // `slots_per_pair` name the holes of Abundance's tables 2..7 (slots_per_pair 0 for table 1
 // and for Subspace's dense tables, already in y order). The bucketing's own temporaries
-// (arrival counts; Subspace's keys and runs) are transients of the sequence the steps record into;
-// `ys`, `pair_sizes`, `out` and the buffers `links` names are captured by reference: they
-// must outlive the recording. `links` is Abundance's only.
+// (arrival counts; Subspace's keys and runs) are transients of the sequence the steps
+// record into; `ys`, `pair_sizes`, `out` and the buffers `links` names are captured by
+// reference: they must outlive the recording. `links` is Abundance's only.
 std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const DeviceBuffer<std::uint32_t>& ys,
                                         const DeviceBuffer<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
                                         std::uint32_t count, const Buckets& out, SlotLinkOutput links = {});
