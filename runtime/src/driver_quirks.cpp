@@ -39,9 +39,11 @@ constexpr std::array<DriverQuirk, 8> kQuirks{{
     {Quirk::LoopBackEdgeCap, "lavapipe-loop-cap",
      "every loop of an invocation stops after 65,535 back-edges in all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS), "
      "silently",
-     "stdlib splits long loops (PBKDF2, scrypt's ROMix) over launches of at most 60,000 back-edges",
+     "stdlib splits long loops (PBKDF2, scrypt's ROMix) over launches of at most 60,000 back-edges; look-backs "
+     "and the barrier after them pause between polls with straight-line divisions instead of polling at once, "
+     "which would give up after a few milliseconds of waiting (stdlib/poll_pause.hpp)",
      "tests/kernels/driver_quirks_test.cpp: \"a loop runs 70,000 iterations unless the driver caps loops at 65,535 "
-     "back-edges\"", "Mesa 22.3 lavapipe",
+     "back-edges\"; tests/stdlib/lookback_wait_test.cpp", "Mesa 22.3 lavapipe",
      lavapipe},
     {Quirk::RelaxedLookBackUnreliable, "lavapipe-relaxed-lookback",
      "relaxed atomic loads of look-back status words that carry their value read stale prefixes (the scan test "

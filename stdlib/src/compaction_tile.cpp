@@ -9,7 +9,7 @@ CompactionTile::CompactionTile(const TileShape& shape, const LookBackTraits& tra
       totals_(lanes_, shape.invocations),
       lookback_(lanes_, traits, status),
       tile_prefix_(shared<std::uint32_t>("tile_prefix")),
-      after_lookback_(traits.counted_barrier) {
+      after_lookback_(traits.counted_barrier, traits.pause) {
   after_lookback_.reset();
 }
 

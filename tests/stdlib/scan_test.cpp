@@ -161,3 +161,19 @@ TEST_CASE("the vectorized look-back scan (4-vector loads and stores) equals the 
                 [](float a, float b) { return std::max(a, b); }, options);
   }
 }
+
+// GPUs idle between polls of a pending predecessor in large scans; here every size does.
+// lavapipe ignores the idle loop (it would spend the driver's cap on back-edges,
+// poll_pause.hpp) and pauses without a loop instead, as it always does.
+TEST_CASE("a look-back scan that idles between polls equals the reference, packed and unpacked values") {
+  auto t = STDLIB_TARGET;
+  for (std::size_t n : sizes_for(t, {4099, 65537})) {
+    INFO(t.name << " n=" << n);
+    ScanOptions options{ScanMode::DecoupledLookBack, 64, 2};  // small tiles: many look-backs
+    options.lookback_idle_iterations = 64;
+    check_scans(*t.device, random_values<std::uint32_t>(n, 10), plus<std::uint32_t>(), std::plus<>(), options);
+    std::vector<Affine> maps(n);
+    for (std::size_t i = 0; i < n; ++i) maps[i] = {std::uint32_t(2 * i + 1), std::uint32_t(i * 7)};
+    check_scans(*t.device, maps, affine_then(), then, options);
+  }
+}

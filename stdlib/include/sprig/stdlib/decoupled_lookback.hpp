@@ -16,9 +16,12 @@
 // workgroups started before it — never for one that might not be scheduled yet.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
+#include "sprig/stdlib/poll_pause.hpp"
 #include "sprig/stdlib/spin_safe_barrier.hpp"
 #include "sprig/stdlib/subgroup_scan.hpp"
 
@@ -33,11 +36,16 @@ struct LookBackTraits {
   // runs, and radix sort wrote out of bounds in 20 of 20 runs of its tests beside another
   // compiling process; with acquire/release, 0 of 40 and 0 of 20. Its fences cost little.
   bool ordered_words = false;
-  std::string key() const { return std::string(counted_barrier ? "/counted" : "") + (ordered_words ? "/ordered" : ""); }
+  PollPause pause;  // between polls of a window with a pending tile (poll_pause.hpp)
+  std::string key() const {
+    return std::string(counted_barrier ? "/counted" : "") + (ordered_words ? "/ordered" : "") + pause.key();
+  }
 };
 
-inline LookBackTraits lookback_traits(const DeviceInfo& device) {
-  return {barrier_needs_arrival_counter(device), device.quirks.has(Quirk::RelaxedLookBackUnreliable)};
+// The traits of a look-back over `tiles` tiles on `device`.
+inline LookBackTraits lookback_traits(const DeviceInfo& device, std::size_t tiles) {
+  return {barrier_needs_arrival_counter(device), device.quirks.has(Quirk::RelaxedLookBackUnreliable),
+          poll_pause(device, tiles)};
 }
 
 enum TileState : std::uint64_t { Pending = 0, AggregateReady = 1, PrefixReady = 2 };
@@ -69,7 +77,7 @@ class DecoupledLookBack {
   // `values` is needed unless T packs into the status words.
   DecoupledLookBack(const SubgroupScan<T, Op>& lanes, const LookBackTraits& traits,
                     CoherentBuffer<std::uint64_t> status, std::optional<CoherentBuffer<T>> values = {})
-      : lanes_(lanes), ordered_words_(traits.ordered_words), status_(status), values_(values) {
+      : lanes_(lanes), ordered_words_(traits.ordered_words), pause_(traits.pause), status_(status), values_(values) {
     if (!packed && !values_) throw TraceError("internal: the look-back of this type needs a value buffer", SourceLoc{});
   }
 
@@ -100,6 +108,7 @@ class DecoupledLookBack {
           ULong seen = atomic_load(status_[readable + 1u], value_order(MemoryOrder::Acquire));
           word = select(real, seen, virtual_word);
           if_(subgroup_all(state_of(word) != std::uint64_t(Pending)), [&] { break_(); });
+          pause_before_next_poll(pause_, cast<std::uint32_t>(word.load()));
         });
         Bool has_prefix = state_of(word) == std::uint64_t(PrefixReady);
         UVec4 prefixes = subgroup_ballot(has_prefix);
@@ -157,6 +166,7 @@ class DecoupledLookBack {
 
   const SubgroupScan<T, Op>& lanes_;
   bool ordered_words_;
+  PollPause pause_;
   CoherentBuffer<std::uint64_t> status_;
   std::optional<CoherentBuffer<T>> values_;
 };

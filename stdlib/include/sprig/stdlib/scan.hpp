@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "sprig/runtime/device.hpp"
@@ -37,6 +38,9 @@ struct ScanOptions {
   // Off by default: it is not reliably faster than scalar tiles, and much slower at some
   // shapes (docs/benchmarks.md, "Parallel primitives").
   bool vectorized = false;
+  // Idle-loop iterations of a look-back between polls of a pending predecessor (unset: the
+  // device's default, poll_pause.hpp; ignored where the driver caps loops).
+  std::optional<std::uint32_t> lookback_idle_iterations = std::nullopt;
 };
 
 namespace detail {
@@ -79,7 +83,7 @@ auto lookback_scan_kernel(const Op& op, ScanKind kind, const LookBackTraits& tra
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<T, Op> lookback(lanes, traits, status, values);
-      SpinSafeBarrier after_lookback(traits.counted_barrier);
+      SpinSafeBarrier after_lookback(traits.counted_barrier, traits.pause);
       after_lookback.reset();
       UInt tile = acquire_tile(status);
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
@@ -105,7 +109,7 @@ auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, const LookBack
       SubgroupScan<T, Op> lanes(op, shape.invocations);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<T, Op> lookback(lanes, traits, status);
-      SpinSafeBarrier after_lookback(traits.counted_barrier);
+      SpinSafeBarrier after_lookback(traits.counted_barrier, traits.pause);
       after_lookback.reset();
       UInt tile = acquire_tile(status);
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
@@ -226,7 +230,10 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
     auto status = sequence.transient<std::uint64_t>(tile_status_words(tiles), "scan tile status");
     auto values = sequence.transient<T>(tile_value_slots<T>(tiles), "scan tile values");
     sequence.fill(status, 0);
-    LookBackTraits traits = lookback_traits(device.info());
+    LookBackTraits traits = lookback_traits(device.info(), tiles);
+    // Where loops are capped an idle loop would spend the cap (poll_pause.hpp).
+    if (options.lookback_idle_iterations && !device.info().quirks.has(Quirk::LoopBackEdgeCap))
+      traits.pause.idle_iterations = *options.lookback_idle_iterations;
     if constexpr (VectorizableScalar<T>) {
       if (options.vectorized && shape.items % 4 == 0 && n >= 4) {
         sequence.run(lookback_scan_vectorized_kernel<T>(op, kind, traits, shape), tile_grid(tiles, shape), in,

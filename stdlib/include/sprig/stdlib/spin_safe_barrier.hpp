@@ -9,12 +9,15 @@
 // tests/stdlib/spin_safe_barrier_test.cpp. Where that can happen, every subgroup
 // announces its arrival on a shared counter and waits for all of them before the real
 // barrier; elsewhere this is a plain barrier (waiting warps would only steal issue slots).
+// The waiting subgroups pause between polls of the counter where the driver caps loops
+// (poll_pause.hpp): they wait as long as the look-back does.
 #pragma once
 
 #include <optional>
 
 #include "sprig/dsl.hpp"
 #include "sprig/runtime/backend.hpp"
+#include "sprig/stdlib/poll_pause.hpp"
 
 namespace sprig::detail {
 
@@ -27,7 +30,7 @@ class SpinSafeBarrier {
  public:
   // Construct at the top level of the kernel; `reset()` must then run before a barrier
   // that precedes the first `arrive_and_wait()`.
-  explicit SpinSafeBarrier(bool counted) {
+  explicit SpinSafeBarrier(bool counted, const PollPause& pause = {}) : pause_{0, pause.straight_divisions} {
     if (counted) arrived_.emplace(shared<std::uint32_t>("subgroups_arrived"));
   }
 
@@ -39,15 +42,18 @@ class SpinSafeBarrier {
   void arrive_and_wait() const {
     if (arrived_) {
       if_(subgroup_elect(), [&] { atomic_add(*arrived_, 1u, MemoryOrder::Release, Scope::Workgroup); });
-      Var<std::uint32_t> polls = 0u;
-      while_([&] { return atomic_load(*arrived_, MemoryOrder::Acquire, Scope::Workgroup) < num_subgroups(); },
-             [&] { polls += 1u; });
+      Var<std::uint32_t> seen = 0u;
+      while_([&] {
+        seen = atomic_load(*arrived_, MemoryOrder::Acquire, Scope::Workgroup);
+        return seen.load() < num_subgroups();
+      }, [&] { pause_before_next_poll(pause_, seen.load()); });
     }
     barrier();
   }
 
  private:
   std::optional<Place<std::uint32_t, Access::ReadWrite>> arrived_;
+  PollPause pause_;
 };
 
 }  // namespace sprig::detail

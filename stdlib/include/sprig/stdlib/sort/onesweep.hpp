@@ -13,9 +13,10 @@ constexpr std::uint32_t sort_lookback_window = 4;
 // Adds to `earlier` the counts that tiles [0, tile) hold of one digit, whose word for tile
 // t is status[first_word + t * 256]. Walks back a window of tiles at a time, summing
 // counts up to the nearest tile that published its inclusive count; a tile that has not
-// published yet ends the round, and the next round starts from it.
+// published yet ends the round, and the next round starts from it after `pause`.
 inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const UInt& first_word,
-                            const UInt& tile, MemoryOrder order, Var<std::uint32_t>& earlier) {
+                            const UInt& tile, MemoryOrder order, const PollPause& pause,
+                            Var<std::uint32_t>& earlier) {
   Var<std::uint32_t> next = tile;  // tiles [next, tile) are summed
   loop_([&] {
     std::vector<Var<std::uint32_t>> words;
@@ -38,6 +39,7 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const U
       stopped = stopped.load() || !take || w >= sort_prefix_ready;
     }
     if_(found.load(), [&] { break_(); });
+    if_(taken.load() < sort_lookback_window, [&] { pause_before_next_poll(pause, words[0].load()); });
     next = next.load() - taken.load();
   });
 }
@@ -79,7 +81,7 @@ class DigitPassStages {
         destination_(shared_array<std::uint32_t>(radix, "digit_destination")),
         tile_index_(shared<std::uint32_t>("tile_index")),
         after_lookback_([&] {
-          SpinSafeBarrier b(shape.lookback.counted_barrier);
+          SpinSafeBarrier b(shape.lookback.counted_barrier, shape.lookback.pause);
           b.reset();
           return b;
         }()),
@@ -284,7 +286,7 @@ class DigitPassStages {
     }).else_([&] {
       atomic_store(status[my_word], sort_aggregate_ready | count, publish);
       look_back_digit(status, status_base + d + 1u, tile, ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed,
-                      earlier);
+                      shape_.lookback.pause, earlier);
       atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + count), publish);
     });
   }
