@@ -15,7 +15,7 @@ namespace {
 
 std::vector<std::uint32_t> prefixes_after_slow_first_tile(sprig::Device& dev, std::uint32_t tiles,
                                                           std::uint32_t rounds) {
-  detail::LookBackTraits traits = detail::lookback_traits(dev.info(), tiles);
+  detail::LookBackTraits traits = detail::lookback_traits(dev.info());
   const std::uint32_t invocations = 64;
   auto k = kernel("lookback_after_slow_tile", [=](CoherentBuffer<std::uint64_t> status, ReadBuffer<std::uint32_t> work,
                                                   WriteBuffer<std::uint32_t> out) {

@@ -162,9 +162,9 @@ TEST_CASE("the vectorized look-back scan (4-vector loads and stores) equals the 
   }
 }
 
-// GPUs idle between polls of a pending predecessor in large scans; here every size does.
-// lavapipe ignores the idle loop (it would spend the driver's cap on back-edges,
-// poll_pause.hpp) and pauses without a loop instead, as it always does.
+// The idle loop between polls that ScanOptions can ask for (poll_pause.hpp). lavapipe
+// ignores it (it would spend the driver's cap on back-edges) and pauses without a loop
+// instead, as it always does.
 TEST_CASE("a look-back scan that idles between polls equals the reference, packed and unpacked values") {
   auto t = STDLIB_TARGET;
   for (std::size_t n : sizes_for(t, {4099, 65537})) {

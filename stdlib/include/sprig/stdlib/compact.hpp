@@ -129,7 +129,7 @@ void record_compaction(Device& device, Sequence& sequence, const DeviceBuffer<T>
   bool with_values = in_values != nullptr;
   DeviceBuffer<V> dummy;
   if (!with_values) dummy = sequence.transient<V>(1, "compaction no values");
-  sequence.run(compact_kernel<T, V>(pred, kind, with_values, lookback_traits(device.info(), tiles), shape),
+  sequence.run(compact_kernel<T, V>(pred, kind, with_values, lookback_traits(device.info()), shape),
                tile_grid(tiles, shape), in, out, with_values ? *in_values : dummy, with_values ? *out_values : dummy,
                status, kept, count);
 }

@@ -16,7 +16,6 @@
 // workgroups started before it — never for one that might not be scheduled yet.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,10 +41,9 @@ struct LookBackTraits {
   }
 };
 
-// The traits of a look-back over `tiles` tiles on `device`.
-inline LookBackTraits lookback_traits(const DeviceInfo& device, std::size_t tiles) {
+inline LookBackTraits lookback_traits(const DeviceInfo& device) {
   return {barrier_needs_arrival_counter(device), device.quirks.has(Quirk::RelaxedLookBackUnreliable),
-          poll_pause(device, tiles)};
+          poll_pause(device)};
 }
 
 enum TileState : std::uint64_t { Pending = 0, AggregateReady = 1, PrefixReady = 2 };

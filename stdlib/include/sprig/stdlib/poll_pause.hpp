@@ -1,16 +1,17 @@
 // How a look-back waits before it reads a pending predecessor's status word again. SPIR-V
 // has no sleep, so a pause is arithmetic the compiler cannot remove, in one of two forms:
 //
-// - On GPUs, for scans and compactions of many tiles, an idle loop: on the H100 polls that
-//   come back at once slow large look-backs by 10-20% (docs/benchmarks.md, "Look-back
-//   polls"); with few tiles a pause only adds latency.
+// - An idle loop, on request only (ScanOptions::lookback_idle_iterations). In one H100
+//   build it took large scans and compactions 7-16% faster; in a later build, measured in
+//   the same run against polling at once, it changed nothing (docs/benchmarks.md, "Look-back
+//   polls"), so no device idles by default.
 // - Where the driver caps loops (lavapipe: every loop of an invocation stops after 65,535
 //   back-edges in all, Quirk::LoopBackEdgeCap), straight-line divisions. Each poll spends
 //   a back-edge, so a look-back that polls at once gives up after a few milliseconds of
 //   waiting for a predecessor whose thread the OS has parked, and takes the pending
 //   predecessor for a finished one: a silently wrong prefix. A loop would spend the cap
-//   itself; 128 dependent divisions (about 15 us on lavapipe) stretch the wait it allows
-//   to about a second.
+//   itself; 512 dependent divisions (about 8 us on lavapipe) stretch the wait it allows to
+//   about half a second.
 #pragma once
 
 #include <cstdint>
@@ -30,19 +31,12 @@ struct PollPause {
   }
 };
 
-// A GPU's idle loop between polls, in dependent multiply-adds (a few cycles each), and the
-// fewest tiles for which it pays; the straight-line pause where loops are capped.
-constexpr std::uint32_t gpu_poll_idle_iterations = 384;
-constexpr std::size_t gpu_poll_idle_min_tiles = 1024;
+// The straight-line pause where loops are capped.
 constexpr std::uint32_t capped_loop_poll_divisions = 512;
 
-// The pause of a look-back over `tiles` tiles on `device` (0: the look-back of each digit
-// in the radix sort, where the idle loop measured no gain).
-inline PollPause poll_pause(const DeviceInfo& device, std::size_t tiles) {
+inline PollPause poll_pause(const DeviceInfo& device) {
   PollPause pause;
   if (device.quirks.has(Quirk::LoopBackEdgeCap)) pause.straight_divisions = capped_loop_poll_divisions;
-  bool gpu = device.type == "discrete" || device.type == "integrated";
-  if (gpu && tiles >= gpu_poll_idle_min_tiles) pause.idle_iterations = gpu_poll_idle_iterations;
   return pause;
 }
 

@@ -230,7 +230,7 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
     auto status = sequence.transient<std::uint64_t>(tile_status_words(tiles), "scan tile status");
     auto values = sequence.transient<T>(tile_value_slots<T>(tiles), "scan tile values");
     sequence.fill(status, 0);
-    LookBackTraits traits = lookback_traits(device.info(), tiles);
+    LookBackTraits traits = lookback_traits(device.info());
     // Where loops are capped an idle loop would spend the cap (poll_pause.hpp).
     if (options.lookback_idle_iterations && !device.info().quirks.has(Quirk::LoopBackEdgeCap))
       traits.pause.idle_iterations = *options.lookback_idle_iterations;

@@ -48,11 +48,9 @@ struct SegmentStages {
 template <class In, class Out>
 class Segment : public Step {
  public:
-  // The filter's look-back has no GPU idle loop (tiles = 0): it was measured only for
-  // whole-buffer scans and compactions (poll_pause.hpp).
   Segment(Device& device, Sequence& setup, const Geometry& g, SegmentStages<In, Out> stages, Links<In> in,
           MemoryKind out_memory, const DeviceBuffer<Out>* external_out)
-      : stages_(std::move(stages)), in_(std::move(in)), traits_(sprig::detail::lookback_traits(device.info(), 0)),
+      : stages_(std::move(stages)), in_(std::move(in)), traits_(sprig::detail::lookback_traits(device.info())),
         shape_(filter_shape<In, Out>(device.info())), invocations_(elementwise_invocations(device.info())) {
     const auto state_slots = std::uint32_t(stages_.limits.size());
     out_ = make_links<Out>(device, setup, external_out ? Geometry{1, g.slots} : g, out_memory);

@@ -54,15 +54,11 @@ inline std::uint32_t sort_shared_bytes(const SortShape& s) {
 // small workgroups, or of small subgroups, whose per-subgroup digit counts fill shared
 // memory). Larger tiles mean fewer look-backs; the tile shapes measured against each other
 // are in docs/benchmarks.md.
-// The digit look-back (onesweep.hpp) has its own polling loop; the GPU idle loop did not
-// help it (docs/benchmarks.md, "Look-back polls"), so it pauses only where loops are capped.
-inline LookBackTraits digit_lookback_traits(const DeviceInfo& device) { return lookback_traits(device, 0); }
-
 template <RadixKey K>
 SortShape sort_shape(const DeviceInfo& device, bool with_values) {
   auto shape_of = [&](std::uint32_t invocations, std::uint32_t items) {
     return SortShape{{invocations, items}, std::max(1u, invocations / std::max(1u, device.min_subgroup_size)),
-                     std::uint32_t(sizeof(K) / 4), with_values ? 1u : 0u, digit_lookback_traits(device)};
+                     std::uint32_t(sizeof(K) / 4), with_values ? 1u : 0u, lookback_traits(device)};
   };
   auto fits = [&](const SortShape& s) { return sort_shared_bytes(s) <= device.max_shared_memory; };
   const std::uint32_t most = fit_invocations(2 * radix, device);
