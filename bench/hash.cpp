@@ -1,6 +1,6 @@
 // The hashing library's throughput, each kernel against its roofline measured in the same
 // run on the same device:
-//   * SHA-256 of 32-, 55- and 64-byte messages, and Bitcoin's double SHA-256 of 80-byte
+//   * SHA-256 of 7-, 32-, 55- and 64-byte messages, and Bitcoin's double SHA-256 of 80-byte
 //     headers with the midstate precomputed (sha256d_search): hashes/s against the
 //     integer-throughput bound, which is an ARX loop's measured integer operations per second
 //     divided by the operations one hash needs (counted from the standard), and compressions
@@ -98,7 +98,9 @@ void bench_sha256(Device& dev, int repeat, double scale, double arx_per_ms) {
   std::printf("| messages | compressions per hash | sprig ms | G hashes/s | ops/hash | integer bound G hashes/s | "
               "fraction of bound | compressions/s against hashcat H100 16.2 G/s |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
-  for (std::uint32_t bytes : {32u, 55u, 64u}) {
+  // 7 bytes is hashcat's benchmark length (its mask ?b?b?b?b?b?b?b): words 2..14 of the block
+  // are zero and fold away, so the counted operations overstate the work.
+  for (std::uint32_t bytes : {7u, 32u, 55u, 64u}) {
     double ms = time_ms(dev, repeat, [&](Sequence& s) { hash::sha256_fixed(s, messages, bytes, count, digests); });
     const bool one_block = bytes <= 55;
     std::string what = "SHA-256 of " + std::to_string(bytes) + " bytes";
