@@ -16,6 +16,7 @@
 #include "sprig/stdlib/hash/sha256_batch.hpp"
 #include "sprig/stdlib/hash/sha256_compress.hpp"
 #include "sprig/stdlib/hash/sha256_message.hpp"
+#include "sprig/stdlib/hash/sha256_search.hpp"
 #include "sprig/stdlib/hash/sha256d_search.hpp"
 #include "sprig/stdlib/hash/word_vars.hpp"
 #include "sprig/stdlib/hash/scrypt.hpp"
