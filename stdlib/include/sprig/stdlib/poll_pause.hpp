@@ -25,6 +25,7 @@ namespace sprig::detail {
 struct PollPause {
   std::uint32_t idle_iterations = 0;     // dependent multiply-adds in a loop
   std::uint32_t straight_divisions = 0;  // dependent divisions, no loop
+  bool any() const { return idle_iterations || straight_divisions; }
   std::string key() const {
     return (idle_iterations ? "/idle" + std::to_string(idle_iterations) : std::string()) +
            (straight_divisions ? "/pause" + std::to_string(straight_divisions) : std::string());
@@ -46,7 +47,7 @@ inline PollPause poll_pause(const DeviceInfo& device) {
 // happens, under a condition that compares with `seed` too: against a constant, LLVM proves
 // from the divisions' range that the store cannot happen and drops them all.
 inline void pause_before_next_poll(const PollPause& pause, const UInt& seed) {
-  if (!pause.idle_iterations && !pause.straight_divisions) return;
+  if (!pause.any()) return;
   Var<std::uint32_t> x = seed | 0x80000000u;
   if (pause.idle_iterations) for_(0u, pause.idle_iterations, [&](UInt) { x = x * 1664525u + 1013904223u; });
   UInt divisor = (seed & 7u) + 3u;

@@ -38,8 +38,8 @@ struct ScanOptions {
   // Off by default: it is not reliably faster than scalar tiles, and much slower at some
   // shapes (docs/benchmarks.md, "Parallel primitives").
   bool vectorized = false;
-  // Idle-loop iterations of a look-back between polls of a pending predecessor (unset: the
-  // device's default, poll_pause.hpp; ignored where the driver caps loops).
+  // Idle-loop iterations of a look-back between polls of a pending predecessor (unset: none;
+  // poll_pause.hpp says why; ignored where the driver caps loops).
   std::optional<std::uint32_t> lookback_idle_iterations = std::nullopt;
 };
 

@@ -39,7 +39,7 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const U
       stopped = stopped.load() || !take || w >= sort_prefix_ready;
     }
     if_(found.load(), [&] { break_(); });
-    if_(taken.load() < sort_lookback_window, [&] { pause_before_next_poll(pause, words[0].load()); });
+    if (pause.any()) if_(taken.load() < sort_lookback_window, [&] { pause_before_next_poll(pause, words[0].load()); });
     next = next.load() - taken.load();
   });
 }
