@@ -17,6 +17,7 @@
 #include "nested_device_error.hpp"
 #include "hash_test_support.hpp"
 #include "sprig/stdlib/hash/scrypt_search.hpp"
+#include "sprig/stdlib/hash/sha256_search.hpp"
 #include "sprig/stdlib/hash/sha256d_search.hpp"
 
 using namespace sprig;
@@ -166,6 +167,28 @@ TEST_CASE("mining on several devices: scrypt_search equals one device's search a
       CHECK(several == one);
     }
   }
+}
+
+TEST_CASE("searching on several devices: sha256_search finds the one preimage whichever device holds it", "[vulkan]") {
+  Devices devices;
+  const hash::MiningSplit split{512};
+  Bytes message(11);
+  for (std::size_t i = 0; i < message.size(); ++i) message[i] = std::uint8_t(i * 29 + 3);
+  // The winner as the first, a middle and the last candidate of a chunk of the 20 the range holds.
+  for (std::uint32_t winner : {4096u + 512u * 5u, 4096u + 512u * 9u + 200u, 4096u + 512u * 20u - 1u}) {
+    INFO("winner " << winner);
+    for (int b = 0; b < 4; ++b) message[b] = std::uint8_t(winner >> (24 - 8 * b));
+    Bytes digest = openssl_sha256(message);
+    auto one = hash::sha256_search(devices.vulkan[0], message, 4096, 512 * 20, digest);
+    auto several = hash::sha256_search(devices.all(), message, 4096, 512 * 20, digest, 64, split);
+    CHECK(one.nonces == std::vector<std::uint32_t>{winner});
+    CHECK(several == one);
+  }
+  std::string error = nested_device_error([&] {
+    devices.simulator.set_memory_budget(16);
+    hash::sha256_search(devices.all(), message, 0, 40 * 512, Bytes(32, 0), 64, split);
+  });
+  CHECK_THAT(error, Catch::Contains("sha256_search: device 2 (") && Catch::Contains("budget"));
 }
 
 TEST_CASE("mining on several devices: a failing device's error names it, and the call ends", "[vulkan]") {

@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "sprig/stdlib/hash/mining_devices.hpp"
 #include "sprig/stdlib/hash/sha256_compress.hpp"
 #include "sprig/stdlib/hash/word_vars.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
@@ -107,6 +106,24 @@ void sha256_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& block,
   }
 }
 
+namespace {
+
+// Candidates [first, first + count) on one device: the recorded search, run and read back.
+MiningSearchResult search_range(Device& device, const std::vector<std::uint32_t>& block, std::uint32_t message_bytes,
+                                const std::array<std::uint32_t, 8>& digest, std::uint64_t first, std::uint64_t count,
+                                std::uint32_t capacity) {
+  auto block_buffer = device.upload(block);
+  auto digest_buffer = device.upload(std::vector<std::uint32_t>(digest.begin(), digest.end()));
+  auto counter = device.upload(std::vector<std::uint32_t>{0});
+  auto winners = device.alloc<std::uint32_t>(capacity);
+  auto sequence = device.sequence();
+  sha256_search(sequence, block_buffer, message_bytes, std::uint32_t(first), count, digest_buffer, counter, winners);
+  sequence.run_and_wait();
+  return detail::read_winners(device, counter, winners);
+}
+
+}  // namespace
+
 Sha256SearchResult sha256_search(Device& device, std::span<const std::uint8_t> message, std::uint32_t first,
                                  std::uint64_t count, std::span<const std::uint8_t> digest, std::uint32_t capacity) {
   std::vector<std::uint32_t> block = sha256_search_block(message);
@@ -115,17 +132,27 @@ Sha256SearchResult sha256_search(Device& device, std::span<const std::uint8_t> m
   check_range(first, count);
   return detail::search_on_device(first, count, capacity,
                                   [&](std::size_t, std::uint64_t from, std::uint64_t n, std::uint32_t room) {
-                                    auto block_buffer = device.upload(block);
-                                    auto digest_buffer =
-                                        device.upload(std::vector<std::uint32_t>(digest_words.begin(), digest_words.end()));
-                                    auto counter = device.upload(std::vector<std::uint32_t>{0});
-                                    auto winners = device.alloc<std::uint32_t>(room);
-                                    auto sequence = device.sequence();
-                                    sha256_search(sequence, block_buffer, std::uint32_t(message.size()),
-                                                  std::uint32_t(from), n, digest_buffer, counter, winners);
-                                    sequence.run_and_wait();
-                                    return detail::read_winners(device, counter, winners);
+                                    return search_range(device, block, std::uint32_t(message.size()), digest_words,
+                                                        from, n, room);
                                   });
+}
+
+Sha256SearchResult sha256_search(std::span<Device* const> devices, std::span<const std::uint8_t> message,
+                                 std::uint32_t first, std::uint64_t count, std::span<const std::uint8_t> digest,
+                                 std::uint32_t capacity, const MiningSplit& split) {
+  std::vector<std::uint32_t> block = sha256_search_block(message);
+  std::array<std::uint32_t, 8> digest_words = sha256_digest_words(digest);
+  if (capacity == 0) throw std::invalid_argument("sha256_search: the capacity must be positive");
+  check_range(first, count);
+  auto chunk_of = [&](std::size_t) {
+    return detail::mining_chunk(split, detail::sha256_search_candidates_per_launch,
+                                detail::sha256_search_launches_per_chunk);
+  };
+  return detail::search_on_devices("sha256_search", devices, first, count, capacity, split, chunk_of,
+                                   [&](std::size_t i, std::uint64_t from, std::uint64_t n, std::uint32_t room) {
+                                     return search_range(*devices[i], block, std::uint32_t(message.size()),
+                                                         digest_words, from, n, room);
+                                   });
 }
 
 }  // namespace sprig::hash
