@@ -1,17 +1,29 @@
-// A decoupled look-back whose predecessor takes long to publish: every tile must still get
-// its exact prefix. Tile 0 works through `rounds` dependent divisions before it publishes;
-// every other tile adds 1, so tile t's exclusive prefix is t.
+// Look-backs whose predecessor takes long to publish, the scan's and compaction's
+// (DecoupledLookBack) and the radix sort's per digit (look_back_digit): every tile must
+// still get its exact prefix. Tile 0 works through `rounds` dependent divisions before it
+// publishes; every other tile adds 1, so tile t's exclusive prefix is t.
 //
 // Why: lavapipe stops every loop of an invocation after 65,535 back-edges in all
 // (Quirk::LoopBackEdgeCap), so a look-back that polls without pause gives up after a few
 // milliseconds of waiting and takes a pending predecessor for a finished one.
 #include "sprig/stdlib/decoupled_lookback.hpp"
+#include "sprig/stdlib/sort/onesweep.hpp"
 
 #include "stdlib_targets.hpp"
 
 using namespace sprig;
 
 namespace {
+
+// Tile 0's slow start: dependent divisions by a value the compiler cannot see.
+UInt slow_start(const ReadBuffer<std::uint32_t>& work, std::uint32_t rounds) {
+  Var<std::uint32_t> x = 0xffffffffu;
+  UInt divisor = work[0];
+  for_(0u, rounds, [&](UInt) {
+    for (int i = 0; i < 32; ++i) x = x / divisor + 0xfff00000u;
+  });
+  return select(x.load() == 0u, 2u, 1u);  // x is never 0: keeps the loop alive
+}
 
 std::vector<std::uint32_t> prefixes_after_slow_first_tile(sprig::Device& dev, std::uint32_t tiles,
                                                           std::uint32_t rounds) {
@@ -26,15 +38,7 @@ std::vector<std::uint32_t> prefixes_after_slow_first_tile(sprig::Device& dev, st
     auto prefix = shared<std::uint32_t>("prefix");
     UInt tile = detail::acquire_tile(status);
     Var<std::uint32_t> aggregate = 1u;
-    if_(tile == 0u, [&] {
-      // Dependent divisions by a value the compiler cannot see: slow on every device.
-      Var<std::uint32_t> x = 0xffffffffu;
-      UInt divisor = work[0];
-      for_(0u, rounds, [&](UInt) {
-        for (int i = 0; i < 32; ++i) x = x / divisor + 0xfff00000u;
-      });
-      aggregate = select(x.load() == 0u, 2u, 1u);  // x is never 0: keeps the loop alive
-    });
+    if_(tile == 0u, [&] { aggregate = slow_start(work, rounds); });
     if_(subgroup_id() == 0u, [&] {
       UInt p = lookback.exclusive_prefix(tile, aggregate.load());
       if_(subgroup_invocation_id() == 0u, [&] { prefix = p; });
@@ -43,6 +47,47 @@ std::vector<std::uint32_t> prefixes_after_slow_first_tile(sprig::Device& dev, st
     if_(local_index() == 0u, [&] { out[tile] = prefix.load(); });
   }, workgroup(invocations));
   auto status = dev.upload(std::vector<std::uint64_t>(detail::tile_status_words(tiles), 0));
+  auto work = dev.upload(std::vector<std::uint32_t>{3});
+  auto out = dev.upload(std::vector<std::uint32_t>(tiles, 0xdeadbeef));
+  dev.run(k, grid(tiles * invocations), status, work, out);
+  return dev.download(out);
+}
+
+// The same through the radix sort's look-back of one digit: tile t's count word is status
+// word 1 + t * 256 (the digit pass's layout, digit 0), word 0 the tile counter.
+std::vector<std::uint32_t> digit_prefixes_after_slow_first_tile(sprig::Device& dev, std::uint32_t tiles,
+                                                                std::uint32_t rounds) {
+  detail::LookBackTraits traits = detail::lookback_traits(dev.info());
+  const std::uint32_t invocations = 64;
+  using detail::sort_aggregate_ready, detail::sort_prefix_ready;
+  auto k = kernel("digit_lookback_after_slow_tile", [=](CoherentBuffer<std::uint32_t> status,
+                                                        ReadBuffer<std::uint32_t> work, WriteBuffer<std::uint32_t> out) {
+    detail::SpinSafeBarrier after_lookback(traits.counted_barrier, traits.pause);
+    after_lookback.reset();
+    auto tile_index = shared<std::uint32_t>("tile_index");
+    auto prefix = shared<std::uint32_t>("prefix");
+    if_(local_index() == 0u, [&] { tile_index = atomic_add(status[0u], 1u); });
+    barrier();
+    UInt tile = tile_index.load();
+    Var<std::uint32_t> count = 1u;
+    if_(tile == 0u, [&] { count = slow_start(work, rounds); });
+    MemoryOrder publish = traits.ordered_words ? MemoryOrder::Release : MemoryOrder::Relaxed;
+    MemoryOrder read = traits.ordered_words ? MemoryOrder::Acquire : MemoryOrder::Relaxed;
+    if_(local_index() == 0u, [&] {
+      UInt my_word = 1u + tile * detail::radix;
+      Var<std::uint32_t> earlier = 0u;
+      if_(tile == 0u, [&] { atomic_store(status[my_word], sort_prefix_ready | count.load(), publish); })
+          .else_([&] {
+            atomic_store(status[my_word], sort_aggregate_ready | count.load(), publish);
+            detail::look_back_digit(status, UInt(1u), tile, read, traits.pause, earlier);
+            atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + count.load()), publish);
+          });
+      prefix = earlier.load();
+    });
+    after_lookback.arrive_and_wait();
+    if_(local_index() == 0u, [&] { out[tile] = prefix.load(); });
+  }, workgroup(invocations));
+  auto status = dev.upload(std::vector<std::uint32_t>(1 + tiles * detail::radix, 0));
   auto work = dev.upload(std::vector<std::uint32_t>{3});
   auto out = dev.upload(std::vector<std::uint32_t>(tiles, 0xdeadbeef));
   dev.run(k, grid(tiles * invocations), status, work, out);
@@ -61,4 +106,14 @@ TEST_CASE("a look-back waits out a predecessor that publishes late") {
   std::vector<std::uint32_t> expected(tiles);
   for (std::uint32_t i = 0; i < tiles; ++i) expected[i] = i;
   CHECK(prefixes_after_slow_first_tile(*t.device, tiles, rounds) == expected);
+}
+
+TEST_CASE("the radix sort's look-back of a digit waits out a predecessor that publishes late") {
+  auto t = STDLIB_TARGET;
+  const std::uint32_t tiles = 64;
+  const std::uint32_t rounds = t.name == "vulkan" ? 24000 : 2000;
+  INFO(t.name);
+  std::vector<std::uint32_t> expected(tiles);
+  for (std::uint32_t i = 0; i < tiles; ++i) expected[i] = i;
+  CHECK(digit_prefixes_after_slow_first_tile(*t.device, tiles, rounds) == expected);
 }
