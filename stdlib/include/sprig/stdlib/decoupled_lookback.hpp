@@ -34,6 +34,10 @@ struct LookBackTraits {
   // look-backs go wrong on lavapipe (Mesa 22.3): the uint32 scan test failed 14 of 40
   // runs, and radix sort wrote out of bounds in 20 of 20 runs of its tests beside another
   // compiling process; with acquire/release, 0 of 40 and 0 of 20. Its fences cost little.
+  // Those failures fit lavapipe's loop cap (poll_pause.hpp) better than an ordering fault:
+  // relaxed polls come back sooner and spent the cap faster. Since look-backs pause between
+  // polls there, relaxed words passed 40 of 40 scan runs and 10 of 10 runs of the sort tests
+  // beside another process. The fences stay: each makes a poll slower, a margin on the cap.
   bool ordered_words = false;
   PollPause pause;  // between polls of a window with a pending tile (poll_pause.hpp)
   std::string key() const {
