@@ -15,6 +15,29 @@ using namespace sprig;
 
 namespace {
 
+constexpr std::uint32_t tiles = 64, invocations = 64;
+
+// About 0.1 s of divisions on lavapipe, where 65,535 polls at once take a few milliseconds
+// and paused ones about half a second; fewer on the simulator, which interprets every lane.
+std::uint32_t slow_rounds(const stdlib_test::Target& t) { return t.name == "vulkan" ? 24000 : 2000; }
+
+// Tile t's exclusive prefix when every tile adds 1.
+std::vector<std::uint32_t> tile_numbers() {
+  std::vector<std::uint32_t> numbers(tiles);
+  for (std::uint32_t i = 0; i < tiles; ++i) numbers[i] = i;
+  return numbers;
+}
+
+// Runs `k` over the tiles with zeroed status words and a divisor of 3; each tile's prefix.
+template <class Word, class K>
+std::vector<std::uint32_t> run_tiles(sprig::Device& dev, const K& k, std::size_t status_words) {
+  auto status = dev.upload(std::vector<Word>(status_words, 0));
+  auto work = dev.upload(std::vector<std::uint32_t>{3});
+  auto out = dev.upload(std::vector<std::uint32_t>(tiles, 0xdeadbeef));
+  dev.run(k, grid(tiles * invocations), status, work, out);
+  return dev.download(out);
+}
+
 // Tile 0's slow start: dependent divisions by a value the compiler cannot see.
 UInt slow_start(const ReadBuffer<std::uint32_t>& work, std::uint32_t rounds) {
   Var<std::uint32_t> x = 0xffffffffu;
@@ -25,10 +48,8 @@ UInt slow_start(const ReadBuffer<std::uint32_t>& work, std::uint32_t rounds) {
   return select(x.load() == 0u, 2u, 1u);  // x is never 0: keeps the loop alive
 }
 
-std::vector<std::uint32_t> prefixes_after_slow_first_tile(sprig::Device& dev, std::uint32_t tiles,
-                                                          std::uint32_t rounds) {
+std::vector<std::uint32_t> prefixes_after_slow_first_tile(sprig::Device& dev, std::uint32_t rounds) {
   detail::LookBackTraits traits = detail::lookback_traits(dev.info());
-  const std::uint32_t invocations = 64;
   auto k = kernel("lookback_after_slow_tile", [=](CoherentBuffer<std::uint64_t> status, ReadBuffer<std::uint32_t> work,
                                                   WriteBuffer<std::uint32_t> out) {
     detail::SubgroupScan<std::uint32_t, decltype(plus<std::uint32_t>())> lanes(plus<std::uint32_t>(), invocations);
@@ -46,19 +67,13 @@ std::vector<std::uint32_t> prefixes_after_slow_first_tile(sprig::Device& dev, st
     after_lookback.arrive_and_wait();
     if_(local_index() == 0u, [&] { out[tile] = prefix.load(); });
   }, workgroup(invocations));
-  auto status = dev.upload(std::vector<std::uint64_t>(detail::tile_status_words(tiles), 0));
-  auto work = dev.upload(std::vector<std::uint32_t>{3});
-  auto out = dev.upload(std::vector<std::uint32_t>(tiles, 0xdeadbeef));
-  dev.run(k, grid(tiles * invocations), status, work, out);
-  return dev.download(out);
+  return run_tiles<std::uint64_t>(dev, k, detail::tile_status_words(tiles));
 }
 
 // The same through the radix sort's look-back of one digit: tile t's count word is status
 // word 1 + t * 256 (the digit pass's layout, digit 0), word 0 the tile counter.
-std::vector<std::uint32_t> digit_prefixes_after_slow_first_tile(sprig::Device& dev, std::uint32_t tiles,
-                                                                std::uint32_t rounds) {
+std::vector<std::uint32_t> digit_prefixes_after_slow_first_tile(sprig::Device& dev, std::uint32_t rounds) {
   detail::LookBackTraits traits = detail::lookback_traits(dev.info());
-  const std::uint32_t invocations = 64;
   using detail::sort_aggregate_ready, detail::sort_prefix_ready;
   auto k = kernel("digit_lookback_after_slow_tile", [=](CoherentBuffer<std::uint32_t> status,
                                                         ReadBuffer<std::uint32_t> work, WriteBuffer<std::uint32_t> out) {
@@ -87,33 +102,19 @@ std::vector<std::uint32_t> digit_prefixes_after_slow_first_tile(sprig::Device& d
     after_lookback.arrive_and_wait();
     if_(local_index() == 0u, [&] { out[tile] = prefix.load(); });
   }, workgroup(invocations));
-  auto status = dev.upload(std::vector<std::uint32_t>(1 + tiles * detail::radix, 0));
-  auto work = dev.upload(std::vector<std::uint32_t>{3});
-  auto out = dev.upload(std::vector<std::uint32_t>(tiles, 0xdeadbeef));
-  dev.run(k, grid(tiles * invocations), status, work, out);
-  return dev.download(out);
+  return run_tiles<std::uint32_t>(dev, k, 1 + tiles * detail::radix);
 }
 
 }  // namespace
 
 TEST_CASE("a look-back waits out a predecessor that publishes late") {
   auto t = STDLIB_TARGET;
-  const std::uint32_t tiles = 64;
-  // About 0.1 s of divisions on lavapipe: 65,535 polls at once take a few milliseconds,
-  // paused ones about half a second.
-  const std::uint32_t rounds = t.name == "vulkan" ? 24000 : 2000;
   INFO(t.name);
-  std::vector<std::uint32_t> expected(tiles);
-  for (std::uint32_t i = 0; i < tiles; ++i) expected[i] = i;
-  CHECK(prefixes_after_slow_first_tile(*t.device, tiles, rounds) == expected);
+  CHECK(prefixes_after_slow_first_tile(*t.device, slow_rounds(t)) == tile_numbers());
 }
 
 TEST_CASE("the radix sort's look-back of a digit waits out a predecessor that publishes late") {
   auto t = STDLIB_TARGET;
-  const std::uint32_t tiles = 64;
-  const std::uint32_t rounds = t.name == "vulkan" ? 24000 : 2000;
   INFO(t.name);
-  std::vector<std::uint32_t> expected(tiles);
-  for (std::uint32_t i = 0; i < tiles; ++i) expected[i] = i;
-  CHECK(digit_prefixes_after_slow_first_tile(*t.device, tiles, rounds) == expected);
+  CHECK(digit_prefixes_after_slow_first_tile(*t.device, slow_rounds(t)) == tile_numbers());
 }

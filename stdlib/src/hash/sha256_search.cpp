@@ -15,10 +15,10 @@ namespace {
 constexpr std::uint32_t search_workgroup = 256;
 constexpr int early_rounds = 61;  // after round 60, e is the digest's last word less its initial value
 
-void check_message(std::span<const std::uint8_t> message) {
-  if (message.size() < sha256_search_min_bytes || message.size() > sha256_search_max_bytes)
+void check_message_bytes(std::size_t bytes) {
+  if (bytes < sha256_search_min_bytes || bytes > sha256_search_max_bytes)
     throw std::invalid_argument("sha256_search: the message must hold 4 to 55 bytes (the candidate's four, and one "
-                                "block with its padding), not " + std::to_string(message.size()));
+                                "block with its padding), not " + std::to_string(bytes));
 }
 
 void check_range(std::uint32_t first, std::uint64_t count) {
@@ -26,10 +26,25 @@ void check_range(std::uint32_t first, std::uint64_t count) {
     throw std::invalid_argument("sha256_search: the candidate range passes 2^32 - 1");
 }
 
+// What the one-call forms search for, checked on the caller's thread.
+struct SearchInputs {
+  std::vector<std::uint32_t> block;
+  std::uint32_t message_bytes;
+  std::array<std::uint32_t, 8> digest;
+};
+
+SearchInputs search_inputs(std::span<const std::uint8_t> message, std::uint32_t first, std::uint64_t count,
+                           std::span<const std::uint8_t> digest, std::uint32_t capacity) {
+  SearchInputs inputs{sha256_search_block(message), std::uint32_t(message.size()), sha256_digest_words(digest)};
+  if (capacity == 0) throw std::invalid_argument("sha256_search: the capacity must be positive");
+  check_range(first, count);
+  return inputs;
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> sha256_search_block(std::span<const std::uint8_t> message) {
-  check_message(message);
+  check_message_bytes(message.size());
   std::vector<std::uint32_t> block(16, 0);
   auto put = [&](std::size_t byte, std::uint8_t value) { block[byte / 4] |= std::uint32_t(value) << (24 - 8 * (byte % 4)); };
   for (std::size_t i = 0; i < message.size(); ++i) put(i, message[i]);
@@ -49,9 +64,7 @@ std::array<std::uint32_t, 8> sha256_digest_words(std::span<const std::uint8_t> d
 namespace detail {
 
 const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes) {
-  if (message_bytes < sha256_search_min_bytes || message_bytes > sha256_search_max_bytes)
-    throw std::invalid_argument("sha256_search: the message must hold 4 to 55 bytes, not " +
-                                std::to_string(message_bytes));
+  check_message_bytes(message_bytes);
   // Words 1 .. last_read hold message bytes or the padding's first bit; the others are zero
   // but word 15, the length: constants the driver folds into the schedule.
   const std::uint32_t last_read = message_bytes / 4;
@@ -109,15 +122,15 @@ void sha256_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& block,
 namespace {
 
 // Candidates [first, first + count) on one device: the recorded search, run and read back.
-MiningSearchResult search_range(Device& device, const std::vector<std::uint32_t>& block, std::uint32_t message_bytes,
-                                const std::array<std::uint32_t, 8>& digest, std::uint64_t first, std::uint64_t count,
+MiningSearchResult search_range(Device& device, const SearchInputs& inputs, std::uint64_t first, std::uint64_t count,
                                 std::uint32_t capacity) {
-  auto block_buffer = device.upload(block);
-  auto digest_buffer = device.upload(std::vector<std::uint32_t>(digest.begin(), digest.end()));
+  auto block_buffer = device.upload(inputs.block);
+  auto digest_buffer = device.upload(std::vector<std::uint32_t>(inputs.digest.begin(), inputs.digest.end()));
   auto counter = device.upload(std::vector<std::uint32_t>{0});
   auto winners = device.alloc<std::uint32_t>(capacity);
   auto sequence = device.sequence();
-  sha256_search(sequence, block_buffer, message_bytes, std::uint32_t(first), count, digest_buffer, counter, winners);
+  sha256_search(sequence, block_buffer, inputs.message_bytes, std::uint32_t(first), count, digest_buffer, counter,
+                winners);
   sequence.run_and_wait();
   return detail::read_winners(device, counter, winners);
 }
@@ -126,32 +139,24 @@ MiningSearchResult search_range(Device& device, const std::vector<std::uint32_t>
 
 Sha256SearchResult sha256_search(Device& device, std::span<const std::uint8_t> message, std::uint32_t first,
                                  std::uint64_t count, std::span<const std::uint8_t> digest, std::uint32_t capacity) {
-  std::vector<std::uint32_t> block = sha256_search_block(message);
-  std::array<std::uint32_t, 8> digest_words = sha256_digest_words(digest);
-  if (capacity == 0) throw std::invalid_argument("sha256_search: the capacity must be positive");
-  check_range(first, count);
+  const SearchInputs inputs = search_inputs(message, first, count, digest, capacity);
   return detail::search_on_device(first, count, capacity,
                                   [&](std::size_t, std::uint64_t from, std::uint64_t n, std::uint32_t room) {
-                                    return search_range(device, block, std::uint32_t(message.size()), digest_words,
-                                                        from, n, room);
+                                    return search_range(device, inputs, from, n, room);
                                   });
 }
 
 Sha256SearchResult sha256_search(std::span<Device* const> devices, std::span<const std::uint8_t> message,
                                  std::uint32_t first, std::uint64_t count, std::span<const std::uint8_t> digest,
                                  std::uint32_t capacity, const MiningSplit& split) {
-  std::vector<std::uint32_t> block = sha256_search_block(message);
-  std::array<std::uint32_t, 8> digest_words = sha256_digest_words(digest);
-  if (capacity == 0) throw std::invalid_argument("sha256_search: the capacity must be positive");
-  check_range(first, count);
+  const SearchInputs inputs = search_inputs(message, first, count, digest, capacity);
   auto chunk_of = [&](std::size_t) {
     return detail::mining_chunk(split, detail::sha256_search_candidates_per_launch,
                                 detail::sha256_search_launches_per_chunk);
   };
   return detail::search_on_devices("sha256_search", devices, first, count, capacity, split, chunk_of,
                                    [&](std::size_t i, std::uint64_t from, std::uint64_t n, std::uint32_t room) {
-                                     return search_range(*devices[i], block, std::uint32_t(message.size()),
-                                                         digest_words, from, n, room);
+                                     return search_range(*devices[i], inputs, from, n, room);
                                    });
 }
 
