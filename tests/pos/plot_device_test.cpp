@@ -163,8 +163,9 @@ TEST_CASE("Plotter says when the device is too small for K", "[pos][device]") {
   sprig::sim::Options options;
   options.max_buffer_bytes = std::uint64_t(12) << 20;
   sprig::sim::Device small(options);
-  // K = 20's widest buffer: tables 3 and 4's metadata, 3 words for each of 4440 x 288 slots.
-  REQUIRE_THROWS_WITH(sprig::pos::Plotter(small, 20), Catch::Contains("device too small: K = 20 (Abundance) needs buffers of 14 MiB") &&
+  // K = 20's widest buffer: tables 3 and 4's metadata, 80 bits for each of 4440 x 288 slots
+  // (12.2 MiB, rounded up).
+  REQUIRE_THROWS_WITH(sprig::pos::Plotter(small, 20), Catch::Contains("device too small: K = 20 (Abundance) needs buffers of 13 MiB") &&
                                                           Catch::Contains("allows 12 MiB per buffer"));
   REQUIRE_NOTHROW(sprig::pos::Plotter(small, 17));
 }

@@ -1,12 +1,14 @@
 // The plotter's memory: a record's temporaries are transients that share memory by lifetime,
 // in a workspace sized when the plotter is made, so plotting allocates nothing after that;
 // plotters that share a workspace hold one record's scratch between them; each table's
-// metadata is stored at its own width. Both rules, both backends.
+// metadata is stored at its own width (Subspace's in words, Abundance's packed to its bits).
+// Both rules, both backends.
 #include <catch2/catch.hpp>
 
 #include "pos_device_test_support.hpp"
 #include "pos_reference.hpp"
 #include "sprig/stdlib/pos/links.hpp"
+#include "sprig/stdlib/pos/packed_metadata.hpp"
 #include "sprig/stdlib/pos/pos.hpp"
 #include "backends.hpp"
 
@@ -89,6 +91,65 @@ TEST_CASE("each table's metadata is stored at its own width", "[pos]") {
   CHECK(sprig::pos::metadata_words(20, 7) == 0);
   CHECK(sprig::pos::metadata_words(25, 3) == 4);  // 100 bits
   CHECK(sprig::pos::metadata_words(16, 2) == 1);
+}
+
+// Abundance's metadata packed to its bits (packed_metadata.hpp): every entry of three pairs,
+// stored by invocations in a scrambled order, reads back as stored, and the words are the
+// entries' bits laid end to end from each pair's first word, least significant first. The
+// widths are K = 20's tables 2 and 5 (40 and 60 bits), 3 (80) and K = 25's table 3 (100):
+// every shift of an entry within its first word, and entries over 2, 3, 4 and 5 words.
+TEST_CASE("packed metadata round-trips at every width and shift", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  using namespace sprig;
+  const std::uint32_t per_pair = pos::matches_per_pair(pos::Mode::Abundance), pairs = 3, count = pairs * per_pair;
+  for (auto [k, table] : {std::pair{20, 2}, std::pair{20, 5}, std::pair{20, 3}, std::pair{25, 3}}) {
+    const auto bits = std::uint32_t(pos::metadata_bits(k, table));
+    INFO("K = " << k << ", table " << table << ": " << bits << " bits");
+    std::vector<std::uint32_t> values(std::size_t(count) * 4, 0), order(count);
+    std::uint64_t state = 0x9e3779b97f4a7c15ull * bits;
+    for (std::uint32_t i = 0; i < count; ++i)
+      for (std::uint32_t w = 0; w * 32 < bits; ++w) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const std::uint32_t width = std::min(32u, bits - w * 32);
+        values[i * 4 + w] = std::uint32_t(state >> 32) & (width == 32 ? ~0u : (1u << width) - 1u);
+      }
+    for (std::uint32_t i = 0; i < count; ++i) order[i] = (i * 97u + 13u) % count;  // 97 is prime to 864
+    auto store = kernel("packed_metadata_store", [=](ReadBuffer<std::uint32_t> in, ReadBuffer<std::uint32_t> positions,
+                                                     Buffer<std::uint32_t> packed) {
+      UInt i = global_id().x();
+      if_(i < positions.size(), [&] {
+        UInt p = positions[i];
+        pos::Wide v{in[p * 4u].load(), in[p * 4u + 1u].load(), in[p * 4u + 2u].load(), in[p * 4u + 3u].load()};
+        pos::detail::store_packed_metadata(packed, k, table, p, v);
+      });
+    }, workgroup(64));
+    auto load = kernel("packed_metadata_load", [=](ReadBuffer<std::uint32_t> packed, WriteBuffer<std::uint32_t> out) {
+      UInt p = global_id().x();
+      if_(p < out.size() / 4u, [&] {
+        pos::Wide v = pos::detail::load_packed_metadata(packed, k, table, p);
+        for (std::uint32_t w = 0; w < 4; ++w) out[p * 4u + w] = v[w];
+      });
+    }, workgroup(64));
+    auto packed = dev.alloc<std::uint32_t>(std::size_t(pairs) * pos::packed_pair_words(k, table) + 1);
+    auto loaded = dev.alloc<std::uint32_t>(values.size());
+    auto sequence = dev.sequence();
+    sequence.fill(packed, 0);
+    sequence.run(store, grid(count), dev.upload(values), dev.upload(order), packed);
+    sequence.run(load, grid(count), packed, loaded);
+    sequence.run_and_wait();
+    CHECK(dev.download(loaded) == values);
+    std::vector<std::uint32_t> expected(packed.size(), 0);
+    for (std::uint32_t i = 0; i < count; ++i)
+      for (std::uint32_t bit = 0; bit < bits; ++bit)
+        if ((values[i * 4 + bit / 32] >> (bit % 32)) & 1u) {
+          const std::uint64_t at = std::uint64_t(i / per_pair) * pos::packed_pair_words(k, table) * 32 +
+                                   std::uint64_t(i % per_pair) * bits + bit;
+          expected[at / 32] |= 1u << (at % 32);
+        }
+    CHECK(dev.download(packed) == expected);
+  }
+  CHECK(pos::packed_metadata_words(20, 3) == std::size_t(4440) * 720 + 1);  // 10 bytes an entry
+  CHECK(pos::packed_metadata_words(20, 7) == 1);
 }
 
 // A link names two bucket slots in one word while the pair index fits in 14 bits (K <= 21):

@@ -23,7 +23,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> metadata_in,
-            ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> ys_out, WriteBuffer<std::uint32_t> metadata_out,
+            ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> ys_out, Buffer<std::uint32_t> metadata_out,
             WriteBuffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
             Buffer<std::uint32_t> s_bucket_targets, Buffer<std::uint64_t> subspace_targets, UInt pairs) {
           // The buckets' ys; the two positions of a kept match are read from the slots.
@@ -215,8 +215,12 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
                                      load_metadata(metadata_in, xs, right_position, table, k, mode));
             if (table < 7) {
               ys_out[position] = fn.y;
-              for (unsigned w = 0; w < metadata_words(k, table); ++w)
-                metadata_out[position * metadata_words(k, table) + w] = fn.metadata[w];
+              if (mode == Mode::Abundance) {  // into a buffer zeroed before the matching
+                store_packed_metadata(metadata_out, k, table, position, fn.metadata);
+              } else {
+                for (unsigned w = 0; w < metadata_words(k, table); ++w)
+                  metadata_out[position * metadata_words(k, table) + w] = fn.metadata[w];
+              }
             } else if (mode == Mode::Abundance) {
               UInt s_bucket = fn.y >> std::uint32_t(param_ext);
               if_(s_bucket < num_s_buckets, [&] { atomic_min(s_bucket_targets[s_bucket], position); });

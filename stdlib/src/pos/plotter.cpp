@@ -22,10 +22,12 @@ std::size_t child_slots(int k, Mode mode) { return std::size_t(num_pairs(k)) * m
 // The largest buffer a record binds: a table's metadata at its widest, a table's parents (the
 // size of Subspace's 64-bit sort keys), the buckets, or the proofs of every s-bucket.
 std::uint64_t largest_binding(int k, Mode mode) {
-  std::uint32_t widest = 0;
-  for (int table = 2; table <= 6; ++table) widest = std::max(widest, metadata_words(k, table));
   const std::uint64_t slots = child_slots(k, mode);
-  return std::max({slots * widest * 4, slots * 2 * 4, std::uint64_t(num_buckets(k)) * bucket_capacity(mode) * slot_words * 4,
+  std::uint64_t metadata = 0;
+  for (int table = 2; table <= 6; ++table)
+    metadata = std::max<std::uint64_t>(
+        metadata, 4 * (mode == Mode::Subspace ? slots * metadata_words(k, table) : packed_metadata_words(k, table)));
+  return std::max({metadata, slots * 2 * 4, std::uint64_t(num_buckets(k)) * bucket_capacity(mode) * slot_words * 4,
                    std::uint64_t(num_s_buckets) * proof_words(k) * 4});
 }
 
@@ -54,7 +56,7 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
   const std::uint64_t largest = largest_binding(k, mode);
   if (largest > device.info().max_buffer_bytes)
     throw std::invalid_argument("pos::Plotter: device too small: K = " + std::to_string(k) + " (" + mode_name(mode) +
-                                ") needs buffers of " + std::to_string(largest >> 20) + " MiB, and " +
+                                ") needs buffers of " + std::to_string((largest + (1u << 20) - 1) >> 20) + " MiB, and " +
                                 device.info().name + " allows " + std::to_string(device.info().max_buffer_bytes >> 20) +
                                 " MiB per buffer");
   detail::check_match_shared_memory(device.info(), k, mode);
@@ -120,7 +122,8 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
     r.metadata[1] = s.transient<std::uint32_t>(1, "table 1 metadata stand-in");
     for (int t = 2; t <= 7; ++t) {
       const std::string name = "table " + std::to_string(t);
-      const std::size_t metadata = std::size_t(metadata_words(k, t)) * slots;
+      const std::size_t metadata =
+          sparse ? std::size_t(metadata_words(k, t)) * slots : packed_metadata_words(k, t);
       // Table 7 keeps no ys or metadata: one-word stand-ins for matching to bind.
       r.ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " ys");
       r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " metadata");
@@ -187,6 +190,7 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
     const std::uint32_t pairs = num_pairs(k), match_workgroup = match_invocations(device_.info());
     const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
     const auto t = std::size_t(table);
+    if (!sparse && table < 7) s.fill(r.metadata[t], 0u);  // packed metadata is ORed in place
     s.run(detail::find_matches_kernel(k, table, mode, match_workgroup, links_), pair_grid, r.buckets[t - 1].slots,
           r.buckets[t - 1].sizes, r.metadata[t - 1], xs_, sparse ? r.sparse_ys[t] : r.ys[t],
           sparse ? r.sparse_metadata[t] : r.metadata[t], sparse ? r.sparse_parents[t] : r.parents[t], pair_sizes_,

@@ -25,14 +25,16 @@
 #include "sprig/stdlib/operators.hpp"
 #include "sprig/stdlib/pos/buckets.hpp"
 #include "sprig/stdlib/pos/compute_fn.hpp"
+#include "sprig/stdlib/pos/packed_metadata.hpp"
 #include "sprig/stdlib/pos/workgroups.hpp"
 #include "sprig/stdlib/tiling.hpp"
 #include "sprig/stdlib/workgroup_scan.hpp"
 
 namespace sprig::pos {
 
-// Words of table `table`'s metadata per entry, least significant first: each table is stored
-// at its own width (at K = 20, 2, 3, 3, 2 and 2 words for tables 2..6), not at the widest.
+// Words of table `table`'s metadata per entry, least significant first: Subspace stores each
+// table at its own width (at K = 20, 2, 3, 3, 2 and 2 words for tables 2..6), not at the
+// widest; Abundance packs it to its bits (packed_metadata.hpp).
 inline constexpr std::uint32_t metadata_words(int k, int table) { return std::uint32_t((metadata_bits(k, table) + 31) / 32); }
 // Abundance's map from a right bucket's r to its entry count, 2 bits per r (1, 2 or more).
 // Subspace counts entries by r from the bucket's r bins instead (find_matches.cpp).
@@ -49,6 +51,7 @@ namespace detail {
 inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadBuffer<std::uint32_t>& xs,
                           const UInt& position, int table, int k, Mode mode) {
   if (table == 2) return wide(mode == Mode::Abundance ? position : xs[position].load());  // table 1's metadata is x
+  if (mode == Mode::Abundance) return load_packed_metadata(metadata, k, table - 1, position);
   Wide m = wide(UInt(0u));
   for (unsigned w = 0; w < metadata_words(k, table - 1); ++w) m[w] = metadata[position * metadata_words(k, table - 1) + w];
   return m;
@@ -57,7 +60,7 @@ inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadB
 // Workgroups of `match_workgroup` invocations (match_invocations, workgroups.hpp).
 using FindMatchesKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+           WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
            WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, Buffer<std::uint64_t>, UInt>;
 // `links`: Abundance's parents as links (links.hpp), else as two positions.
 const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup, bool links);

@@ -1,0 +1,79 @@
+// Abundance's tables keep their metadata packed to its bits: entry s of pair b (the pair's
+// s-th kept match, position b * 288 + s) at bit s * B of the pair's 9 B words (288 * B / 32),
+// B = metadata_bits(k, table), least significant bit first. At K = 20 tables 3 and 4 take
+// 10 bytes an entry instead of 12 and table 6 five instead of 8; what a record holds at its
+// peak is set by these (docs/memory.md). Subspace's renumbering gathers whole words per entry,
+// so its tables keep metadata_words per entry.
+//
+// A pair's words are written by its own matching workgroup, so entries that share a word are
+// combined by atomic ORs into a buffer zeroed before the matching. One word past the last
+// pair lets a load read the word after an entry without a bounds check.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sprig/dsl.hpp"
+#include "sprig/stdlib/pos/bit_string.hpp"
+#include "sprig/stdlib/pos/params.hpp"
+
+namespace sprig::pos {
+
+static_assert(matches_per_pair(Mode::Abundance) % 32 == 0, "a pair's packed metadata starts at a word");
+
+// Words of one pair's packed metadata in table `table` (2..6).
+inline constexpr std::uint32_t packed_pair_words(int k, int table) {
+  return matches_per_pair(Mode::Abundance) * std::uint32_t(metadata_bits(k, table)) / 32;
+}
+
+// Words of table `table`'s packed metadata buffer (a one-word stand-in for table 7's).
+inline constexpr std::size_t packed_metadata_words(int k, int table) {
+  return metadata_bits(k, table) == 0 ? 1 : std::size_t(num_pairs(k)) * packed_pair_words(k, table) + 1;
+}
+
+namespace detail {
+
+// Where table `table`'s entry at `position` starts: a word and the bit within it.
+struct PackedPlace {
+  UInt word, shift;
+};
+inline PackedPlace packed_place(int k, int table, const UInt& position) {
+  const std::uint32_t per_pair = matches_per_pair(Mode::Abundance), bits = std::uint32_t(metadata_bits(k, table));
+  UInt bit = (position % per_pair) * bits;
+  return {(position / per_pair) * packed_pair_words(k, table) + (bit >> 5u), bit & 31u};
+}
+
+// The top `shift` (0..31) bits of `below`, which a field starting `shift` bits into the word
+// of `below` carries into the next word: below >> (32 - shift), without a shift by 32.
+inline UInt carried_bits(const UInt& below, const UInt& shift) { return (below >> 1u) >> (31u - shift); }
+
+inline Wide load_packed_metadata(const ReadBuffer<std::uint32_t>& metadata, int k, int table, const UInt& position) {
+  const auto bits = unsigned(metadata_bits(k, table)), words = (bits + 31) / 32;
+  const PackedPlace at = packed_place(k, table, position);
+  std::array<UInt, 5> raw{UInt(0u), UInt(0u), UInt(0u), UInt(0u), UInt(0u)};
+  for (unsigned w = 0; w <= words; ++w) raw[w] = metadata[at.word + w];
+  Wide out = wide(UInt(0u));
+  for (unsigned w = 0; w < words; ++w) out[w] = (raw[w] >> at.shift) | ((raw[w + 1] << 1u) << (31u - at.shift));
+  if (bits % 32 != 0) out[words - 1] = out[words - 1] & ((1u << (bits % 32)) - 1u);
+  return out;
+}
+
+// ORs `value` (metadata_bits(k, table) bits) into its place; the place must be zero.
+inline void store_packed_metadata(const Buffer<std::uint32_t>& metadata, int k, int table, const UInt& position,
+                                  const Wide& value) {
+  const auto bits = unsigned(metadata_bits(k, table)), words = (bits + 31) / 32;
+  const PackedPlace at = packed_place(k, table, position);
+  for (unsigned w = 0; w < words; ++w) {
+    UInt part = value[w] << at.shift;
+    if (w > 0) part = part | carried_bits(value[w - 1], at.shift);
+    atomic_or(metadata[at.word + w], part, MemoryOrder::Relaxed, Scope::Device);
+  }
+  // The entry's last bits spill into one more word where it does not end within `words`.
+  if_(at.shift + bits > words * 32u, [&] {
+    atomic_or(metadata[at.word + words], carried_bits(value[words - 1], at.shift), MemoryOrder::Relaxed,
+              Scope::Device);
+  });
+}
+
+}  // namespace detail
+}  // namespace sprig::pos
