@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "sprig/dsl/error.hpp"
 #include "sprig/runtime/memory_budget.hpp"
@@ -39,8 +41,10 @@ namespace {
 // First fit in `order`: each transient at the lowest aligned offset clear of every transient
 // placed before it that is alive at the same time. Returns the bytes used; offsets[i] is
 // buffer i's.
+// `work`, where given, counts the placed buffers each placement had to clear.
 std::uint64_t first_fit(const std::vector<PlannedBuffer>& buffers, const std::vector<std::size_t>& order,
-                        std::uint64_t block, std::uint64_t alignment, std::vector<std::uint64_t>& offsets) {
+                        std::uint64_t block, std::uint64_t alignment, std::vector<std::uint64_t>& offsets,
+                        std::uint64_t* work = nullptr) {
   std::uint64_t end = 0;
   // Placed transients by first command, and the longest live range among them: a buffer alive
   // with [first, last] starts in [first - longest, last], so a long sequence of short-lived
@@ -55,11 +59,78 @@ std::uint64_t first_fit(const std::vector<PlannedBuffer>& buffers, const std::ve
     for (auto j = placed.lower_bound(from); j != placed.end() && j->first <= b.last_command; ++j)
       if (buffers[j->second].alive_with(b)) taken.emplace_back(offsets[j->second], footprint(buffers[j->second], alignment));
     offsets[i] = lowest_gap(taken, size, alignment, block);
+    if (work != nullptr) *work += taken.size() + 1;
     end = std::max(end, offsets[i] + size);
     placed.emplace(b.first_command, i);
     longest = std::max(longest, b.last_command - b.first_command);
   }
   return end;
+}
+
+// First fit is a heuristic: on a plotter's record the three orders below left 3 MiB (5%)
+// above the most bytes alive at once. Swapping two buffers of the best order and keeping
+// the swap when the placement is no worse closes most of that (61.8 -> 59.1 MiB against a
+// live peak of 58.8 at K = 20). The swaps come from a fixed generator, so a plan is the same
+// every time, and they stop after a fixed amount of work (the buffers each placement had to
+// clear), some tens of milliseconds, however large the plan.
+std::uint64_t improve_by_swaps(const std::vector<PlannedBuffer>& buffers, std::vector<std::size_t> order,
+                               std::uint64_t end, std::uint64_t block, std::uint64_t alignment,
+                               std::vector<std::uint64_t>& best_offsets) {
+  if (order.size() < 3) return end;
+  constexpr std::size_t most_swaps = 3000;
+  constexpr std::uint64_t most_work = 4000000;
+  std::vector<std::uint64_t> offsets(buffers.size());
+  std::uint64_t state = 0x853c49e6748fea9bull, work = 0;
+  auto next_index = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return std::size_t((state >> 33) % order.size());
+  };
+  for (std::size_t swap = 0; swap < most_swaps && work < most_work; ++swap) {
+    const std::size_t a = next_index(), b = next_index();
+    if (a == b) continue;
+    std::swap(order[a], order[b]);
+    const std::uint64_t tried = first_fit(buffers, order, block, alignment, offsets, &work);
+    if (tried > end) {
+      std::swap(order[a], order[b]);
+      continue;
+    }
+    if (tried < end) best_offsets = offsets;
+    end = tried;
+  }
+  return end;
+}
+
+// Plans repeat (a plotter records the same record again and again), and the swaps cost
+// milliseconds: placements are kept by what decides them, the buffers' sizes and live ranges
+// in order, the block and the alignment.
+struct PlacementKey {
+  std::vector<std::uint64_t> fields;
+  bool operator<(const PlacementKey& other) const { return fields < other.fields; }
+};
+
+class PlacementCache {
+ public:
+  std::optional<std::pair<std::uint64_t, std::vector<std::uint64_t>>> find(const PlacementKey& key) {
+    std::lock_guard lock(mutex_);
+    auto it = placements_.find(key);
+    if (it == placements_.end()) return std::nullopt;
+    return it->second;
+  }
+  void add(PlacementKey key, std::uint64_t end, std::vector<std::uint64_t> offsets) {
+    std::lock_guard lock(mutex_);
+    if (placements_.size() >= kMostPlans) placements_.clear();  // plans of a long-gone shape
+    placements_.emplace(std::move(key), std::make_pair(end, std::move(offsets)));
+  }
+
+ private:
+  static constexpr std::size_t kMostPlans = 64;
+  std::mutex mutex_;
+  std::map<PlacementKey, std::pair<std::uint64_t, std::vector<std::uint64_t>>> placements_;
+};
+
+PlacementCache& placement_cache() {
+  static PlacementCache cache;
+  return cache;
 }
 
 }  // namespace
@@ -104,24 +175,40 @@ std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPla
     }
     return end;
   }
+  PlacementKey key{{block_bytes, alignment}};
+  for (std::size_t i : order) {
+    key.fields.push_back(buffers[i].bytes);
+    key.fields.push_back(buffers[i].first_command);
+    key.fields.push_back(buffers[i].last_command);
+  }
+  if (auto known = placement_cache().find(key)) {
+    for (std::size_t k = 0; k < order.size(); ++k) buffers[order[k]].offset = known->second[k];
+    return order.empty() ? 0 : known->first;
+  }
   // First fit in three orders, the tightest kept (the first on a tie): largest first, the
   // most bytes x commands first (long-lived tables before the short-lived scratch around
-  // them), and earliest first, largest first among those starting together.
+  // them), and earliest first, largest first among those starting together; then swaps.
   auto bytes_times_life = [](const PlannedBuffer& b) {
     return double(b.bytes) * double(b.last_command - b.first_command + 1);
   };
   auto earliest = [](const PlannedBuffer& b) { return std::make_pair(~b.first_command, b.bytes); };
   std::vector<std::uint64_t> offsets(buffers.size()), best_offsets;
   std::uint64_t best = ~std::uint64_t(0);
+  std::vector<std::size_t> best_order;
   for (const std::vector<std::size_t>& candidate : {sorted_by(largest), sorted_by(bytes_times_life), sorted_by(earliest)}) {
     const std::uint64_t end = first_fit(buffers, candidate, block_bytes, alignment, offsets);
     if (end < best) {
       best = end;
       best_offsets = offsets;
+      best_order = candidate;
     }
   }
-  for (std::size_t i : order) buffers[i].offset = best_offsets[i];
-  return order.empty() ? 0 : best;
+  best = improve_by_swaps(buffers, best_order, best, block_bytes, alignment, best_offsets);
+  std::vector<std::uint64_t> placed;
+  for (std::size_t i : order) placed.push_back(buffers[i].offset = best_offsets[i]);
+  const std::uint64_t end = order.empty() ? 0 : best;
+  placement_cache().add(std::move(key), end, std::move(placed));
+  return end;
 }
 
 std::uint64_t live_transient_peak(const std::vector<PlannedBuffer>& buffers) {
