@@ -19,7 +19,7 @@ namespace pos = sprig::pos;
 
 struct Grouped {
   std::vector<std::uint32_t> sizes;
-  std::vector<std::uint32_t> slots;  // only each bucket's first sizes[b] slots are compared
+  std::vector<std::uint32_t> positions, ys;  // capacity per bucket; the first sizes[b] are compared
 };
 
 // Position p is an entry unless it is a hole (p % slots_per_pair >= pair_sizes[...]) or its
@@ -27,14 +27,15 @@ struct Grouped {
 Grouped group_on_cpu(int k, pos::Mode mode, const std::vector<std::uint32_t>& ys,
                      const std::vector<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair) {
   const std::uint32_t buckets = pos::num_buckets(k), capacity = pos::bucket_capacity(mode);
-  Grouped g{std::vector<std::uint32_t>(buckets, 0), std::vector<std::uint32_t>(std::size_t(buckets) * capacity * 2, 0)};
+  Grouped g{std::vector<std::uint32_t>(buckets, 0), std::vector<std::uint32_t>(std::size_t(buckets) * capacity, 0),
+            std::vector<std::uint32_t>(std::size_t(buckets) * capacity, 0)};
   for (std::uint32_t p = 0; p < ys.size(); ++p) {
     if (slots_per_pair != 0 && p % slots_per_pair >= pair_sizes[p / slots_per_pair]) continue;
     const std::uint32_t key = std::min(ys[p] / pos::param_bc, pos::hole_key(k));
     if (key == pos::hole_key(k) || g.sizes[key] == capacity) continue;
-    const std::size_t slot = (std::size_t(key) * capacity + g.sizes[key]++) * 2;
-    g.slots[slot] = p;
-    g.slots[slot + 1] = ys[p];
+    const std::size_t slot = std::size_t(key) * capacity + g.sizes[key]++;
+    g.positions[slot] = p;
+    g.ys[slot] = ys[p];
   }
   return g;
 }
@@ -47,7 +48,7 @@ void require_same_buckets(sprig::Device& dev, int k, pos::Mode mode, const std::
   const std::uint32_t buckets = pos::num_buckets(k), capacity = pos::bucket_capacity(mode);
   auto ys_buffer = dev.upload(ys);
   auto pair_sizes_buffer = dev.upload(pair_sizes);
-  pos::Buckets out{dev.alloc<std::uint32_t>(std::size_t(buckets) * capacity * pos::slot_words),
+  pos::Buckets out{dev.alloc<std::uint32_t>(std::size_t(buckets) * pos::bucket_words(mode)),
                    dev.alloc<std::uint32_t>(buckets)};
   std::vector<std::uint32_t> links(ys.size());
   for (std::size_t p = 0; p < links.size(); ++p) links[p] = std::uint32_t(p * 2654435761u);
@@ -63,15 +64,18 @@ void require_same_buckets(sprig::Device& dev, int k, pos::Mode mode, const std::
   const std::vector<std::uint32_t> sizes = dev.download(out.sizes), slots = dev.download(out.slots);
   REQUIRE(sizes == expected.sizes);
   for (std::uint32_t b = 0; b < buckets; ++b) {
-    const std::size_t first = std::size_t(b) * capacity * 2;
     INFO("bucket " << b << " of size " << sizes[b]);
-    REQUIRE(std::equal(slots.begin() + first, slots.begin() + first + sizes[b] * 2, expected.slots.begin() + first));
+    for (std::uint32_t rank = 0; rank < sizes[b]; ++rank) {
+      INFO("rank " << rank);
+      REQUIRE(pos::slot_position(slots, mode, b, rank) == expected.positions[std::size_t(b) * capacity + rank]);
+      REQUIRE(pos::slot_y(slots, mode, b, rank) == expected.ys[std::size_t(b) * capacity + rank]);
+    }
   }
   if (slot_links == pos::SlotLinks::None) return;
   const std::vector<std::uint32_t> got = dev.download(by_slot);
   for (std::uint32_t b = 0; b < buckets; ++b) {
     for (std::uint32_t rank = 0; rank < sizes[b]; ++rank) {
-      const std::uint32_t position = expected.slots[(std::size_t(b) * capacity + rank) * 2];
+      const std::uint32_t position = expected.positions[std::size_t(b) * capacity + rank];
       INFO("bucket " << b << ", rank " << rank);
       REQUIRE(got[std::size_t(b) * capacity + rank] ==
               (slot_links == pos::SlotLinks::Positions ? position : links[position]));
@@ -91,7 +95,7 @@ TEST_CASE("Abundance bucketing keeps each bucket's first 272 entries by position
   std::mt19937 rng(20261127);
   std::vector<std::uint32_t> ys(std::size_t(1) << k);
   for (std::uint32_t& y : ys) y = y_in_bucket(rng() % buckets, rng);
-  // Bucket 3 exactly full, bucket 7 one past it, bucket 11 past the 544-position staging
+  // Bucket 3 exactly full, bucket 7 one past it, bucket 11 past the 408-position staging
   // (its entries spread over the whole table, the last ones at its end), bucket 12 empty.
   auto fill_bucket = [&](std::uint32_t b, std::uint32_t entries) {
     for (std::uint32_t& y : ys)
@@ -105,6 +109,9 @@ TEST_CASE("Abundance bucketing keeps each bucket's first 272 entries by position
   fill_bucket(7, capacity + 1);
   fill_bucket(11, 3 * capacity);
   fill_bucket(12, 0);
+  // Buckets 13 and 14: the staging exactly full, and one position past it.
+  fill_bucket(13, pos::bucket_words(pos::Mode::Abundance));
+  fill_bucket(14, pos::bucket_words(pos::Mode::Abundance) + 1);
   ys[5] = ~0u;  // no entry
   SECTION("table 1: every position an entry, each slot's x") {
     require_same_buckets(dev, k, pos::Mode::Abundance, ys, {0}, 0, pos::SlotLinks::Positions);

@@ -40,10 +40,11 @@ TEST_CASE("a record's transients share memory, in a workspace the plotter sized 
     for (const sprig::PlannedBuffer& b : plan.buffers)
       if (b.transient && b.used) transients += b.bytes;
     // Tables 2..7 each have their own ys, metadata and buckets (and, under Abundance, parents);
-    // at K = 15 the proofs of every s-bucket (7.5 MiB) are the largest, alive only at the end.
+    // at K = 15 the proofs of every s-bucket (7.5 MiB) are the largest, alive only at the end,
+    // so sharing saves less than at larger K (a third of Abundance's 12.6 MiB).
     UNSCOPED_INFO("scratch " << plan.scratch_bytes << ", alive at once " << plan.live_transient_peak
                              << ", all transients " << transients);
-    CHECK(plan.scratch_bytes * 3 < transients * 2);
+    CHECK(plan.scratch_bytes * 10 < transients * 7);
     CHECK(plan.scratch_bytes * 8 <= plan.live_transient_peak * 9);  // the greedy placement wastes little
     CHECK(plan.scratch_bytes == plotter.record_scratch_bytes());
     sequence.run_and_wait();

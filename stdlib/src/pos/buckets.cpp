@@ -78,7 +78,7 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> keys, ReadBuffer<std::uint32_t> values, ReadBuffer<std::uint32_t> ys,
-            ReadBuffer<std::uint32_t> starts, ReadBuffer<std::uint32_t> ends, WriteBuffer<std::uint32_t> slots,
+            ReadBuffer<std::uint32_t> starts, ReadBuffer<std::uint32_t> ends, Buffer<std::uint32_t> slots,
             WriteBuffer<std::uint32_t> sizes, UInt count, UInt hole, UInt capacity) {
           UInt j = global_id().x();
           if_(j < count, [&] {
@@ -87,9 +87,11 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations) {
               UInt rank = j - starts[key];
               if_(rank < capacity, [&] {
                 UInt position = values[j];
-                UInt slot = (key * capacity + rank) * slot_words;
-                slots[slot] = position;
-                slots[slot + 1u] = ys[position].load();
+                slots[slot_position_word(Mode::Subspace, key, rank)] = position;
+                // Two ranks share the word of their r values: each ORs in its half.
+                UInt r = ys[position] - key * param_bc;
+                atomic_or(slots[key * bucket_words(Mode::Subspace) + capacity + (rank >> 1u)], r << ((rank & 1u) * 16u),
+                          MemoryOrder::Relaxed, Scope::Device);
               });
               if_(rank == 0u, [&] { sizes[key] = min(ends[key] - j, capacity); });
             });
@@ -107,7 +109,7 @@ const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::ui
         name,
         [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> pair_sizes, Buffer<std::uint32_t> arrivals,
             WriteBuffer<std::uint32_t> slots, UInt count, UInt slots_per_pair, UInt hole) {
-          const std::uint32_t staged_limit = capacity * slot_words;
+          const std::uint32_t staged_limit = bucket_words(Mode::Abundance);
           UInt p = global_id().x();
           if_(p < count, [&] {
             UInt key = bucket_at(ys, pair_sizes, p, slots_per_pair, hole);
@@ -135,8 +137,10 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
             Buffer<std::uint32_t> slots, WriteBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> links,
             WriteBuffer<std::uint32_t> by_slot, UInt count, UInt slots_per_pair, UInt hole, UInt buckets,
             UInt bin_shift) {
-          const std::uint32_t staged_limit = capacity * slot_words;
+          const std::uint32_t staged_limit = bucket_words(Mode::Abundance);
           auto staged = shared_array<std::uint32_t>(staged_limit, "staged_positions");
+          // Each rank's r, until the r words are written whole after the ranking.
+          auto r_by_rank = shared_array<std::uint32_t>(capacity, "r_by_rank");
           auto place_in_bin = shared_array<std::uint32_t>(staged_limit, "place_in_bin");
           auto binned = shared_array<std::uint32_t>(staged_limit, "binned_positions");
           auto bin_sizes = shared_array<std::uint32_t>(invocations, "bin_sizes");
@@ -150,12 +154,14 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
           UInt arrived = arrivals[b];
           UInt base = b * staged_limit;
           auto place = [&](const UInt& rank, const UInt& position) {
-            slots[base + rank * slot_words] = position;
-            slots[base + rank * slot_words + 1u] = ys[position].load();
+            slots[base + rank] = position;
+            r_by_rank[rank] = ys[position] - b * param_bc;
             if (slot_links == SlotLinks::Positions) by_slot[b * capacity + rank] = position;
             if (slot_links == SlotLinks::FromLinks) by_slot[b * capacity + rank] = links[position].load();
           };
           UInt ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
+          for_(t, UInt(capacity), invocations, [&](UInt i) { r_by_rank[i] = 0u; });  // ranks past the size
+          barrier();
           if_(arrived <= staged_limit, [&] {
             // Every entry arrived: its rank is the number of earlier positions. A counting
             // sort by position >> bin_shift (one bin per invocation) groups them, and an
@@ -208,6 +214,9 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
               if_(found >= capacity, [] { break_(); });
             });
           });
+          barrier();  // every rank's r is in r_by_rank
+          for_(t, UInt(capacity / 2), invocations,
+               [&](UInt i) { slots[base + capacity + i] = r_by_rank[i * 2u] | (r_by_rank[i * 2u + 1u] << 16u); });
           if_(t == 0u, [&] { sizes[b] = min(arrived, UInt(capacity)); });
         },
         workgroup(invocations));
@@ -219,7 +228,7 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
 }  // namespace detail
 
 Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::string& name) {
-  return {sequence.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_capacity(mode) * slot_words,
+  return {sequence.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_words(mode),
                                             name + " bucket slots"),
           sequence.transient<std::uint32_t>(num_buckets(k), name + " bucket sizes")};
 }
@@ -251,6 +260,7 @@ std::vector<RecordStep> run_steps(Device& device, int k, const DeviceBuffer<std:
         s.fill(scratch->starts, 0);
         s.fill(scratch->ends, 0);
         s.fill(out.sizes, 0);
+        s.fill(out.slots, 0);  // the slots kernel ORs each r into its half of a word
         s.run(detail::bucket_runs_kernel(invocations), grid(count), scratch->keys, scratch->starts, scratch->ends,
               count, hole);
       },

@@ -54,9 +54,9 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           UInt left_base = b * param_bc, right_base = left_base + param_bc;
           for_(t, UInt(rmap_words), match_workgroup, [&](UInt i) { rmap[i] = 0u; });
           if_(t < r_bins, [&] { r_bin_sizes[t] = 0u; });
-          auto slot_of = [&](const UInt& bucket, const UInt& i) { return (bucket * capacity + i) * slot_words; };
-          for_(t, left_size, match_workgroup, [&](UInt i) { left[i] = slots[slot_of(b, i) + 1u].load(); });
-          for_(t, right_size, match_workgroup, [&](UInt i) { right[i] = slots[slot_of(b + 1u, i) + 1u].load(); });
+          auto position_at = [&](const UInt& bucket, const UInt& i) { return slots[slot_position_word(mode, bucket, i)].load(); };
+          for_(t, left_size, match_workgroup, [&](UInt i) { left[i] = slot_y(slots, mode, b, i); });
+          for_(t, right_size, match_workgroup, [&](UInt i) { right[i] = slot_y(slots, mode, b + 1u, i); });
           barrier();
 
           // 1. The right bucket's entries by r bin, and its r map.
@@ -181,7 +181,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           for_(t, kept, match_workgroup, [&](UInt s) {
             UInt packed = matches[s];
             UInt i = packed >> 16u, m = (packed >> 8u) & 255u, d = packed & 255u;
-            UInt left_position = slots[slot_of(b, i)], left_y = left[i];
+            UInt left_position = position_at(b, i), left_y = left[i];
             UInt target = match_target(left_y - left_base, parity, m);
             // The d-th right entry (in bucket order) whose r is the target: the one with d
             // others of the target's r before it, all in the target's bin.
@@ -203,7 +203,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
                 });
               });
             });
-            UInt right_position = slots[slot_of(b + 1u, right_index.load())];
+            UInt right_position = position_at(b + 1u, right_index.load());
             UInt position = b * kept_limit + s;
             if (links) {  // into the buckets below (links.hpp)
               detail::store_link(parents, k, position, b, i, right_index.load());

@@ -27,7 +27,7 @@ std::uint64_t largest_binding(int k, Mode mode) {
   for (int table = 2; table <= 6; ++table)
     metadata = std::max<std::uint64_t>(
         metadata, 4 * (mode == Mode::Subspace ? slots * metadata_words(k, table) : packed_metadata_words(k, table)));
-  return std::max({metadata, slots * 2 * 4, std::uint64_t(num_buckets(k)) * bucket_capacity(mode) * slot_words * 4,
+  return std::max({metadata, slots * 2 * 4, std::uint64_t(num_buckets(k)) * bucket_words(mode) * 4,
                    std::uint64_t(num_s_buckets) * proof_words(k) * 4});
 }
 

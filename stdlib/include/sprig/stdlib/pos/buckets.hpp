@@ -3,12 +3,12 @@
 // Subspace mode). A y of all ones marks a position without an entry.
 //
 // Abundance: one pass stages each entry's position in its bucket's slots, in whatever order
-// the entries arrive (an atomic count per bucket); the slots of a bucket hold 2 x capacity
-// words, so 544 positions fit where 272 (position, y) slots go, about 20 standard
-// deviations above the mean of 236. Then one workgroup per bucket ranks its staged positions
-// and writes the first 272 by position as (position, y) slots in place. A bucket that
-// received more than it could stage walks the table in position order instead. No temporary
-// but the counts: a sort of (bucket, position) pairs held four words an entry.
+// the entries arrive (an atomic count per bucket); the slots of a bucket hold 1.5 x capacity
+// words, so 408 positions fit where 272 slots go, about 11 standard deviations above the
+// mean of 236. Then one workgroup per bucket ranks its staged positions and writes the first
+// 272 by position as slots in place. A bucket that received more than it could stage walks
+// the table in position order instead. No temporary but the counts: a sort of (bucket,
+// position) pairs held four words an entry.
 //
 // Subspace: the tables are already in y order, so a pass finds each bucket's run and a pass
 // copies the first entries of every run into the bucket's slots.
@@ -27,8 +27,24 @@
 
 namespace sprig::pos {
 
-// A bucket slot holds a table entry as two words: its position in its table, then its y.
-inline constexpr std::uint32_t slot_words = 2;
+// A bucket's slots hold its entries in 1.5 words each: first `capacity` positions in the
+// table, then the entries' r = y mod 15113 two to a word (rank 2i in the low half), from
+// which the bucket gives y back: y = bucket * 15113 + r. Two words a slot (position and y)
+// took a third more, and the buckets are alive at a record's peak (docs/memory.md).
+inline constexpr std::uint32_t bucket_words(Mode mode) { return bucket_capacity(mode) / 2 * 3; }
+static_assert(bucket_capacity(Mode::Abundance) % 2 == 0 && bucket_capacity(Mode::Subspace) % 2 == 0);
+static_assert(param_bc <= (1u << 16), "r fits half a word");
+
+// The position and y of slot `rank` of `bucket`, from the host's copy of a table's slots.
+inline std::uint32_t slot_position(const std::vector<std::uint32_t>& slots, Mode mode, std::uint32_t bucket,
+                                   std::uint32_t rank) {
+  return slots[std::size_t(bucket) * bucket_words(mode) + rank];
+}
+inline std::uint32_t slot_y(const std::vector<std::uint32_t>& slots, Mode mode, std::uint32_t bucket,
+                            std::uint32_t rank) {
+  const std::uint32_t word = slots[std::size_t(bucket) * bucket_words(mode) + bucket_capacity(mode) + rank / 2];
+  return bucket * param_bc + ((word >> (rank % 2 * 16)) & 0xffffu);
+}
 
 // What Abundance's bucketing also writes for each filled bucket slot q = b * capacity + rank,
 // into `by_slot` (links.hpp): nothing, the slot's position (table 1: its x), or the link at
@@ -46,6 +62,14 @@ std::uint32_t hole_key(int k);
 
 namespace detail {
 
+// The same on the device: where slot `rank` of `bucket` keeps its position, and its y.
+inline UInt slot_position_word(Mode mode, const UInt& bucket, const UInt& rank) { return bucket * bucket_words(mode) + rank; }
+template <class Slots>
+UInt slot_y(const Slots& slots, Mode mode, const UInt& bucket, const UInt& rank) {
+  UInt word = slots[bucket * bucket_words(mode) + bucket_capacity(mode) + (rank >> 1u)];
+  return bucket * param_bc + ((word >> ((rank & 1u) * 16u)) & 0xffffu);
+}
+
 // keys[p] = bucket of ys[p], or the hole key where there is no entry; values[p] = p.
 // Abundance's tables 2..7 hold pair b's matches at b * slots_per_pair + i for
 // i < pair_sizes[b]; the other slots are holes. Table 1 (slots_per_pair 0) has none.
@@ -58,20 +82,21 @@ using BucketRunsKernel =
     Kernel<ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt>;
 const BucketRunsKernel& bucket_runs_kernel(std::uint32_t invocations);
 
-// The first `capacity` entries of every run into its bucket's slots, and the bucket sizes.
+// The first `capacity` entries of every run into its bucket's slots (zeroed before: the
+// r halves are ORed in), and the bucket sizes.
 using BucketSlotsKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
+           ReadBuffer<std::uint32_t>, Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
 const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations);
 
 // Abundance: each entry's position into its bucket's staging (the bucket's slots, as
-// capacity * slot_words positions), counting the arrivals of every bucket.
+// bucket_words positions), counting the arrivals of every bucket.
 using BucketScatterKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, Buffer<std::uint32_t>,
                                    WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
 const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::uint32_t invocations);
 
 // Abundance, one workgroup per bucket: the staged positions ranked, the first `capacity` by
-// position written as (position, y) slots (and their slot links), and the bucket's size.
+// position written as slots (and their slot links), and the bucket's size.
 // Positions are grouped by position >> bin_shift, one bin per invocation, to rank them.
 using BucketOrderKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, Buffer<std::uint32_t>,
@@ -83,7 +108,7 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
 
 // A table's buckets: bucket b's entries are slots [b * capacity, b * capacity + sizes[b]).
 struct Buckets {
-  DeviceBuffer<std::uint32_t> slots;  // slot_words per slot
+  DeviceBuffer<std::uint32_t> slots;  // bucket_words per bucket
   DeviceBuffer<std::uint32_t> sizes;
 };
 
