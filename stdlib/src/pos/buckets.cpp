@@ -78,7 +78,7 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations) {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> keys, ReadBuffer<std::uint32_t> values, ReadBuffer<std::uint32_t> ys,
-            ReadBuffer<std::uint32_t> starts, ReadBuffer<std::uint32_t> ends, Buffer<std::uint32_t> slots,
+            ReadBuffer<std::uint32_t> starts, ReadBuffer<std::uint32_t> ends, WriteBuffer<std::uint32_t> slots,
             WriteBuffer<std::uint32_t> sizes, UInt count, UInt hole, UInt capacity) {
           UInt j = global_id().x();
           if_(j < count, [&] {
@@ -88,10 +88,14 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations) {
               if_(rank < capacity, [&] {
                 UInt position = values[j];
                 slots[slot_position_word(Mode::Subspace, key, rank)] = position;
-                // Two ranks share the word of their r values: each ORs in its half.
-                UInt r = ys[position] - key * param_bc;
-                atomic_or(slots[key * bucket_words(Mode::Subspace) + capacity + (rank >> 1u)], r << ((rank & 1u) * 16u),
-                          MemoryOrder::Relaxed, Scope::Device);
+                // Two ranks share the word of their r values: the even one writes both, the
+                // next entry of the run being the next rank.
+                if_((rank & 1u) == 0u, [&] {
+                  Var<std::uint32_t> word = ys[position] - key * param_bc;
+                  if_(j + 1u < ends[key] && rank + 1u < capacity,
+                      [&] { word = word | ((ys[values[j + 1u]] - key * param_bc) << 16u); });
+                  slots[key * bucket_words(Mode::Subspace) + capacity + (rank >> 1u)] = word.load();
+                });
               });
               if_(rank == 0u, [&] { sizes[key] = min(ends[key] - j, capacity); });
             });
@@ -260,7 +264,6 @@ std::vector<RecordStep> run_steps(Device& device, int k, const DeviceBuffer<std:
         s.fill(scratch->starts, 0);
         s.fill(scratch->ends, 0);
         s.fill(out.sizes, 0);
-        s.fill(out.slots, 0);  // the slots kernel ORs each r into its half of a word
         s.run(detail::bucket_runs_kernel(invocations), grid(count), scratch->keys, scratch->starts, scratch->ends,
               count, hole);
       },

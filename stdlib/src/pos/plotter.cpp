@@ -190,7 +190,6 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
     const std::uint32_t pairs = num_pairs(k), match_workgroup = match_invocations(device_.info());
     const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
     const auto t = std::size_t(table);
-    if (!sparse && table < 7) s.fill(r.metadata[t], 0u);  // packed metadata is ORed in place
     s.run(detail::find_matches_kernel(k, table, mode, match_workgroup, links_), pair_grid, r.buckets[t - 1].slots,
           r.buckets[t - 1].sizes, r.metadata[t - 1], xs_, sparse ? r.sparse_ys[t] : r.ys[t],
           sparse ? r.sparse_metadata[t] : r.metadata[t], sparse ? r.sparse_parents[t] : r.parents[t], pair_sizes_,

@@ -82,11 +82,10 @@ using BucketRunsKernel =
     Kernel<ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt>;
 const BucketRunsKernel& bucket_runs_kernel(std::uint32_t invocations);
 
-// The first `capacity` entries of every run into its bucket's slots (zeroed before: the
-// r halves are ORed in), and the bucket sizes.
+// The first `capacity` entries of every run into its bucket's slots, and the bucket sizes.
 using BucketSlotsKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           ReadBuffer<std::uint32_t>, Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
+           ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
 const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations);
 
 // Abundance: each entry's position into its bucket's staging (the bucket's slots, as

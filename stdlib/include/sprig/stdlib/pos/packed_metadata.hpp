@@ -5,9 +5,11 @@
 // peak is set by these (docs/memory.md). Subspace's renumbering gathers whole words per entry,
 // so its tables keep metadata_words per entry.
 //
-// A pair's words are written by its own matching workgroup, so entries that share a word are
-// combined by atomic ORs into a buffer zeroed before the matching. One word past the last
-// pair lets a load read the word after an entry without a bounds check.
+// A pair's words are written by its own matching workgroup, which zeroes them first: an
+// entry stores the words it covers whole and ORs its bits into the two it shares with its
+// neighbours (atomically: the neighbours are other invocations). One word past the last
+// pair, zeroed by the last pair's workgroup, lets a load read the word after an entry
+// without a bounds check.
 #pragma once
 
 #include <cstddef>
@@ -58,15 +60,33 @@ inline Wide load_packed_metadata(const ReadBuffer<std::uint32_t>& metadata, int 
   return out;
 }
 
-// ORs `value` (metadata_bits(k, table) bits) into its place; the place must be zero.
+// Zeroes pair `pair`'s words (and, for the last pair, the word past it), invocation
+// `local` of `invocations`; a workgroup barrier must follow before the stores.
+inline void zero_packed_pair(const Buffer<std::uint32_t>& metadata, int k, int table, const UInt& pair,
+                             const UInt& pairs, const UInt& local, std::uint32_t invocations) {
+  const std::uint32_t words = packed_pair_words(k, table);
+  for_(local, UInt(words), invocations, [&](UInt i) { metadata[pair * words + i] = 0u; });
+  if_(pair + 1u == pairs && local == 0u, [&] { metadata[pairs * words] = 0u; });
+}
+
+// Writes `value` (metadata_bits(k, table) bits) at its place, which must be zero.
 inline void store_packed_metadata(const Buffer<std::uint32_t>& metadata, int k, int table, const UInt& position,
                                   const Wide& value) {
   const auto bits = unsigned(metadata_bits(k, table)), words = (bits + 31) / 32;
   const PackedPlace at = packed_place(k, table, position);
+  auto put = [&](unsigned w, const UInt& part) {
+    auto shared = [&] { atomic_or(metadata[at.word + w], part, MemoryOrder::Relaxed, Scope::Device); };
+    // Word w is the entry's alone where the entry covers all of it.
+    auto ends_past = at.shift + bits >= (w + 1) * 32u;
+    if (w == 0)
+      if_(at.shift == 0u && ends_past, [&] { metadata[at.word] = part; }).else_(shared);
+    else
+      if_(ends_past, [&] { metadata[at.word + w] = part; }).else_(shared);
+  };
   for (unsigned w = 0; w < words; ++w) {
     UInt part = value[w] << at.shift;
     if (w > 0) part = part | carried_bits(value[w - 1], at.shift);
-    atomic_or(metadata[at.word + w], part, MemoryOrder::Relaxed, Scope::Device);
+    put(w, part);
   }
   // The entry's last bits spill into one more word where it does not end within `words`.
   if_(at.shift + bits > words * 32u, [&] {
