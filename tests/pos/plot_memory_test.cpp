@@ -108,8 +108,10 @@ TEST_CASE("each table's metadata is stored at its own width", "[pos]") {
 }
 
 // Abundance's metadata packed to its bits (packed_metadata.hpp): every entry of three pairs,
-// stored by invocations in a scrambled order, reads back as stored, and the words are the
-// entries' bits laid end to end from each pair's first word, least significant first. The
+// stored as the matching does (a workgroup per pair zeroes the shared words of a buffer
+// full of ones, then its invocations store the entries in a scrambled order), reads back as
+// stored, and the words are the entries' bits laid end to end from each pair's first word,
+// least significant first. The
 // widths are K = 20's tables 2 and 5 (40 and 60 bits), 3 (80) and K = 25's table 3 (100):
 // every shift of an entry within its first word, and entries over 2, 3, 4 and 5 words.
 TEST_CASE("packed metadata round-trips at every width and shift", "[pos][device]") {
@@ -119,7 +121,7 @@ TEST_CASE("packed metadata round-trips at every width and shift", "[pos][device]
   for (auto [k, table] : {std::pair{20, 2}, std::pair{20, 5}, std::pair{20, 3}, std::pair{25, 3}}) {
     const auto bits = std::uint32_t(pos::metadata_bits(k, table));
     INFO("K = " << k << ", table " << table << ": " << bits << " bits");
-    std::vector<std::uint32_t> values(std::size_t(count) * 4, 0), order(count);
+    std::vector<std::uint32_t> values(std::size_t(count) * 4, 0), order(per_pair);
     std::uint64_t state = 0x9e3779b97f4a7c15ull * bits;
     for (std::uint32_t i = 0; i < count; ++i)
       for (std::uint32_t w = 0; w * 32 < bits; ++w) {
@@ -127,12 +129,14 @@ TEST_CASE("packed metadata round-trips at every width and shift", "[pos][device]
         const std::uint32_t width = std::min(32u, bits - w * 32);
         values[i * 4 + w] = std::uint32_t(state >> 32) & (width == 32 ? ~0u : (1u << width) - 1u);
       }
-    for (std::uint32_t i = 0; i < count; ++i) order[i] = (i * 97u + 13u) % count;  // 97 is prime to 864
-    auto store = kernel("packed_metadata_store", [=](ReadBuffer<std::uint32_t> in, ReadBuffer<std::uint32_t> positions,
+    for (std::uint32_t i = 0; i < per_pair; ++i) order[i] = (i * 97u + 13u) % per_pair;  // 97 is prime to 288
+    auto store = kernel("packed_metadata_store", [=](ReadBuffer<std::uint32_t> in, ReadBuffer<std::uint32_t> order_in_pair,
                                                      Buffer<std::uint32_t> packed) {
-      UInt i = global_id().x();
-      if_(i < positions.size(), [&] {
-        UInt p = positions[i];
+      UInt pair = workgroup_id().x(), t = local_index();
+      pos::detail::zero_shared_words(packed, k, table, pair, t, 64);
+      barrier();
+      for_(t, UInt(per_pair), 64u, [&](UInt i) {
+        UInt p = pair * per_pair + order_in_pair[i];
         pos::Wide v{in[p * 4u].load(), in[p * 4u + 1u].load(), in[p * 4u + 2u].load(), in[p * 4u + 3u].load()};
         pos::detail::store_packed_metadata(packed, k, table, p, v);
       });
@@ -144,11 +148,11 @@ TEST_CASE("packed metadata round-trips at every width and shift", "[pos][device]
         for (std::uint32_t w = 0; w < 4; ++w) out[p * 4u + w] = v[w];
       });
     }, workgroup(64));
-    auto packed = dev.alloc<std::uint32_t>(std::size_t(pairs) * pos::packed_pair_words(k, table) + 1);
+    auto packed = dev.alloc<std::uint32_t>(std::size_t(pairs) * pos::packed_pair_words(k, table));
     auto loaded = dev.alloc<std::uint32_t>(values.size());
     auto sequence = dev.sequence();
-    sequence.fill(packed, 0);
-    sequence.run(store, grid(count), dev.upload(values), dev.upload(order), packed);
+    sequence.fill(packed, ~0u);
+    sequence.run(store, grid(pairs * 64), dev.upload(values), dev.upload(order), packed);
     sequence.run(load, grid(count), packed, loaded);
     sequence.run_and_wait();
     CHECK(dev.download(loaded) == values);
@@ -162,7 +166,7 @@ TEST_CASE("packed metadata round-trips at every width and shift", "[pos][device]
         }
     CHECK(dev.download(packed) == expected);
   }
-  CHECK(pos::packed_metadata_words(20, 3) == std::size_t(4440) * 720 + 1);  // 10 bytes an entry
+  CHECK(pos::packed_metadata_words(20, 3) == std::size_t(4440) * 720);  // 10 bytes an entry
   CHECK(pos::packed_metadata_words(20, 7) == 1);
 }
 

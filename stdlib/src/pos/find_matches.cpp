@@ -50,10 +50,9 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           UInt b = sprig::detail::linear_workgroup_id();
           if_(b >= pairs, [] { return_(); });  // uniform: the whole workgroup leaves
           UInt t = local_index();
-          // Abundance's packed metadata: the pair's words start at zero (packed_metadata.hpp);
-          // the barriers below order these stores before step 3's.
-          if (mode == Mode::Abundance && table < 7)
-            zero_packed_pair(metadata_out, k, table, b, pairs, t, match_workgroup);
+          // Abundance's packed metadata: the words entries share start at zero
+          // (packed_metadata.hpp); the barriers below order these stores before step 3's.
+          if (mode == Mode::Abundance && table < 7) zero_shared_words(metadata_out, k, table, b, t, match_workgroup);
           UInt left_size = sizes[b], right_size = sizes[b + 1u];
           UInt left_base = b * param_bc, right_base = left_base + param_bc;
           for_(t, UInt(rmap_words), match_workgroup, [&](UInt i) { rmap[i] = 0u; });
@@ -219,7 +218,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
                                      load_metadata(metadata_in, xs, right_position, table, k, mode));
             if (table < 7) {
               ys_out[position] = fn.y;
-              if (mode == Mode::Abundance) {  // into the words zeroed above
+              if (mode == Mode::Abundance) {  // shared words zeroed above
                 store_packed_metadata(metadata_out, k, table, position, fn.metadata);
               } else {
                 for (unsigned w = 0; w < metadata_words(k, table); ++w)

@@ -5,11 +5,10 @@
 // peak is set by these (docs/memory.md). Subspace's renumbering gathers whole words per entry,
 // so its tables keep metadata_words per entry.
 //
-// A pair's words are written by its own matching workgroup, which zeroes them first: an
-// entry stores the words it covers whole and ORs its bits into the two it shares with its
-// neighbours (atomically: the neighbours are other invocations). One word past the last
-// pair, zeroed by the last pair's workgroup, lets a load read the word after an entry
-// without a bounds check.
+// A pair's words are written by its own matching workgroup: an entry stores the words it
+// covers whole and ORs its bits into the ones it shares with a neighbour (atomically: the
+// neighbours are other invocations), which the workgroup zeroes first: the word of every
+// entry that starts inside a word, kept or not. Words no entry covers are never read.
 #pragma once
 
 #include <cstddef>
@@ -30,7 +29,7 @@ inline constexpr std::uint32_t packed_pair_words(int k, int table) {
 
 // Words of table `table`'s packed metadata buffer (a one-word stand-in for table 7's).
 inline constexpr std::size_t packed_metadata_words(int k, int table) {
-  return metadata_bits(k, table) == 0 ? 1 : std::size_t(num_pairs(k)) * packed_pair_words(k, table) + 1;
+  return metadata_bits(k, table) == 0 ? 1 : std::size_t(num_pairs(k)) * packed_pair_words(k, table);
 }
 
 namespace detail {
@@ -52,21 +51,28 @@ inline UInt carried_bits(const UInt& below, const UInt& shift) { return (below >
 inline Wide load_packed_metadata(const ReadBuffer<std::uint32_t>& metadata, int k, int table, const UInt& position) {
   const auto bits = unsigned(metadata_bits(k, table)), words = (bits + 31) / 32;
   const PackedPlace at = packed_place(k, table, position);
-  std::array<UInt, 5> raw{UInt(0u), UInt(0u), UInt(0u), UInt(0u), UInt(0u)};
-  for (unsigned w = 0; w <= words; ++w) raw[w] = metadata[at.word + w];
+  std::array<UInt, 4> raw{UInt(0u), UInt(0u), UInt(0u), UInt(0u)};
+  for (unsigned w = 0; w < words; ++w) raw[w] = metadata[at.word + w];
+  Var<std::uint32_t> spill = 0u;  // the word after, where the entry reaches into it
+  if_(at.shift + bits > words * 32u, [&] { spill = metadata[at.word + words].load(); });
   Wide out = wide(UInt(0u));
-  for (unsigned w = 0; w < words; ++w) out[w] = (raw[w] >> at.shift) | ((raw[w + 1] << 1u) << (31u - at.shift));
+  for (unsigned w = 0; w < words; ++w) {
+    UInt above = w + 1 < words ? raw[w + 1] : spill.load();
+    out[w] = (raw[w] >> at.shift) | ((above << 1u) << (31u - at.shift));
+  }
   if (bits % 32 != 0) out[words - 1] = out[words - 1] & ((1u << (bits % 32)) - 1u);
   return out;
 }
 
-// Zeroes pair `pair`'s words (and, for the last pair, the word past it), invocation
-// `local` of `invocations`; a workgroup barrier must follow before the stores.
-inline void zero_packed_pair(const Buffer<std::uint32_t>& metadata, int k, int table, const UInt& pair,
-                             const UInt& pairs, const UInt& local, std::uint32_t invocations) {
-  const std::uint32_t words = packed_pair_words(k, table);
-  for_(local, UInt(words), invocations, [&](UInt i) { metadata[pair * words + i] = 0u; });
-  if_(pair + 1u == pairs && local == 0u, [&] { metadata[pairs * words] = 0u; });
+// Zeroes the words of pair `pair` that entries share, invocation `local` of `invocations`;
+// a workgroup barrier must follow before the stores.
+inline void zero_shared_words(const Buffer<std::uint32_t>& metadata, int k, int table, const UInt& pair,
+                              const UInt& local, std::uint32_t invocations) {
+  const std::uint32_t bits = std::uint32_t(metadata_bits(k, table));
+  for_(local, UInt(matches_per_pair(Mode::Abundance)), invocations, [&](UInt s) {
+    UInt bit = s * bits;
+    if_((bit & 31u) != 0u, [&] { metadata[pair * packed_pair_words(k, table) + (bit >> 5u)] = 0u; });
+  });
 }
 
 // Writes `value` (metadata_bits(k, table) bits) at its place, which must be zero.
