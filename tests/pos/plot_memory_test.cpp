@@ -8,7 +8,7 @@
 #include "pos_device_test_support.hpp"
 #include "pos_reference.hpp"
 #include "sprig/stdlib/pos/links.hpp"
-#include "sprig/stdlib/pos/packed_metadata.hpp"
+#include "sprig/stdlib/pos/packed_entries.hpp"
 #include "sprig/stdlib/pos/pos.hpp"
 #include "backends.hpp"
 
@@ -109,20 +109,21 @@ TEST_CASE("each table's metadata is stored at its own width", "[pos]") {
   CHECK(sprig::pos::metadata_words(16, 2) == 1);
 }
 
-// Abundance's metadata packed to its bits (packed_metadata.hpp): every entry of three pairs,
-// stored as the matching does (a workgroup per pair zeroes the shared words of a buffer
-// full of ones, then its invocations store the entries in a scrambled order), reads back as
-// stored, and the words are the entries' bits laid end to end from each pair's first word,
-// least significant first. The
-// widths are K = 20's tables 2 and 5 (40 and 60 bits), 3 (80) and K = 25's table 3 (100):
-// every shift of an entry within its first word, and entries over 2, 3, 4 and 5 words.
-TEST_CASE("packed metadata round-trips at every width and shift", "[pos][device]") {
+// Abundance's metadata and parent positions packed to their bits (packed_entries.hpp):
+// every entry of three pairs, stored as the matching does (a workgroup per pair zeroes the
+// shared words of a buffer full of ones, then its invocations store the entries in a
+// scrambled order), reads back as stored, and the words are the entries' bits laid end to
+// end from each pair's first word, least significant first. The widths are K = 15's parent
+// positions (32 bits), K = 20's tables 2 and 5 (40 and 60 bits), 3 (80), K = 25's parent
+// positions (52) and table 3 (100): every shift of an entry within its first word, and
+// entries over 1 to 5 words.
+TEST_CASE("packed entries round-trip at every width and shift", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   using namespace sprig;
   const std::uint32_t per_pair = pos::matches_per_pair(pos::Mode::Abundance), pairs = 3, count = pairs * per_pair;
-  for (auto [k, table] : {std::pair{20, 2}, std::pair{20, 5}, std::pair{20, 3}, std::pair{25, 3}}) {
-    const auto bits = std::uint32_t(pos::metadata_bits(k, table));
-    INFO("K = " << k << ", table " << table << ": " << bits << " bits");
+  for (unsigned bits : {pos::parent_pair_bits(15), unsigned(pos::metadata_bits(20, 2)), unsigned(pos::metadata_bits(20, 5)),
+                        unsigned(pos::metadata_bits(20, 3)), pos::parent_pair_bits(25), unsigned(pos::metadata_bits(25, 3))}) {
+    INFO(bits << " bits");
     std::vector<std::uint32_t> values(std::size_t(count) * 4, 0), order(per_pair);
     std::uint64_t state = 0x9e3779b97f4a7c15ull * bits;
     for (std::uint32_t i = 0; i < count; ++i)
@@ -132,25 +133,25 @@ TEST_CASE("packed metadata round-trips at every width and shift", "[pos][device]
         values[i * 4 + w] = std::uint32_t(state >> 32) & (width == 32 ? ~0u : (1u << width) - 1u);
       }
     for (std::uint32_t i = 0; i < per_pair; ++i) order[i] = (i * 97u + 13u) % per_pair;  // 97 is prime to 288
-    auto store = kernel("packed_metadata_store", [=](ReadBuffer<std::uint32_t> in, ReadBuffer<std::uint32_t> order_in_pair,
-                                                     Buffer<std::uint32_t> packed) {
+    auto store = kernel("packed_entries_store", [=](ReadBuffer<std::uint32_t> in, ReadBuffer<std::uint32_t> order_in_pair,
+                                                    Buffer<std::uint32_t> packed) {
       UInt pair = workgroup_id().x(), t = local_index();
-      pos::detail::zero_shared_words(packed, k, table, pair, t, 64);
+      pos::detail::zero_shared_words(packed, bits, pair, t, 64);
       barrier();
       for_(t, UInt(per_pair), 64u, [&](UInt i) {
         UInt p = pair * per_pair + order_in_pair[i];
         pos::Wide v{in[p * 4u].load(), in[p * 4u + 1u].load(), in[p * 4u + 2u].load(), in[p * 4u + 3u].load()};
-        pos::detail::store_packed_metadata(packed, k, table, p, v);
+        pos::detail::store_packed(packed, bits, p, v);
       });
     }, workgroup(64));
-    auto load = kernel("packed_metadata_load", [=](ReadBuffer<std::uint32_t> packed, WriteBuffer<std::uint32_t> out) {
+    auto load = kernel("packed_entries_load", [=](ReadBuffer<std::uint32_t> packed, WriteBuffer<std::uint32_t> out) {
       UInt p = global_id().x();
       if_(p < out.size() / 4u, [&] {
-        pos::Wide v = pos::detail::load_packed_metadata(packed, k, table, p);
+        pos::Wide v = pos::detail::load_packed(packed, bits, p);
         for (std::uint32_t w = 0; w < 4; ++w) out[p * 4u + w] = v[w];
       });
     }, workgroup(64));
-    auto packed = dev.alloc<std::uint32_t>(std::size_t(pairs) * pos::packed_pair_words(k, table));
+    auto packed = dev.alloc<std::uint32_t>(std::size_t(pairs) * pos::packed_pair_words(bits));
     auto loaded = dev.alloc<std::uint32_t>(values.size());
     auto sequence = dev.sequence();
     sequence.fill(packed, ~0u);
@@ -162,14 +163,48 @@ TEST_CASE("packed metadata round-trips at every width and shift", "[pos][device]
     for (std::uint32_t i = 0; i < count; ++i)
       for (std::uint32_t bit = 0; bit < bits; ++bit)
         if ((values[i * 4 + bit / 32] >> (bit % 32)) & 1u) {
-          const std::uint64_t at = std::uint64_t(i / per_pair) * pos::packed_pair_words(k, table) * 32 +
+          const std::uint64_t at = std::uint64_t(i / per_pair) * pos::packed_pair_words(bits) * 32 +
                                    std::uint64_t(i % per_pair) * bits + bit;
           expected[at / 32] |= 1u << (at % 32);
         }
     CHECK(dev.download(packed) == expected);
   }
-  CHECK(pos::packed_metadata_words(20, 3) == std::size_t(4440) * 720);  // 10 bytes an entry
-  CHECK(pos::packed_metadata_words(20, 7) == 1);
+  CHECK(pos::packed_words(20, unsigned(pos::metadata_bits(20, 3))) == std::size_t(4440) * 720);  // 10 bytes an entry
+  CHECK(pos::packed_words(20, unsigned(pos::metadata_bits(20, 7))) == 1);
+  CHECK(pos::parent_position_bits(25) == 26);  // 142,123 pairs of 288
+  CHECK(pos::parent_position_bits(15) == 16);
+}
+
+// Two parent positions as one packed entry and back, at the widest and narrowest K, on the
+// device: the largest positions survive, and the left one sits in the low bits.
+TEST_CASE("a child's two parent positions pack into one entry and back", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  using namespace sprig;
+  for (int k : {15, 25}) {
+    INFO("K = " << k);
+    const std::uint32_t largest = (1u << pos::parent_position_bits(k)) - 1u;
+    const std::vector<std::uint32_t> lefts{0, largest, 12345, 1}, rights{largest, 0, 54321 & largest, largest - 1};
+    auto round_trip = kernel("parent_pair_round_trip", [=](ReadBuffer<std::uint32_t> left, ReadBuffer<std::uint32_t> right,
+                                                           WriteBuffer<std::uint32_t> out) {
+      UInt i = global_id().x();
+      if_(i < left.size(), [&] {
+        pos::Wide packed = pos::detail::parent_pair(k, left[i], right[i]);
+        pos::detail::ParentPositions back = pos::detail::parent_positions(k, packed);
+        out[i * 4u] = back.left;
+        out[i * 4u + 1u] = back.right;
+        out[i * 4u + 2u] = packed[0];
+        out[i * 4u + 3u] = packed[1];
+      });
+    }, workgroup(64));
+    const std::vector<std::uint32_t> got = test::outputs<std::uint32_t>(dev, round_trip, lefts.size() * 4, grid(lefts.size()),
+                                                                        dev.upload(lefts), dev.upload(rights));
+    for (std::size_t i = 0; i < lefts.size(); ++i) {
+      CHECK(got[i * 4] == lefts[i]);
+      CHECK(got[i * 4 + 1] == rights[i]);
+      const std::uint64_t joined = std::uint64_t(got[i * 4 + 3]) << 32 | got[i * 4 + 2];
+      CHECK(joined == (std::uint64_t(rights[i]) << pos::parent_position_bits(k) | lefts[i]));
+    }
+  }
 }
 
 // A link names two bucket slots in one word while the pair index fits in 14 bits (K <= 21):
@@ -189,7 +224,7 @@ TEST_CASE("Abundance's links round-trip in one word up to K = 21", "[pos][device
   // (pair, left rank, right rank) of each link, stored at position 2 * i + 1.
   const std::vector<std::uint32_t> pairs{0, 1, last_pair, last_pair}, lefts{0, 271, 5, 271}, rights{271, 0, 7, 271};
   auto store = kernel("links_store", [](ReadBuffer<std::uint32_t> pair, ReadBuffer<std::uint32_t> left,
-                                        ReadBuffer<std::uint32_t> right, WriteBuffer<std::uint32_t> links) {
+                                        ReadBuffer<std::uint32_t> right, Buffer<std::uint32_t> links) {
     UInt i = global_id().x();
     if_(i < pair.size(), [&] { pos::detail::store_link(links, k, i * 2u + 1u, pair[i], left[i], right[i]); });
   }, workgroup(64));

@@ -24,7 +24,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
         name,
         [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> metadata_in,
             ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> ys_out, Buffer<std::uint32_t> metadata_out,
-            WriteBuffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
+            Buffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
             Buffer<std::uint32_t> s_bucket_targets, Buffer<std::uint64_t> subspace_targets, UInt pairs) {
           // The buckets' ys; the two positions of a kept match are read from the slots.
           auto left = shared_array<std::uint32_t>(capacity, "left_ys");
@@ -50,9 +50,12 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           UInt b = sprig::detail::linear_workgroup_id();
           if_(b >= pairs, [] { return_(); });  // uniform: the whole workgroup leaves
           UInt t = local_index();
-          // Abundance's packed metadata: the words entries share start at zero
-          // (packed_metadata.hpp); the barriers below order these stores before step 3's.
-          if (mode == Mode::Abundance && table < 7) zero_shared_words(metadata_out, k, table, b, t, match_workgroup);
+          // Abundance's packed metadata and parent positions: the words entries share start
+          // at zero (packed_entries.hpp); the barriers below order these stores before step 3's.
+          const auto metadata_bits_out = unsigned(metadata_bits(k, table));
+          const bool packed_parents = mode == Mode::Abundance && !links;
+          if (mode == Mode::Abundance && table < 7) zero_shared_words(metadata_out, metadata_bits_out, b, t, match_workgroup);
+          if (packed_parents) zero_shared_words(parents, parent_pair_bits(k), b, t, match_workgroup);
           UInt left_size = sizes[b], right_size = sizes[b + 1u];
           UInt left_base = b * param_bc, right_base = left_base + param_bc;
           for_(t, UInt(rmap_words), match_workgroup, [&](UInt i) { rmap[i] = 0u; });
@@ -210,7 +213,9 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             UInt position = b * kept_limit + s;
             if (links) {  // into the buckets below (links.hpp)
               detail::store_link(parents, k, position, b, i, right_index.load());
-            } else {  // positions in the table below
+            } else if (packed_parents) {  // positions in the table below
+              store_packed(parents, parent_pair_bits(k), position, parent_pair(k, left_position, right_position));
+            } else {
               parents[position * 2u] = left_position;
               parents[position * 2u + 1u] = right_position;
             }
@@ -219,7 +224,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             if (table < 7) {
               ys_out[position] = fn.y;
               if (mode == Mode::Abundance) {  // shared words zeroed above
-                store_packed_metadata(metadata_out, k, table, position, fn.metadata);
+                store_packed(metadata_out, metadata_bits_out, position, fn.metadata);
               } else {
                 for (unsigned w = 0; w < metadata_words(k, table); ++w)
                   metadata_out[position * metadata_words(k, table) + w] = fn.metadata[w];

@@ -11,7 +11,7 @@ constexpr std::uint32_t capacity = bucket_capacity(Mode::Abundance);
 
 }  // namespace
 
-void store_link(const WriteBuffer<std::uint32_t>& links, int k, const UInt& position, const UInt& pair,
+void store_link(const Buffer<std::uint32_t>& links, int k, const UInt& position, const UInt& pair,
                 const UInt& left_rank, const UInt& right_rank) {
   if (!links_fit(k)) throw std::logic_error("pos links: a link does not fit a word at K = " + std::to_string(k));
   links[position] = (pair << (2 * link_rank_bits)) | (left_rank << link_rank_bits) | right_rank;

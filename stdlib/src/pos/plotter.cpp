@@ -26,7 +26,8 @@ std::uint64_t largest_binding(int k, Mode mode) {
   std::uint64_t metadata = 0;
   for (int table = 2; table <= 6; ++table)
     metadata = std::max<std::uint64_t>(
-        metadata, 4 * (mode == Mode::Subspace ? slots * metadata_words(k, table) : packed_metadata_words(k, table)));
+        metadata, 4 * (mode == Mode::Subspace ? slots * metadata_words(k, table)
+                                              : packed_words(k, unsigned(metadata_bits(k, table)))));
   return std::max({metadata, slots * 2 * 4, std::uint64_t(num_buckets(k)) * bucket_words(mode) * 4,
                    std::uint64_t(num_s_buckets) * proof_words(k) * 4});
 }
@@ -122,8 +123,8 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
     r.metadata[1] = s.transient<std::uint32_t>(1, "table 1 metadata stand-in");
     for (int t = 2; t <= 7; ++t) {
       const std::string name = "table " + std::to_string(t);
-      const std::size_t metadata =
-          sparse ? std::size_t(metadata_words(k, t)) * slots : packed_metadata_words(k, t);
+      const std::size_t metadata = sparse ? std::size_t(metadata_words(k, t)) * slots
+                                          : packed_words(k, unsigned(metadata_bits(k, t)));
       // Table 7 keeps no ys or metadata: one-word stand-ins for matching to bind.
       r.ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " ys");
       r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " metadata");
@@ -135,7 +136,7 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
           r.slot_links[std::size_t(t)] = s.transient<std::uint32_t>(
               std::size_t(num_buckets(k)) * bucket_capacity(mode_), name + " links by bucket slot");
       } else {
-        r.parents[t] = s.transient<std::uint32_t>(slots * 2, name + " parents");
+        r.parents[t] = s.transient<std::uint32_t>(packed_words(k, parent_pair_bits(k)), name + " parents");
       }
       if (t < 7) r.buckets[t] = transient_buckets(s, k, mode_, name);
       if (sparse) {

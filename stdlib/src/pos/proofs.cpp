@@ -1,6 +1,7 @@
 #include "sprig/stdlib/pos/proofs.hpp"
 
 #include "sprig/stdlib/pos/links.hpp"
+#include "sprig/stdlib/pos/packed_entries.hpp"
 
 #include <utility>
 #include <vector>
@@ -37,7 +38,8 @@ const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode, bool links) {
                 LinkedSlots top = load_link(parents7, k, target);
                 entries = {top.left, top.right};
               } else if (mode == Mode::Abundance) {
-                entries = {parents7[target * 2u].load(), parents7[target * 2u + 1u].load()};
+                ParentPositions top = parent_positions(k, load_packed(parents7, parent_pair_bits(k), target));
+                entries = {top.left, top.right};
               } else {
                 entries = {cast<std::uint32_t>((*key >> 26u) & ((1u << 26) - 1u)),
                            cast<std::uint32_t>(*key & ((1u << 26) - 1u))};
@@ -49,6 +51,10 @@ const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode, bool links) {
                     LinkedSlots link = load_link(*table, k, e);
                     below.push_back(link.left);
                     below.push_back(link.right);
+                  } else if (mode == Mode::Abundance) {
+                    ParentPositions pair = parent_positions(k, load_packed(*table, parent_pair_bits(k), e));
+                    below.push_back(pair.left);
+                    below.push_back(pair.right);
                   } else {
                     below.push_back((*table)[e * 2u].load());
                     below.push_back((*table)[e * 2u + 1u].load());

@@ -10,7 +10,8 @@
 //      reads both parents' metadata and runs compute_fn. The match's position in the child
 //      table is b * 288 + index (b * 512 in Subspace mode, whose tables are then renumbered
 //      in (y, left, right) order: subspace.hpp). Its parents are written there: Abundance's
-//      as a link to the two bucket slots (links.hpp), Subspace's as the two positions.
+//      as a link to the two bucket slots (links.hpp) or as the two positions packed to their
+//      bits (packed_entries.hpp), Subspace's as the two positions.
 // Table 7 is not stored apart from its parents: each match offers itself as a proof target by an atomic min — its
 // s-bucket's first in position order (Abundance), or the first in (y, left, right) order
 // among those with its first K bits of y, which is what a challenge selects (Subspace).
@@ -25,7 +26,7 @@
 #include "sprig/stdlib/operators.hpp"
 #include "sprig/stdlib/pos/buckets.hpp"
 #include "sprig/stdlib/pos/compute_fn.hpp"
-#include "sprig/stdlib/pos/packed_metadata.hpp"
+#include "sprig/stdlib/pos/packed_entries.hpp"
 #include "sprig/stdlib/pos/workgroups.hpp"
 #include "sprig/stdlib/tiling.hpp"
 #include "sprig/stdlib/workgroup_scan.hpp"
@@ -34,7 +35,7 @@ namespace sprig::pos {
 
 // Words of table `table`'s metadata per entry, least significant first: Subspace stores each
 // table at its own width (at K = 20, 2, 3, 3, 2 and 2 words for tables 2..6), not at the
-// widest; Abundance packs it to its bits (packed_metadata.hpp).
+// widest; Abundance packs it to its bits (packed_entries.hpp).
 inline constexpr std::uint32_t metadata_words(int k, int table) { return std::uint32_t((metadata_bits(k, table) + 31) / 32); }
 // Abundance's map from a right bucket's r to its entry count, 2 bits per r (1, 2 or more).
 // Subspace counts entries by r from the bucket's r bins instead (find_matches.cpp).
@@ -51,7 +52,7 @@ namespace detail {
 inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadBuffer<std::uint32_t>& xs,
                           const UInt& position, int table, int k, Mode mode) {
   if (table == 2) return wide(mode == Mode::Abundance ? position : xs[position].load());  // table 1's metadata is x
-  if (mode == Mode::Abundance) return load_packed_metadata(metadata, k, table - 1, position);
+  if (mode == Mode::Abundance) return load_packed(metadata, unsigned(metadata_bits(k, table - 1)), position);
   Wide m = wide(UInt(0u));
   for (unsigned w = 0; w < metadata_words(k, table - 1); ++w) m[w] = metadata[position * metadata_words(k, table - 1) + w];
   return m;
@@ -60,7 +61,7 @@ inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadB
 // Workgroups of `match_workgroup` invocations (match_invocations, workgroups.hpp).
 using FindMatchesKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+           WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, Buffer<std::uint32_t>,
            WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, Buffer<std::uint64_t>, UInt>;
 // `links`: Abundance's parents as links (links.hpp), else as two positions.
 const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup, bool links);

@@ -38,7 +38,7 @@ namespace detail {
 
 // Writes the link of pair b's match of left rank i and right rank j at child position p
 // (links_fit(k) must hold).
-void store_link(const WriteBuffer<std::uint32_t>& links, int k, const UInt& position, const UInt& pair,
+void store_link(const Buffer<std::uint32_t>& links, int k, const UInt& position, const UInt& pair,
                 const UInt& left_rank, const UInt& right_rank);
 
 // The bucket slots a link names: {b * capacity + i, (b + 1) * capacity + j}.
