@@ -69,8 +69,8 @@ std::uint64_t first_fit(const std::vector<PlannedBuffer>& buffers, const std::ve
 
 // First fit is a heuristic: on a plotter's record the three orders below left 3 MiB (5%)
 // above the most bytes alive at once. Swapping two buffers of the best order and keeping
-// the swap when the placement is no worse closes most of that (61.8 -> 59.1 MiB against a
-// live peak of 58.8 at K = 20). The swaps come from a fixed generator, so a plan is the same
+// the swap when the placement is no worse closed it (61.8 -> 58.8 MiB, the live peak, at
+// K = 20). The swaps come from a fixed generator, so a plan is the same
 // every time, and they stop after a fixed amount of work (the buffers each placement had to
 // clear), some tens of milliseconds, however large the plan.
 std::uint64_t improve_by_swaps(const std::vector<PlannedBuffer>& buffers, std::vector<std::size_t> order,
