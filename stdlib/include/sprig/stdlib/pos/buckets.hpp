@@ -105,7 +105,7 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
 
 }  // namespace detail
 
-// A table's buckets: bucket b's entries are slots [b * capacity, b * capacity + sizes[b]).
+// A table's buckets: bucket b's entries are its slots of rank 0 .. sizes[b] - 1.
 struct Buckets {
   DeviceBuffer<std::uint32_t> slots;  // bucket_words per bucket
   DeviceBuffer<std::uint32_t> sizes;
