@@ -94,7 +94,7 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations) {
                   Var<std::uint32_t> word = ys[position] - key * param_bc;
                   if_(j + 1u < ends[key] && rank + 1u < capacity,
                       [&] { word = word | ((ys[values[j + 1u]] - key * param_bc) << 16u); });
-                  slots[key * bucket_words(Mode::Subspace) + capacity + (rank >> 1u)] = word.load();
+                  slots[slot_r_word(Mode::Subspace, key, rank)] = word.load();
                 });
               });
               if_(rank == 0u, [&] { sizes[key] = min(ends[key] - j, capacity); });
@@ -158,7 +158,7 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
           UInt arrived = arrivals[b];
           UInt base = b * staged_limit;
           auto place = [&](const UInt& rank, const UInt& position) {
-            slots[base + rank] = position;
+            slots[slot_position_word(Mode::Abundance, b, rank)] = position;
             r_by_rank[rank] = ys[position] - b * param_bc;
             if (slot_links == SlotLinks::Positions) by_slot[b * capacity + rank] = position;
             if (slot_links == SlotLinks::FromLinks) by_slot[b * capacity + rank] = links[position].load();
@@ -219,8 +219,9 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
             });
           });
           barrier();  // every rank's r is in r_by_rank
-          for_(t, UInt(capacity / 2), invocations,
-               [&](UInt i) { slots[base + capacity + i] = r_by_rank[i * 2u] | (r_by_rank[i * 2u + 1u] << 16u); });
+          for_(t, UInt(capacity / 2), invocations, [&](UInt i) {
+            slots[slot_r_word(Mode::Abundance, b, i * 2u)] = r_by_rank[i * 2u] | (r_by_rank[i * 2u + 1u] << 16u);
+          });
           if_(t == 0u, [&] { sizes[b] = min(arrived, UInt(capacity)); });
         },
         workgroup(invocations));

@@ -62,11 +62,15 @@ std::uint32_t hole_key(int k);
 
 namespace detail {
 
-// The same on the device: where slot `rank` of `bucket` keeps its position, and its y.
+// The same on the device: where slot `rank` of `bucket` keeps its position, the word that
+// holds its r (with its neighbour's: ranks 2i and 2i + 1), and its y.
 inline UInt slot_position_word(Mode mode, const UInt& bucket, const UInt& rank) { return bucket * bucket_words(mode) + rank; }
+inline UInt slot_r_word(Mode mode, const UInt& bucket, const UInt& rank) {
+  return bucket * bucket_words(mode) + bucket_capacity(mode) + (rank >> 1u);
+}
 template <class Slots>
 UInt slot_y(const Slots& slots, Mode mode, const UInt& bucket, const UInt& rank) {
-  UInt word = slots[bucket * bucket_words(mode) + bucket_capacity(mode) + (rank >> 1u)];
+  UInt word = slots[slot_r_word(mode, bucket, rank)];
   return bucket * param_bc + ((word >> ((rank & 1u) * 16u)) & 0xffffu);
 }
 
