@@ -41,15 +41,18 @@ Grouped group_on_cpu(int k, pos::Mode mode, const std::vector<std::uint32_t>& ys
 }
 
 // `slot_links`: Abundance's links by bucket slot as well (the slot's position, or a word
-// per position standing in for a table's links).
+// per position standing in for a table's links). `where`: Abundance's positions in the slots
+// or apart from them, packed.
 void require_same_buckets(sprig::Device& dev, int k, pos::Mode mode, const std::vector<std::uint32_t>& ys,
                           const std::vector<std::uint32_t>& pair_sizes, std::uint32_t slots_per_pair,
-                          pos::SlotLinks slot_links = pos::SlotLinks::None) {
+                          pos::SlotLinks slot_links = pos::SlotLinks::None,
+                          pos::SlotPositions where = pos::SlotPositions::InSlots) {
   const std::uint32_t buckets = pos::num_buckets(k), capacity = pos::bucket_capacity(mode);
   auto ys_buffer = dev.upload(ys);
   auto pair_sizes_buffer = dev.upload(pair_sizes);
-  pos::Buckets out{dev.alloc<std::uint32_t>(std::size_t(buckets) * pos::bucket_words(mode)),
-                   dev.alloc<std::uint32_t>(buckets)};
+  const bool apart = where == pos::SlotPositions::Apart;
+  pos::Buckets out{dev.alloc<std::uint32_t>(std::size_t(buckets) * pos::bucket_words(mode, where)),
+                   dev.alloc<std::uint32_t>(buckets), where, dev.alloc<std::uint32_t>(apart ? pos::bucket_position_words(k) : 1)};
   std::vector<std::uint32_t> links(ys.size());
   for (std::size_t p = 0; p < links.size(); ++p) links[p] = std::uint32_t(p * 2654435761u);
   auto links_buffer = dev.upload(links);
@@ -62,13 +65,15 @@ void require_same_buckets(sprig::Device& dev, int k, pos::Mode mode, const std::
   sequence.run_and_wait();
   const Grouped expected = group_on_cpu(k, mode, ys, pair_sizes, slots_per_pair);
   const std::vector<std::uint32_t> sizes = dev.download(out.sizes), slots = dev.download(out.slots);
+  const std::vector<std::uint32_t> positions = dev.download(out.positions);
   REQUIRE(sizes == expected.sizes);
   for (std::uint32_t b = 0; b < buckets; ++b) {
     INFO("bucket " << b << " of size " << sizes[b]);
     for (std::uint32_t rank = 0; rank < sizes[b]; ++rank) {
       INFO("rank " << rank);
-      REQUIRE(pos::slot_position(slots, mode, b, rank) == expected.positions[std::size_t(b) * capacity + rank]);
-      REQUIRE(pos::slot_y(slots, mode, b, rank) == expected.ys[std::size_t(b) * capacity + rank]);
+      REQUIRE((apart ? pos::apart_slot_position(positions, k, b, rank) : pos::slot_position(slots, mode, b, rank)) ==
+              expected.positions[std::size_t(b) * capacity + rank]);
+      REQUIRE(pos::slot_y(slots, mode, b, rank, where) == expected.ys[std::size_t(b) * capacity + rank]);
     }
   }
   if (slot_links == pos::SlotLinks::None) return;
@@ -124,6 +129,21 @@ TEST_CASE("Abundance bucketing keeps each bucket's first 272 entries by position
     pair_sizes[1] = 0;
     require_same_buckets(dev, k, pos::Mode::Abundance, ys, pair_sizes, slots_per_pair, pos::SlotLinks::FromLinks);
   }
+  SECTION("tables 2..7 with the positions apart from the slots (parent ranks)") {
+    const std::uint32_t slots_per_pair = pos::matches_per_pair(pos::Mode::Abundance);
+    std::vector<std::uint32_t> pair_sizes((ys.size() + slots_per_pair - 1) / slots_per_pair);
+    for (std::uint32_t& s : pair_sizes) s = rng() % (slots_per_pair + 1);
+    pair_sizes[0] = slots_per_pair;
+    require_same_buckets(dev, k, pos::Mode::Abundance, ys, pair_sizes, slots_per_pair, pos::SlotLinks::None,
+                         pos::SlotPositions::Apart);
+  }
+  SECTION("table 1 with the positions apart, at an odd width") {
+    // K = 16's positions take 17 bits: a bucket's 272 are padded to a word.
+    std::vector<std::uint32_t> wider(std::size_t(1) << 16);
+    for (std::uint32_t& y : wider) y = y_in_bucket(rng() % pos::num_buckets(16), rng);
+    REQUIRE(pos::bucket_position_layout(16).padded());
+    require_same_buckets(dev, 16, pos::Mode::Abundance, wider, {0}, 0, pos::SlotLinks::None, pos::SlotPositions::Apart);
+  }
   SECTION("every entry in one bucket") {
     for (std::uint32_t& y : ys) y = y_in_bucket(buckets - 1, rng);
     require_same_buckets(dev, k, pos::Mode::Abundance, ys, {0}, 0);
@@ -146,9 +166,14 @@ TEST_CASE("Subspace bucketing cuts each run of a y-ordered table at 512", "[pos]
   REQUIRE_THROWS_WITH(pos::bucketing_steps(dev, k, pos::Mode::Subspace, dev.upload(ys), dev.upload(no_pair_sizes), 0,
                                            std::uint32_t(ys.size()), pos::Buckets{},
                                            pos::SlotLinkOutput{pos::SlotLinks::Positions}),
-                      Catch::Contains("links are Abundance's"));
+                      Catch::Contains("links and positions apart from the slots are Abundance's"));
   REQUIRE_THROWS_WITH(pos::bucketing_steps(dev, k, pos::Mode::Abundance, dev.upload(ys), dev.upload(no_pair_sizes), 0,
                                            std::uint32_t(ys.size()), pos::Buckets{},
                                            pos::SlotLinkOutput{pos::SlotLinks::FromLinks}),
                       Catch::Contains("slot links need the buffers"));
+  pos::Buckets apart;
+  apart.where = pos::SlotPositions::Apart;
+  REQUIRE_THROWS_WITH(pos::bucketing_steps(dev, k, pos::Mode::Subspace, dev.upload(ys), dev.upload(no_pair_sizes), 0,
+                                           std::uint32_t(ys.size()), apart),
+                      Catch::Contains("positions apart from the slots are Abundance's"));
 }

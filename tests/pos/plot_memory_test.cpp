@@ -69,6 +69,16 @@ TEST_CASE("a K = 20 Abundance record is placed in the bytes its transients keep 
   CHECK(plotter.device_bytes() + (std::size_t(1) << 20) <= std::size_t(64) << 20);
 }
 
+// Above K = 21 the tables keep parent ranks and their buckets' positions (links.hpp): a
+// K = 25 record, planned and not run, fits the goal of 2 GiB a record in flight (2,265 MiB
+// with parent positions packed, 4,888 before any planning).
+TEST_CASE("a K = 25 Abundance record keeps parent ranks, within 2 GiB", "[pos][memory]") {
+  sprig::sim::Device sim;
+  sprig::pos::Plotter plotter(sim, 25, sprig::pos::Mode::Abundance);
+  UNSCOPED_INFO("device bytes " << plotter.device_bytes());
+  CHECK(plotter.device_bytes() + (std::size_t(1) << 20) <= std::size_t(2048) << 20);
+}
+
 TEST_CASE("plotters that share a workspace hold one record's scratch between them", "[pos][device][memory]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   sprig::pos::PlotterOptions options;
@@ -109,53 +119,64 @@ TEST_CASE("each table's metadata is stored at its own width", "[pos]") {
   CHECK(sprig::pos::metadata_words(16, 2) == 1);
 }
 
-// Abundance's metadata and parent positions packed to their bits (packed_entries.hpp):
-// every entry of three pairs, stored as the matching does (a workgroup per pair zeroes the
-// shared words of a buffer full of ones, then its invocations store the entries in a
-// scrambled order), reads back as stored, and the words are the entries' bits laid end to
-// end from each pair's first word, least significant first. The widths are K = 15's parent
-// positions (32 bits), K = 20's tables 2 and 5 (40 and 60 bits), 3 (80), K = 25's parent
-// positions (52) and table 3 (100): every shift of an entry within its first word, and
+// Packed entries (packed_entries.hpp) stored as the plotting kernels store them (a
+// workgroup per group zeroes its shared words of a buffer full of ones, then its
+// invocations store the entries in a scrambled order) read back as stored, and the words
+// are the entries' bits laid end to end from each group's first word, least significant
+// first. The layouts: pairs of 288 entries at K = 15's and 25's widths of two positions (32
+// and 52 bits), parent ranks (18), K = 20's metadata of tables 2, 5 and 3 (40, 60, 80) and
+// K = 25's of table 3 (100); buckets of 272 positions at K = 25 (26 bits: whole words),
+// K = 24 (25 bits: a padded last word only the last entry reaches) and 5 bits (a padded
+// last word the last entry starts in). Every shift of an entry within its first word, and
 // entries over 1 to 5 words.
 TEST_CASE("packed entries round-trip at every width and shift", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   using namespace sprig;
-  const std::uint32_t per_pair = pos::matches_per_pair(pos::Mode::Abundance), pairs = 3, count = pairs * per_pair;
-  for (unsigned bits : {pos::parent_pair_bits(15), unsigned(pos::metadata_bits(20, 2)), unsigned(pos::metadata_bits(20, 5)),
-                        unsigned(pos::metadata_bits(20, 3)), pos::parent_pair_bits(25), unsigned(pos::metadata_bits(25, 3))}) {
-    INFO(bits << " bits");
-    std::vector<std::uint32_t> values(std::size_t(count) * 4, 0), order(per_pair);
-    std::uint64_t state = 0x9e3779b97f4a7c15ull * bits;
+  const std::uint32_t groups = 3;
+  const std::vector<pos::PackedLayout> layouts{
+      pos::PackedLayout(32), pos::PackedLayout(52), pos::PackedLayout(pos::parent_rank_bits),
+      pos::PackedLayout(unsigned(pos::metadata_bits(20, 2))), pos::PackedLayout(unsigned(pos::metadata_bits(20, 5))),
+      pos::PackedLayout(unsigned(pos::metadata_bits(20, 3))), pos::PackedLayout(unsigned(pos::metadata_bits(25, 3))),
+      pos::bucket_position_layout(25), pos::bucket_position_layout(24), pos::PackedLayout(5, 272)};
+  CHECK_FALSE(layouts[7].padded());
+  CHECK((layouts[8].padded() && layouts[8].zero_last_word()));
+  CHECK((layouts[9].padded() && !layouts[9].zero_last_word()));
+  for (const pos::PackedLayout layout : layouts) {
+    const unsigned bits = layout.bits;
+    const std::uint32_t per_group = layout.group, count = groups * per_group;
+    INFO(bits << " bits in groups of " << per_group);
+    std::vector<std::uint32_t> values(std::size_t(count) * 4, 0), order(per_group);
+    std::uint64_t state = 0x9e3779b97f4a7c15ull * bits + per_group;
     for (std::uint32_t i = 0; i < count; ++i)
       for (std::uint32_t w = 0; w * 32 < bits; ++w) {
         state = state * 6364136223846793005ull + 1442695040888963407ull;
         const std::uint32_t width = std::min(32u, bits - w * 32);
         values[i * 4 + w] = std::uint32_t(state >> 32) & (width == 32 ? ~0u : (1u << width) - 1u);
       }
-    for (std::uint32_t i = 0; i < per_pair; ++i) order[i] = (i * 97u + 13u) % per_pair;  // 97 is prime to 288
-    auto store = kernel("packed_entries_store", [=](ReadBuffer<std::uint32_t> in, ReadBuffer<std::uint32_t> order_in_pair,
+    for (std::uint32_t i = 0; i < per_group; ++i) order[i] = (i * 97u + 13u) % per_group;  // 97 is prime to 288 and 272
+    auto store = kernel("packed_entries_store", [=](ReadBuffer<std::uint32_t> in, ReadBuffer<std::uint32_t> order_in_group,
                                                     Buffer<std::uint32_t> packed) {
-      UInt pair = workgroup_id().x(), t = local_index();
-      pos::detail::zero_shared_words(packed, bits, pair, t, 64);
+      UInt group = workgroup_id().x(), t = local_index();
+      pos::detail::zero_shared_words(packed, layout, group, t, 64);
       barrier();
-      for_(t, UInt(per_pair), 64u, [&](UInt i) {
-        UInt p = pair * per_pair + order_in_pair[i];
+      for_(t, UInt(per_group), 64u, [&](UInt i) {
+        UInt p = group * per_group + order_in_group[i];
         pos::Wide v{in[p * 4u].load(), in[p * 4u + 1u].load(), in[p * 4u + 2u].load(), in[p * 4u + 3u].load()};
-        pos::detail::store_packed(packed, bits, p, v);
+        pos::detail::store_packed(packed, layout, p, v);
       });
     }, workgroup(64));
     auto load = kernel("packed_entries_load", [=](ReadBuffer<std::uint32_t> packed, WriteBuffer<std::uint32_t> out) {
       UInt p = global_id().x();
       if_(p < out.size() / 4u, [&] {
-        pos::Wide v = pos::detail::load_packed(packed, bits, p);
+        pos::Wide v = pos::detail::load_packed(packed, layout, p);
         for (std::uint32_t w = 0; w < 4; ++w) out[p * 4u + w] = v[w];
       });
     }, workgroup(64));
-    auto packed = dev.alloc<std::uint32_t>(std::size_t(pairs) * pos::packed_pair_words(bits));
+    auto packed = dev.alloc<std::uint32_t>(std::size_t(groups) * layout.group_words());
     auto loaded = dev.alloc<std::uint32_t>(values.size());
     auto sequence = dev.sequence();
     sequence.fill(packed, ~0u);
-    sequence.run(store, grid(pairs * 64), dev.upload(values), dev.upload(order), packed);
+    sequence.run(store, grid(groups * 64), dev.upload(values), dev.upload(order), packed);
     sequence.run(load, grid(count), packed, loaded);
     sequence.run_and_wait();
     CHECK(dev.download(loaded) == values);
@@ -163,47 +184,67 @@ TEST_CASE("packed entries round-trip at every width and shift", "[pos][device]")
     for (std::uint32_t i = 0; i < count; ++i)
       for (std::uint32_t bit = 0; bit < bits; ++bit)
         if ((values[i * 4 + bit / 32] >> (bit % 32)) & 1u) {
-          const std::uint64_t at = std::uint64_t(i / per_pair) * pos::packed_pair_words(bits) * 32 +
-                                   std::uint64_t(i % per_pair) * bits + bit;
+          const std::uint64_t at =
+              std::uint64_t(i / per_group) * layout.group_words() * 32 + std::uint64_t(i % per_group) * bits + bit;
           expected[at / 32] |= 1u << (at % 32);
         }
-    CHECK(dev.download(packed) == expected);
+    const std::vector<std::uint32_t> words = dev.download(packed);
+    CHECK(words == expected);  // a padded word's spare bits zeroed too
+    for (std::uint32_t i = 0; i < count && bits <= 64; ++i) {
+      const std::uint64_t value = std::uint64_t(values[i * 4 + 1]) << 32 | values[i * 4];
+      REQUIRE(pos::unpack_entry(words, layout, i) == value);
+    }
   }
   CHECK(pos::packed_words(20, unsigned(pos::metadata_bits(20, 3))) == std::size_t(4440) * 720);  // 10 bytes an entry
   CHECK(pos::packed_words(20, unsigned(pos::metadata_bits(20, 7))) == 1);
   CHECK(pos::parent_position_bits(25) == 26);  // 142,123 pairs of 288
   CHECK(pos::parent_position_bits(15) == 16);
+  CHECK(pos::bucket_position_layout(25).group_words() == 221);  // 272 x 26 bits
+  CHECK(pos::bucket_position_layout(24).group_words() == 213);  // 272 x 25 bits, padded
 }
 
-// Two parent positions as one packed entry and back, at the widest and narrowest K, on the
-// device: the largest positions survive, and the left one sits in the low bits.
-TEST_CASE("a child's two parent positions pack into one entry and back", "[pos][device]") {
+// A child's parent ranks (links.hpp) round-trip on the device at K = 25's last pair and the
+// largest ranks: they name the slots (b, i) and (b + 1, j) of the child's pair b, and sit as
+// 18 bits, the left rank low, at the child's position.
+TEST_CASE("a child's parent ranks name its pair's bucket slots", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   using namespace sprig;
-  for (int k : {15, 25}) {
-    INFO("K = " << k);
-    const std::uint32_t largest = (1u << pos::parent_position_bits(k)) - 1u;
-    const std::vector<std::uint32_t> lefts{0, largest, 12345, 1}, rights{largest, 0, 54321 & largest, largest - 1};
-    auto round_trip = kernel("parent_pair_round_trip", [=](ReadBuffer<std::uint32_t> left, ReadBuffer<std::uint32_t> right,
-                                                           WriteBuffer<std::uint32_t> out) {
-      UInt i = global_id().x();
-      if_(i < left.size(), [&] {
-        pos::Wide packed = pos::detail::parent_pair(k, left[i], right[i]);
-        pos::detail::ParentPositions back = pos::detail::parent_positions(k, packed);
-        out[i * 4u] = back.left;
-        out[i * 4u + 1u] = back.right;
-        out[i * 4u + 2u] = packed[0];
-        out[i * 4u + 3u] = packed[1];
-      });
-    }, workgroup(64));
-    const std::vector<std::uint32_t> got = test::outputs<std::uint32_t>(dev, round_trip, lefts.size() * 4, grid(lefts.size()),
-                                                                        dev.upload(lefts), dev.upload(rights));
-    for (std::size_t i = 0; i < lefts.size(); ++i) {
-      CHECK(got[i * 4] == lefts[i]);
-      CHECK(got[i * 4 + 1] == rights[i]);
-      const std::uint64_t joined = std::uint64_t(got[i * 4 + 3]) << 32 | got[i * 4 + 2];
-      CHECK(joined == (std::uint64_t(rights[i]) << pos::parent_position_bits(k) | lefts[i]));
-    }
+  const std::uint32_t per_pair = pos::matches_per_pair(pos::Mode::Abundance);
+  const std::uint32_t capacity = pos::bucket_capacity(pos::Mode::Abundance), last_pair = pos::num_pairs(25) - 1;
+  // (position, left rank, right rank): the first and last slots of the first, second and
+  // last pairs.
+  const std::vector<std::uint32_t> positions{0, per_pair + 1, per_pair * 2 - 1, last_pair * per_pair,
+                                             last_pair * per_pair + per_pair - 1},
+      lefts{0, 271, 5, 271, 1}, rights{271, 0, 7, 271, 270};
+  auto store = kernel("ranks_store", [=](ReadBuffer<std::uint32_t> position, ReadBuffer<std::uint32_t> left,
+                                         ReadBuffer<std::uint32_t> right, Buffer<std::uint32_t> ranks) {
+    UInt i = global_id().x();
+    if_(i < position.size(), [&] { pos::detail::store_ranks(ranks, position[i], left[i], right[i]); });
+  }, workgroup(64));
+  auto load = kernel("ranks_load", [](ReadBuffer<std::uint32_t> ranks, ReadBuffer<std::uint32_t> position,
+                                      WriteBuffer<std::uint32_t> slots) {
+    UInt i = global_id().x();
+    if_(i < position.size(), [&] {
+      pos::detail::LinkedSlots s = pos::detail::load_ranks(ranks, position[i]);
+      slots[i * 2u] = s.left;
+      slots[i * 2u + 1u] = s.right;
+    });
+  }, workgroup(64));
+  auto ranks = dev.alloc<std::uint32_t>(pos::packed_words(25, pos::parent_rank_bits));
+  auto slots = dev.alloc<std::uint32_t>(positions.size() * 2);
+  auto position_buffer = dev.upload(positions);
+  auto sequence = dev.sequence();
+  sequence.fill(ranks, 0);  // every word zero: the stores need no zeroing of their own
+  sequence.run(store, grid(positions.size()), position_buffer, dev.upload(lefts), dev.upload(rights), ranks);
+  sequence.run(load, grid(positions.size()), ranks, position_buffer, slots);
+  sequence.run_and_wait();
+  const std::vector<std::uint32_t> got = dev.download(slots), words = dev.download(ranks);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    INFO("position " << positions[i]);
+    const std::uint32_t pair = positions[i] / per_pair;
+    CHECK(got[2 * i] == pair * capacity + lefts[i]);
+    CHECK(got[2 * i + 1] == (pair + 1) * capacity + rights[i]);
+    CHECK(pos::unpack_entry(words, pos::parent_rank_bits, positions[i]) == (rights[i] << 9 | lefts[i]));
   }
 }
 
@@ -215,10 +256,17 @@ TEST_CASE("Abundance's links round-trip in one word up to K = 21", "[pos][device
   CHECK(pos::links_fit(20));
   CHECK(pos::links_fit(21));
   CHECK_FALSE(pos::links_fit(22));
-  CHECK(pos::uses_links(20, pos::Mode::Abundance));
-  CHECK_FALSE(pos::uses_links(25, pos::Mode::Abundance));
-  CHECK_FALSE(pos::uses_links(20, pos::Mode::Subspace));
-  CHECK_FALSE(pos::uses_links(20, pos::Mode::Abundance, pos::ParentLayout::Positions));
+  CHECK(pos::parent_layout(20, pos::Mode::Abundance) == pos::ParentLayout::Links);
+  CHECK(pos::parent_layout(21, pos::Mode::Abundance) == pos::ParentLayout::Links);
+  CHECK(pos::parent_layout(22, pos::Mode::Abundance) == pos::ParentLayout::Ranks);
+  CHECK(pos::parent_layout(20, pos::Mode::Abundance, pos::ParentLayout::Ranks) == pos::ParentLayout::Ranks);
+  CHECK(pos::parent_layout(20, pos::Mode::Subspace) == pos::ParentLayout::Positions);
+  CHECK_THROWS_WITH(pos::parent_layout(22, pos::Mode::Abundance, pos::ParentLayout::Links),
+                    Catch::Contains("parents as links are Abundance's, up to K = 21 (K = 22)"));
+  CHECK_THROWS_WITH(pos::parent_layout(20, pos::Mode::Abundance, pos::ParentLayout::Positions),
+                    Catch::Contains("Abundance keeps its parents as links or ranks"));
+  CHECK_THROWS_WITH(pos::parent_layout(20, pos::Mode::Subspace, pos::ParentLayout::Ranks),
+                    Catch::Contains("Subspace keeps positions"));
   const int k = 21;
   const std::uint32_t capacity = pos::bucket_capacity(pos::Mode::Abundance), last_pair = pos::num_pairs(k) - 1;
   // (pair, left rank, right rank) of each link, stored at position 2 * i + 1.
@@ -250,14 +298,17 @@ TEST_CASE("Abundance's links round-trip in one word up to K = 21", "[pos][device
   }
 }
 
-// Above K = 21 Abundance's tables keep parent positions: the same plot at K = 15 both ways.
-TEST_CASE("an Abundance plot with parent positions equals the reference", "[pos][device]") {
+// Above K = 21 Abundance's tables keep parent ranks: the same plots at K = 15 and 16 that way.
+TEST_CASE("an Abundance plot with parent ranks equals the reference", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
-  sprig::pos::PlotterOptions positions;
-  positions.parents = sprig::pos::ParentLayout::Positions;
-  sprig::pos::Plotter plotter(dev, 15, sprig::pos::Mode::Abundance, positions);
-  require_same_proofs(plotter.plot(device_seed(seed_of(3))),
-                      pos_ref::create_proofs(pos_ref::build_tables(seed_of(3), 15, pos_ref::Mode::Abundance)));
+  sprig::pos::PlotterOptions ranks;
+  ranks.parents = sprig::pos::ParentLayout::Ranks;
+  for (int k : {15, 16}) {
+    INFO("K = " << k);
+    sprig::pos::Plotter plotter(dev, k, sprig::pos::Mode::Abundance, ranks);
+    require_same_proofs(plotter.plot(device_seed(seed_of(3))),
+                        pos_ref::create_proofs(pos_ref::build_tables(seed_of(3), k, pos_ref::Mode::Abundance)));
+  }
   sprig::pos::PlotterOptions links;
   links.parents = sprig::pos::ParentLayout::Links;
   REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 22, sprig::pos::Mode::Abundance, links),

@@ -113,7 +113,7 @@ const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::ui
         name,
         [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> pair_sizes, Buffer<std::uint32_t> arrivals,
             WriteBuffer<std::uint32_t> slots, UInt count, UInt slots_per_pair, UInt hole) {
-          const std::uint32_t staged_limit = bucket_words(Mode::Abundance);
+          const std::uint32_t staged_limit = staged_positions;
           UInt p = global_id().x();
           if_(p < count, [&] {
             UInt key = bucket_at(ys, pair_sizes, p, slots_per_pair, hole);
@@ -129,19 +129,23 @@ const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::ui
       name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations), trace);
 }
 
-const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32_t invocations, SlotLinks slot_links) {
+const BucketOrderKernel& bucket_order_kernel(int k, std::uint32_t capacity, std::uint32_t invocations,
+                                             SlotLinks slot_links, SlotPositions where) {
   const char* suffix = slot_links == SlotLinks::Positions ? "_positions"
                        : slot_links == SlotLinks::FromLinks ? "_links"
                                                             : "";
-  std::string name = std::string("pos_bucket_order") + suffix;
+  const bool apart = where == SlotPositions::Apart;
+  if (apart && slot_links != SlotLinks::None)
+    throw std::invalid_argument("pos bucketing: slot links are for positions kept in the slots");
+  std::string name = std::string("pos_bucket_order") + suffix + (apart ? "_apart" : "");
   auto trace = [=] {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> ys, ReadBuffer<std::uint32_t> pair_sizes, ReadBuffer<std::uint32_t> arrivals,
             Buffer<std::uint32_t> slots, WriteBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> links,
-            WriteBuffer<std::uint32_t> by_slot, UInt count, UInt slots_per_pair, UInt hole, UInt buckets,
-            UInt bin_shift) {
-          const std::uint32_t staged_limit = bucket_words(Mode::Abundance);
+            WriteBuffer<std::uint32_t> by_slot, ReadBuffer<std::uint32_t> staging, Buffer<std::uint32_t> positions,
+            UInt count, UInt slots_per_pair, UInt hole, UInt buckets, UInt bin_shift) {
+          const std::uint32_t staged_limit = staged_positions;
           auto staged = shared_array<std::uint32_t>(staged_limit, "staged_positions");
           // Each rank's r, until the r words are written whole after the ranking.
           auto r_by_rank = shared_array<std::uint32_t>(capacity, "r_by_rank");
@@ -158,13 +162,17 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
           UInt arrived = arrivals[b];
           UInt base = b * staged_limit;
           auto place = [&](const UInt& rank, const UInt& position) {
-            slots[slot_position_word(Mode::Abundance, b, rank)] = position;
+            if (apart)
+              store_packed(positions, bucket_position_layout(k), b * capacity + rank, wide(position));
+            else
+              slots[slot_position_word(Mode::Abundance, b, rank)] = position;
             r_by_rank[rank] = ys[position] - b * param_bc;
             if (slot_links == SlotLinks::Positions) by_slot[b * capacity + rank] = position;
             if (slot_links == SlotLinks::FromLinks) by_slot[b * capacity + rank] = links[position].load();
           };
           UInt ordered = subgroup_id() * subgroup_size() + subgroup_invocation_id();
           for_(t, UInt(capacity), invocations, [&](UInt i) { r_by_rank[i] = 0u; });  // ranks past the size
+          if (apart) zero_shared_words(positions, bucket_position_layout(k), b, t, invocations);
           barrier();
           if_(arrived <= staged_limit, [&] {
             // Every entry arrived: its rank is the number of earlier positions. A counting
@@ -175,7 +183,7 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
             bin_sizes[t] = 0u;
             barrier();
             for_(t, arrived, invocations, [&](UInt i) {
-              UInt position = slots[base + i];
+              UInt position = apart ? staging[base + i].load() : slots[base + i].load();
               staged[i] = position;
               place_in_bin[i] =
                   atomic_add(bin_sizes[position >> bin_shift], 1u, MemoryOrder::Relaxed, Scope::Workgroup);
@@ -220,22 +228,28 @@ const BucketOrderKernel& bucket_order_kernel(std::uint32_t capacity, std::uint32
           });
           barrier();  // every rank's r is in r_by_rank
           for_(t, UInt(capacity / 2), invocations, [&](UInt i) {
-            slots[slot_r_word(Mode::Abundance, b, i * 2u)] = r_by_rank[i * 2u] | (r_by_rank[i * 2u + 1u] << 16u);
+            slots[slot_r_word(Mode::Abundance, b, i * 2u, where)] = r_by_rank[i * 2u] | (r_by_rank[i * 2u + 1u] << 16u);
           });
           if_(t == 0u, [&] { sizes[b] = min(arrived, UInt(capacity)); });
         },
         workgroup(invocations));
   };
   return sprig::detail::cached_kernel<BucketOrderKernel>(
-      name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations), trace);
+      name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations) + (apart ? "/k" + std::to_string(k) : ""),
+      trace);
 }
 
 }  // namespace detail
 
-Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::string& name) {
-  return {sequence.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_words(mode),
-                                            name + " bucket slots"),
-          sequence.transient<std::uint32_t>(num_buckets(k), name + " bucket sizes")};
+Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::string& name, SlotPositions where) {
+  if (where == SlotPositions::Apart && mode != Mode::Abundance)
+    throw std::invalid_argument("pos bucketing: positions apart from the slots are Abundance's");
+  Buckets out{sequence.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_words(mode, where),
+                                                name + (where == SlotPositions::Apart ? " bucket r values" : " bucket slots")),
+              sequence.transient<std::uint32_t>(num_buckets(k), name + " bucket sizes"), where, {}};
+  if (where == SlotPositions::Apart)
+    out.positions = sequence.transient<std::uint32_t>(bucket_position_words(k), name + " bucket positions");
+  return out;
 }
 
 namespace {
@@ -282,7 +296,8 @@ std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const 
                                         std::uint32_t count, const Buckets& out, SlotLinkOutput links) {
   if (mode == Mode::Subspace) {
     if (slots_per_pair != 0) throw std::invalid_argument("pos bucketing: Subspace's tables have no holes");
-    if (links.kind != SlotLinks::None) throw std::invalid_argument("pos bucketing: links are Abundance's");
+    if (links.kind != SlotLinks::None || out.where != SlotPositions::InSlots)
+      throw std::invalid_argument("pos bucketing: links and positions apart from the slots are Abundance's");
     return run_steps(device, k, ys, pair_sizes, count, out);
   }
   const std::uint32_t hole = hole_key(k), capacity = bucket_capacity(mode), buckets = num_buckets(k);
@@ -290,28 +305,38 @@ std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const 
   const std::uint32_t order_invocations = match_invocations(device.info());
   if ((links.kind != SlotLinks::None && !links.by_slot) || (links.kind == SlotLinks::FromLinks && !links.links))
     throw std::invalid_argument("pos bucketing: slot links need the buffers they are read from and written to");
-  auto arrivals = std::make_shared<DeviceBuffer<std::uint32_t>>();
-  auto no_links = std::make_shared<DeviceBuffer<std::uint32_t>>();
+  // `out` may be filled in by an earlier step of the same record: its layout is read when
+  // the steps record, not now. Shared by the two steps: the arrival counts, the staging
+  // where the slots are not it, and a one-word stand-in for the buffers a kernel binds and
+  // this bucketing does not use.
+  struct Scratch {
+    DeviceBuffer<std::uint32_t> arrivals, staging, unused;
+  };
+  auto scratch = std::make_shared<Scratch>();
   return {
-      [&, arrivals, no_links, count, hole, slots_per_pair, capacity, buckets, invocations, links](Sequence& s) {
-        *arrivals = s.transient<std::uint32_t>(buckets, "bucketing arrivals");
-        if (links.kind != SlotLinks::FromLinks) {
-          *no_links = s.transient<std::uint32_t>(1, "bucketing without links");
-          s.fill(*no_links, 0);  // bound, never read or written
-        }
-        s.fill(*arrivals, 0);
-        s.run(detail::bucket_scatter_kernel(capacity, invocations), grid(count), ys, pair_sizes, *arrivals, out.slots,
-              count, slots_per_pair, hole);
+      [&, scratch, count, hole, slots_per_pair, capacity, buckets, invocations](Sequence& s) {
+        const bool apart = out.where == SlotPositions::Apart;
+        scratch->arrivals = s.transient<std::uint32_t>(buckets, "bucketing arrivals");
+        scratch->unused = s.transient<std::uint32_t>(1, "bucketing stand-in");
+        s.fill(scratch->unused, 0);  // bound, never read or written
+        if (apart)
+          scratch->staging = s.transient<std::uint32_t>(std::size_t(buckets) * staged_positions, "bucketing staging");
+        s.fill(scratch->arrivals, 0);
+        s.run(detail::bucket_scatter_kernel(capacity, invocations), grid(count), ys, pair_sizes, scratch->arrivals,
+              apart ? scratch->staging : out.slots, count, slots_per_pair, hole);
       },
-      [&, arrivals, no_links, count, hole, slots_per_pair, capacity, buckets, order_invocations, links](Sequence& s) {
+      [&, scratch, k, count, hole, slots_per_pair, capacity, buckets, order_invocations, links](Sequence& s) {
+        const bool apart = out.where == SlotPositions::Apart;
         const Grid bucket_grid = sprig::detail::tile_grid(buckets, sprig::detail::TileShape{order_invocations, 1});
         // The fewest bits that leave each invocation one bin of positions.
         std::uint32_t bin_shift = 0;
         while (((count - 1) >> bin_shift) >= order_invocations) ++bin_shift;
-        const DeviceBuffer<std::uint32_t>& read_links = links.kind == SlotLinks::FromLinks ? *links.links : *no_links;
-        const DeviceBuffer<std::uint32_t>& by_slot = links.kind != SlotLinks::None ? *links.by_slot : *no_links;
-        s.run(detail::bucket_order_kernel(capacity, order_invocations, links.kind), bucket_grid, ys, pair_sizes,
-              *arrivals, out.slots, out.sizes, read_links, by_slot, count, slots_per_pair, hole, buckets, bin_shift);
+        const DeviceBuffer<std::uint32_t>& unused = scratch->unused;
+        s.run(detail::bucket_order_kernel(k, capacity, order_invocations, links.kind, out.where), bucket_grid, ys,
+              pair_sizes, scratch->arrivals, out.slots, out.sizes,
+              links.kind == SlotLinks::FromLinks ? *links.links : unused,
+              links.kind != SlotLinks::None ? *links.by_slot : unused, apart ? scratch->staging : unused,
+              apart ? out.positions : unused, count, slots_per_pair, hole, buckets, bin_shift);
       },
   };
 }

@@ -7,9 +7,14 @@
 
 namespace sprig::pos::detail {
 
-const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup, bool links) {
+const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup,
+                                             ParentLayout parents_layout) {
+  if ((mode == Mode::Subspace) != (parents_layout == ParentLayout::Positions) || parents_layout == ParentLayout::Auto)
+    throw std::logic_error("pos find_matches: Abundance's parents are links or ranks, Subspace's positions");
+  const bool links = parents_layout == ParentLayout::Links, ranks = parents_layout == ParentLayout::Ranks;
+  const SlotPositions where = ranks ? SlotPositions::Apart : SlotPositions::InSlots;
   std::string name = "pos_find_matches_t" + std::to_string(table) + (mode == Mode::Subspace ? "_subspace" : "") +
-                     (mode == Mode::Abundance && !links ? "_positions" : "");
+                     (ranks ? "_ranks" : "");
   const std::uint32_t capacity = bucket_capacity(mode), kept_limit = matches_per_pair(mode);
   // The right bucket's entries grouped by r >> r_bin_shift, one bin per invocation at most,
   // each as r << 9 | its index, so that compute_fn's search for a match's right entry reads
@@ -22,7 +27,8 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
   auto trace = [=] {
     return kernel(
         name,
-        [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> metadata_in,
+        [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> bucket_positions,
+            ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> metadata_in,
             ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> ys_out, Buffer<std::uint32_t> metadata_out,
             Buffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
             Buffer<std::uint32_t> s_bucket_targets, Buffer<std::uint64_t> subspace_targets, UInt pairs) {
@@ -50,19 +56,21 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           UInt b = sprig::detail::linear_workgroup_id();
           if_(b >= pairs, [] { return_(); });  // uniform: the whole workgroup leaves
           UInt t = local_index();
-          // Abundance's packed metadata and parent positions: the words entries share start
-          // at zero (packed_entries.hpp); the barriers below order these stores before step 3's.
+          // Abundance's packed metadata and parent ranks: the words entries share start at
+          // zero (packed_entries.hpp); the barriers below order these stores before step 3's.
           const auto metadata_bits_out = unsigned(metadata_bits(k, table));
-          const bool packed_parents = mode == Mode::Abundance && !links;
           if (mode == Mode::Abundance && table < 7) zero_shared_words(metadata_out, metadata_bits_out, b, t, match_workgroup);
-          if (packed_parents) zero_shared_words(parents, parent_pair_bits(k), b, t, match_workgroup);
+          if (ranks) zero_shared_words(parents, parent_rank_bits, b, t, match_workgroup);
           UInt left_size = sizes[b], right_size = sizes[b + 1u];
           UInt left_base = b * param_bc, right_base = left_base + param_bc;
           for_(t, UInt(rmap_words), match_workgroup, [&](UInt i) { rmap[i] = 0u; });
           if_(t < r_bins, [&] { r_bin_sizes[t] = 0u; });
-          auto position_at = [&](const UInt& bucket, const UInt& i) { return slots[slot_position_word(mode, bucket, i)].load(); };
-          for_(t, left_size, match_workgroup, [&](UInt i) { left[i] = slot_y(slots, mode, b, i); });
-          for_(t, right_size, match_workgroup, [&](UInt i) { right[i] = slot_y(slots, mode, b + 1u, i); });
+          auto position_at = [&](const UInt& bucket, const UInt& i) {
+            return ranks ? apart_slot_position(bucket_positions, k, bucket, i)
+                         : slots[slot_position_word(mode, bucket, i)].load();
+          };
+          for_(t, left_size, match_workgroup, [&](UInt i) { left[i] = slot_y(slots, mode, b, i, where); });
+          for_(t, right_size, match_workgroup, [&](UInt i) { right[i] = slot_y(slots, mode, b + 1u, i, where); });
           barrier();
 
           // 1. The right bucket's entries by r bin, and its r map.
@@ -212,9 +220,9 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             UInt right_position = position_at(b + 1u, right_index.load());
             UInt position = b * kept_limit + s;
             if (links) {  // into the buckets below (links.hpp)
-              detail::store_link(parents, k, position, b, i, right_index.load());
-            } else if (packed_parents) {  // positions in the table below
-              store_packed(parents, parent_pair_bits(k), position, parent_pair(k, left_position, right_position));
+              store_link(parents, k, position, b, i, right_index.load());
+            } else if (ranks) {  // the same, the pair being the position's
+              store_ranks(parents, position, i, right_index.load());
             } else {
               parents[position * 2u] = left_position;
               parents[position * 2u + 1u] = right_position;
@@ -248,7 +256,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
 }
 
 void check_match_shared_memory(const DeviceInfo& device, int k, Mode mode) {
-  const ir::Kernel& matching = *find_matches_kernel(k, 2, mode, match_invocations(device), uses_links(k, mode)).ir();
+  const ir::Kernel& matching = *find_matches_kernel(k, 2, mode, match_invocations(device), parent_layout(k, mode)).ir();
   std::uint64_t bytes = 0;
   for (const ir::SharedVariable& v : matching.shared) bytes += ir::layout_of(v.type, ir::LayoutRule::Std430).size;
   if (bytes > device.max_shared_memory)

@@ -20,7 +20,8 @@ void append_steps(std::vector<RecordStep>& out, std::vector<RecordStep> more) {
 std::size_t child_slots(int k, Mode mode) { return std::size_t(num_pairs(k)) * matches_per_pair(mode); }
 
 // The largest buffer a record binds: a table's metadata at its widest, a table's parents (the
-// size of Subspace's 64-bit sort keys), the buckets, or the proofs of every s-bucket.
+// size of Subspace's 64-bit sort keys), the buckets (or the staging of positions, their
+// size), or the proofs of every s-bucket.
 std::uint64_t largest_binding(int k, Mode mode) {
   const std::uint64_t slots = child_slots(k, mode);
   std::uint64_t metadata = 0;
@@ -39,7 +40,8 @@ struct Plotter::RecordBuffers {
   DeviceBuffer<std::uint32_t> keystream, all_proofs, challenges;
   std::array<DeviceBuffer<std::uint32_t>, 8> ys, metadata, parents;  // tables 1..7 (ys[1]: table 1's)
   std::array<Buckets, 7> buckets;                                     // of tables 1..6
-  // Abundance: parents[t] holds table t's links by position, slot_links[t] by bucket slot.
+  // Abundance: parents[t] holds table t's links or ranks by position; under links,
+  // slot_links[t] holds its links by bucket slot.
   std::array<DeviceBuffer<std::uint32_t>, 7> slot_links;
   // Subspace: the sparse child tables as matching writes them, before their renumbering.
   std::array<DeviceBuffer<std::uint32_t>, 8> sparse_ys, sparse_parents, sparse_metadata;
@@ -49,11 +51,8 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
     : device_(device),
       k_((check_k(k), k)),
       mode_(mode),
-      links_(uses_links(k, mode, options.parents)),
+      parents_(parent_layout(k, mode, options.parents)),
       workspace_(std::move(options.workspace)) {
-  if (options.parents == ParentLayout::Links && (mode != Mode::Abundance || !links_fit(k)))
-    throw std::invalid_argument("pos::Plotter: parents as links are Abundance's, up to K = 21 (K = " +
-                                std::to_string(k) + ", " + mode_name(mode) + ")");
   const std::uint64_t largest = largest_binding(k, mode);
   if (largest > device.info().max_buffer_bytes)
     throw std::invalid_argument("pos::Plotter: device too small: K = " + std::to_string(k) + " (" + mode_name(mode) +
@@ -114,10 +113,12 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
     const int k = k_;
     const std::size_t slots = child_slots(k, mode_);
     RecordBuffers& r = *record;
-    const bool sparse = mode_ == Mode::Subspace;
+    const bool sparse = mode_ == Mode::Subspace, links = parents_ == ParentLayout::Links;
+    // Under ranks every table keeps its bucket positions, apart from the slots.
+    const SlotPositions where = parents_ == ParentLayout::Ranks ? SlotPositions::Apart : SlotPositions::InSlots;
     r.keystream = s.transient<std::uint32_t>((f1_keystream_words(k) + 15) / 16 * 16, "F1 keystream");
     r.ys[1] = s.transient<std::uint32_t>(std::size_t(1) << k, "table 1 ys");
-    r.buckets[1] = transient_buckets(s, k, mode_, "table 1");
+    r.buckets[1] = transient_buckets(s, k, mode_, "table 1", where);
     // Table 1's metadata is x (its position, or Subspace's xs_): table 2's matching binds a
     // one-word stand-in that it never reads.
     r.metadata[1] = s.transient<std::uint32_t>(1, "table 1 metadata stand-in");
@@ -130,22 +131,22 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
       r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " metadata");
       if (sparse) {
         r.parents[t] = kept_parents_[std::size_t(t - 2)];
-      } else if (links_) {
+      } else if (links) {
         r.parents[t] = s.transient<std::uint32_t>(slots, name + " links");
         if (t < 7)
           r.slot_links[std::size_t(t)] = s.transient<std::uint32_t>(
               std::size_t(num_buckets(k)) * bucket_capacity(mode_), name + " links by bucket slot");
       } else {
-        r.parents[t] = s.transient<std::uint32_t>(packed_words(k, parent_pair_bits(k)), name + " parents");
+        r.parents[t] = s.transient<std::uint32_t>(packed_words(k, parent_rank_bits), name + " parent ranks");
       }
-      if (t < 7) r.buckets[t] = transient_buckets(s, k, mode_, name);
+      if (t < 7) r.buckets[t] = transient_buckets(s, k, mode_, name, where);
       if (sparse) {
         r.sparse_ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " sparse ys");
         r.sparse_parents[t] = s.transient<std::uint32_t>(slots * 2, name + " sparse parents");
         r.sparse_metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " sparse metadata");
       }
     }
-    if (links_)
+    if (links)
       r.slot_links[1] = s.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_capacity(mode_),
                                                    "table 1 x by bucket slot");
     r.all_proofs = s.transient<std::uint32_t>(std::size_t(num_s_buckets) * proof_words(k), "proofs of every s-bucket");
@@ -172,7 +173,7 @@ std::vector<RecordStep> Plotter::table1_steps(const std::shared_ptr<RecordBuffer
   // Subspace's table 1 is in (y, x) order: its ys sorted, xs_ the x at each position.
   if (mode_ == Mode::Subspace) append_steps(out, subspace_table1_steps(device_, k, r.ys[1], xs_));
   // Table 1's slots' x (their positions), for the links of table 2 to lead to.
-  const SlotLinkOutput x_by_slot = links_ ? SlotLinkOutput{SlotLinks::Positions, nullptr, &r.slot_links[1]}
+  const SlotLinkOutput x_by_slot = parents_ == ParentLayout::Links ? SlotLinkOutput{SlotLinks::Positions, nullptr, &r.slot_links[1]}
                                           : SlotLinkOutput{};
   append_steps(out, bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1], x_by_slot));
   return out;
@@ -191,8 +192,9 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
     const std::uint32_t pairs = num_pairs(k), match_workgroup = match_invocations(device_.info());
     const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
     const auto t = std::size_t(table);
-    s.run(detail::find_matches_kernel(k, table, mode, match_workgroup, links_), pair_grid, r.buckets[t - 1].slots,
-          r.buckets[t - 1].sizes, r.metadata[t - 1], xs_, sparse ? r.sparse_ys[t] : r.ys[t],
+    const Buckets& below = r.buckets[t - 1];
+    s.run(detail::find_matches_kernel(k, table, mode, match_workgroup, parents_), pair_grid, below.slots,
+          below.where == SlotPositions::Apart ? below.positions : below.slots, below.sizes, r.metadata[t - 1], xs_, sparse ? r.sparse_ys[t] : r.ys[t],
           sparse ? r.sparse_metadata[t] : r.metadata[t], sparse ? r.sparse_parents[t] : r.parents[t], pair_sizes_,
           targets_, subspace_targets_, pairs);
   }};
@@ -206,7 +208,8 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
   } else {
     // Each bucket slot's link, in bucket-slot order: what the next table's links name.
     const SlotLinkOutput links_by_slot =
-        links_ ? SlotLinkOutput{SlotLinks::FromLinks, &r.parents[t], &r.slot_links[t]} : SlotLinkOutput{};
+        parents_ == ParentLayout::Links ? SlotLinkOutput{SlotLinks::FromLinks, &r.parents[t], &r.slot_links[t]}
+                                        : SlotLinkOutput{};
     append_steps(out, bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, matches_per_pair(mode), slots,
                                       r.buckets[t], links_by_slot));
   }
@@ -221,8 +224,15 @@ std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers
         RecordBuffers& r = *record;
         if (mode == Mode::Subspace)  // challenge = s
           s.run(detail::iota_kernel(elementwise_invocations(device_.info())), grid(num_s_buckets), r.challenges);
+        if (parents_ == ParentLayout::Ranks) {  // each table's ranks, through the buckets' positions below
+          s.run(detail::expand_ranked_proofs_kernel(k), grid(num_s_buckets), targets_, r.parents[7], r.parents[6],
+                r.parents[5], r.parents[4], r.parents[3], r.parents[2], r.buckets[6].positions,
+                r.buckets[5].positions, r.buckets[4].positions, r.buckets[3].positions, r.buckets[2].positions,
+                r.buckets[1].positions, found_, r.all_proofs, num_s_buckets);
+          return;
+        }
         // Links are walked from table 7's by position through the others' by bucket slot.
-        const bool linked = links_;
+        const bool linked = parents_ == ParentLayout::Links;
         auto below = [&](int t) -> const DeviceBuffer<std::uint32_t>& {
           return linked ? r.slot_links[std::size_t(t)] : r.parents[std::size_t(t)];
         };

@@ -8,9 +8,21 @@
 
 namespace sprig::pos::detail {
 
+namespace {
+
+// Table 1's x values of a proof, packed MSB-first into its proof_words(k) words.
+void store_proof(const WriteBuffer<std::uint32_t>& proofs, int k, const UInt& s, const std::vector<UInt>& xs) {
+  BitString proof;
+  for (const UInt& x : xs) proof.append(x, unsigned(k));
+  for (std::uint32_t w = 0; w < proof_words(k); ++w) proofs[s * proof_words(k) + w] = hash::big_endian(proof.words()[w]);
+}
+
+}  // namespace
+
 const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode, bool links) {
-  std::string name =
-      std::string("pos_expand_proofs") + (mode == Mode::Subspace ? "_subspace" : "") + (mode == Mode::Abundance && !links ? "_positions" : "");
+  if (mode == Mode::Abundance && !links)
+    throw std::logic_error("pos expand_proofs: Abundance's ranks have a kernel of their own");
+  std::string name = std::string("pos_expand_proofs") + (mode == Mode::Subspace ? "_subspace" : "");
   auto trace = [=] {
     return kernel(
         name,
@@ -37,9 +49,6 @@ const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode, bool links) {
               if (links) {
                 LinkedSlots top = load_link(parents7, k, target);
                 entries = {top.left, top.right};
-              } else if (mode == Mode::Abundance) {
-                ParentPositions top = parent_positions(k, load_packed(parents7, parent_pair_bits(k), target));
-                entries = {top.left, top.right};
               } else {
                 entries = {cast<std::uint32_t>((*key >> 26u) & ((1u << 26) - 1u)),
                            cast<std::uint32_t>(*key & ((1u << 26) - 1u))};
@@ -51,10 +60,6 @@ const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode, bool links) {
                     LinkedSlots link = load_link(*table, k, e);
                     below.push_back(link.left);
                     below.push_back(link.right);
-                  } else if (mode == Mode::Abundance) {
-                    ParentPositions pair = parent_positions(k, load_packed(*table, parent_pair_bits(k), e));
-                    below.push_back(pair.left);
-                    below.push_back(pair.right);
                   } else {
                     below.push_back((*table)[e * 2u].load());
                     below.push_back((*table)[e * 2u + 1u].load());
@@ -62,18 +67,58 @@ const ExpandProofsKernel& expand_proofs_kernel(int k, Mode mode, bool links) {
                 }
                 entries = std::move(below);
               }
-              std::vector<UInt> positions;  // table 1's x: by bucket slot, by (y, x) position, or the position
-              for (const UInt& e : entries) positions.push_back(links || mode == Mode::Subspace ? xs[e].load() : e);
-              BitString proof;
-              for (const UInt& x : positions) proof.append(x, unsigned(k));
-              for (std::uint32_t w = 0; w < proof_words(k); ++w)
-                proofs[s * proof_words(k) + w] = hash::big_endian(proof.words()[w]);
+              std::vector<UInt> x;  // table 1's: by bucket slot, or by (y, x) position
+              for (const UInt& e : entries) x.push_back(xs[e].load());
+              store_proof(proofs, k, s, x);
             });
           });
         },
         workgroup(64));
   };
   return sprig::detail::cached_kernel<ExpandProofsKernel>(name + "/k" + std::to_string(k), trace);
+}
+
+const ExpandRankedProofsKernel& expand_ranked_proofs_kernel(int k) {
+  std::string name = "pos_expand_ranked_proofs";
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<std::uint32_t> targets, ReadBuffer<std::uint32_t> ranks7, ReadBuffer<std::uint32_t> ranks6,
+            ReadBuffer<std::uint32_t> ranks5, ReadBuffer<std::uint32_t> ranks4, ReadBuffer<std::uint32_t> ranks3,
+            ReadBuffer<std::uint32_t> ranks2, ReadBuffer<std::uint32_t> positions6,
+            ReadBuffer<std::uint32_t> positions5, ReadBuffer<std::uint32_t> positions4,
+            ReadBuffer<std::uint32_t> positions3, ReadBuffer<std::uint32_t> positions2,
+            ReadBuffer<std::uint32_t> positions1, WriteBuffer<std::uint32_t> found, WriteBuffer<std::uint32_t> proofs,
+            UInt count) {
+          UInt s = global_id().x();
+          if_(s < count, [&] {
+            UInt target = targets[s];
+            Bool has = target != no_target;
+            found[s] = select(has, UInt(1u), UInt(0u));
+            if_(has, [&] {
+              // Positions of the proof's entries in table 7, then 6, ... down to table 1 (x):
+              // a table's ranks name slots of the buckets below, whose positions they keep.
+              std::vector<UInt> entries{target};
+              const std::array<const ReadBuffer<std::uint32_t>*, 6> ranks{&ranks7, &ranks6, &ranks5,
+                                                                          &ranks4, &ranks3, &ranks2};
+              const std::array<const ReadBuffer<std::uint32_t>*, 6> positions{&positions6, &positions5, &positions4,
+                                                                              &positions3, &positions2, &positions1};
+              for (std::size_t level = 0; level < ranks.size(); ++level) {
+                std::vector<UInt> below;
+                for (const UInt& e : entries) {
+                  LinkedSlots slots = load_ranks(*ranks[level], e);
+                  for (const UInt& slot : {slots.left, slots.right})
+                    below.push_back(load_packed(*positions[level], bucket_position_layout(k), slot)[0]);
+                }
+                entries = std::move(below);
+              }
+              store_proof(proofs, k, s, entries);
+            });
+          });
+        },
+        workgroup(64));
+  };
+  return sprig::detail::cached_kernel<ExpandRankedProofsKernel>(name + "/k" + std::to_string(k), trace);
 }
 
 const PlaceProofsKernel& place_proofs_kernel(int k) {

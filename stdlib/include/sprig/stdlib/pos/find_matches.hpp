@@ -10,8 +10,8 @@
 //      reads both parents' metadata and runs compute_fn. The match's position in the child
 //      table is b * 288 + index (b * 512 in Subspace mode, whose tables are then renumbered
 //      in (y, left, right) order: subspace.hpp). Its parents are written there: Abundance's
-//      as a link to the two bucket slots (links.hpp) or as the two positions packed to their
-//      bits (packed_entries.hpp), Subspace's as the two positions.
+//      as a link to the two bucket slots or as their two ranks (links.hpp), Subspace's as
+//      the two positions.
 // Table 7 is not stored apart from its parents: each match offers itself as a proof target by an atomic min — its
 // s-bucket's first in position order (Abundance), or the first in (y, left, right) order
 // among those with its first K bits of y, which is what a challenge selects (Subspace).
@@ -26,6 +26,7 @@
 #include "sprig/stdlib/operators.hpp"
 #include "sprig/stdlib/pos/buckets.hpp"
 #include "sprig/stdlib/pos/compute_fn.hpp"
+#include "sprig/stdlib/pos/links.hpp"
 #include "sprig/stdlib/pos/packed_entries.hpp"
 #include "sprig/stdlib/pos/workgroups.hpp"
 #include "sprig/stdlib/tiling.hpp"
@@ -59,12 +60,17 @@ inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadB
 }
 
 // Workgroups of `match_workgroup` invocations (match_invocations, workgroups.hpp).
+// The buffers: the table below's bucket slots, its bucket positions where they are apart
+// from the slots (Abundance's ranks; else bind the slots again, unread), its bucket sizes and
+// metadata, table 1's xs (Subspace's), then the child's ys, metadata and parents, the pair
+// sizes and table 7's targets.
 using FindMatchesKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, Buffer<std::uint32_t>,
+           ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, Buffer<std::uint32_t>,
            WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, Buffer<std::uint64_t>, UInt>;
-// `links`: Abundance's parents as links (links.hpp), else as two positions.
-const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup, bool links);
+// `parents`: the resolved layout (links.hpp): Links or Ranks (Abundance), Positions (Subspace).
+const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup,
+                                             ParentLayout parents);
 
 // find_matches holds a pair of buckets, the right bucket's entries by r bin (and Abundance's
 // r map) and the kept matches in shared memory: about 11 KiB (Abundance) and 15 KiB

@@ -1,21 +1,24 @@
-// Abundance's tables keep each entry's metadata and, where they are positions, its parents
-// packed to their bits: entry s of pair b (the pair's s-th kept match, position b * 288 + s)
-// at bit s * B of the pair's 9 B words (288 * B / 32), least significant bit first. B is
+// Abundance's tables keep each entry's metadata, each child's parent ranks and each bucket
+// slot's position packed to their bits, in groups that start at a word: entry s of group g
+// at bit s * B of the group's words, least significant bit first. A table's entries group by
+// pair (the pair's s-th kept match is position g * 288 + s; 288 * B / 32 words at any B); a
+// table's bucket positions by bucket (272 slots, padded to a word at odd B). B is
 // metadata_bits(k, table) for metadata (at K = 20 tables 3 and 4 take 10 bytes an entry
-// instead of 12, table 6 five instead of 8) and twice parent_position_bits(k) for the two
-// parent positions (at K = 25, 52 bits instead of two words). What a record holds at its
-// peak is set by these (docs/memory.md). Subspace's renumbering gathers whole entries, so
-// its tables keep whole words per entry.
+// instead of 12, table 6 five instead of 8), 18 for parent ranks (links.hpp) and
+// parent_position_bits(k) for positions. What a record holds at its peak is set by these
+// (docs/memory.md). Subspace's renumbering gathers whole entries, so its tables keep whole
+// words per entry.
 //
-// A pair's words are written by its own matching workgroup: an entry stores the words it
-// covers whole and ORs its bits into the ones it shares with a neighbour (atomically: the
-// neighbours are other invocations), which the workgroup zeroes first: the word of every
-// entry that starts inside a word, kept or not. Words no entry covers are never read.
+// A group's words are written by one workgroup: an entry stores the words it covers whole
+// and ORs its bits into the ones it shares with a neighbour (atomically: the neighbours are
+// other invocations), which the workgroup zeroes first: every word an entry starts inside
+// (kept or not), and a padded group's last word. Words no entry covers are never read.
 #pragma once
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "sprig/dsl.hpp"
 #include "sprig/stdlib/pos/bit_string.hpp"
@@ -23,10 +26,26 @@
 
 namespace sprig::pos {
 
-static_assert(matches_per_pair(Mode::Abundance) % 32 == 0, "a pair's packed entries start at a word");
+// Entries of `bits` bits in groups of `group` entries, each group starting at a word. Made
+// from a width alone, it is a table's layout: groups of a pair's 288 matches.
+struct PackedLayout {
+  unsigned bits;
+  std::uint32_t group = matches_per_pair(Mode::Abundance);
+  constexpr PackedLayout(unsigned entry_bits, std::uint32_t entries_per_group = matches_per_pair(Mode::Abundance))
+      : bits(entry_bits), group(entries_per_group) {}
+  constexpr std::uint32_t group_words() const { return (group * bits + 31) / 32; }
+  constexpr bool padded() const { return group * bits % 32 != 0; }
+  // Whether a padded group's last word needs zeroing of its own: no entry starts inside it
+  // (the last entry's bits end in it, ORed in).
+  constexpr bool zero_last_word() const {
+    const std::uint32_t last_start = (group - 1) * bits;
+    return padded() && !(last_start % 32 != 0 && last_start / 32 == group_words() - 1);
+  }
+};
+static_assert(!PackedLayout(1).padded(), "a pair's packed entries fill whole words at any width");
 
 // Words of one pair's entries of `bits` bits.
-inline constexpr std::uint32_t packed_pair_words(unsigned bits) { return matches_per_pair(Mode::Abundance) * bits / 32; }
+inline constexpr std::uint32_t packed_pair_words(unsigned bits) { return PackedLayout(bits).group_words(); }
 
 // Words of an Abundance table's buffer of entries of `bits` bits (a one-word stand-in for none).
 inline constexpr std::size_t packed_words(int k, unsigned bits) {
@@ -37,8 +56,15 @@ inline constexpr std::size_t packed_words(int k, unsigned bits) {
 inline constexpr unsigned parent_position_bits(int k) {
   return unsigned(std::bit_width(std::uint64_t(num_pairs(k)) * matches_per_pair(Mode::Abundance) - 1));
 }
-// A child's two parent positions, left in the low bits.
-inline constexpr unsigned parent_pair_bits(int k) { return 2 * parent_position_bits(k); }
+
+// Entry `position` of a host copy of packed entries (at most 64 bits), for tests and tools.
+inline std::uint64_t unpack_entry(const std::vector<std::uint32_t>& words, PackedLayout layout, std::size_t position) {
+  const std::size_t first = position / layout.group * layout.group_words() * 32 + position % layout.group * layout.bits;
+  std::uint64_t out = 0;
+  for (unsigned bit = 0; bit < layout.bits; ++bit)
+    out |= std::uint64_t((words[(first + bit) / 32] >> ((first + bit) % 32)) & 1u) << bit;
+  return out;
+}
 
 namespace detail {
 
@@ -46,21 +72,20 @@ namespace detail {
 struct PackedPlace {
   UInt word, shift;
 };
-inline PackedPlace packed_place(unsigned bits, const UInt& position) {
-  const std::uint32_t per_pair = matches_per_pair(Mode::Abundance);
-  UInt bit = (position % per_pair) * bits;
-  return {(position / per_pair) * packed_pair_words(bits) + (bit >> 5u), bit & 31u};
+inline PackedPlace packed_place(PackedLayout layout, const UInt& position) {
+  UInt bit = (position % layout.group) * layout.bits;
+  return {(position / layout.group) * layout.group_words() + (bit >> 5u), bit & 31u};
 }
 
 // The top `shift` (0..31) bits of `below`, which a field starting `shift` bits into the word
 // of `below` carries into the next word: below >> (32 - shift), without a shift by 32.
 inline UInt carried_bits(const UInt& below, const UInt& shift) { return (below >> 1u) >> (31u - shift); }
 
-// The entry of `bits` (1..128) bits at `position`.
+// The entry of `layout.bits` (1..128) bits at `position`.
 template <class Entries>
-Wide load_packed(const Entries& entries, unsigned bits, const UInt& position) {
-  const unsigned words = (bits + 31) / 32;
-  const PackedPlace at = packed_place(bits, position);
+Wide load_packed(const Entries& entries, PackedLayout layout, const UInt& position) {
+  const unsigned bits = layout.bits, words = (bits + 31) / 32;
+  const PackedPlace at = packed_place(layout, position);
   std::array<UInt, 4> raw{UInt(0u), UInt(0u), UInt(0u), UInt(0u)};
   for (unsigned w = 0; w < words; ++w) raw[w] = entries[at.word + w];
   Var<std::uint32_t> spill = 0u;  // the word after, where the entry reaches into it
@@ -74,20 +99,25 @@ Wide load_packed(const Entries& entries, unsigned bits, const UInt& position) {
   return out;
 }
 
-// Zeroes the words of pair `pair` that entries of `bits` bits share, invocation `local` of
-// `invocations`; a workgroup barrier must follow before the stores.
-inline void zero_shared_words(const Buffer<std::uint32_t>& entries, unsigned bits, const UInt& pair, const UInt& local,
-                              std::uint32_t invocations) {
-  for_(local, UInt(matches_per_pair(Mode::Abundance)), invocations, [&](UInt s) {
-    UInt bit = s * bits;
-    if_((bit & 31u) != 0u, [&] { entries[pair * packed_pair_words(bits) + (bit >> 5u)] = 0u; });
+// Zeroes the words of group `group` that its entries share (and a padded group's last word),
+// invocation `local` of `invocations`; a workgroup barrier must follow before the stores.
+inline void zero_shared_words(const Buffer<std::uint32_t>& entries, PackedLayout layout, const UInt& group,
+                              const UInt& local, std::uint32_t invocations) {
+  UInt first = group * layout.group_words();
+  for_(local, UInt(layout.group), invocations, [&](UInt s) {
+    // The first entry to start inside a word zeroes it (one writer: entries narrower than a
+    // word may start several in one).
+    UInt bit = s * layout.bits;
+    if_((bit & 31u) != 0u && bit - layout.bits <= (bit & ~31u), [&] { entries[first + (bit >> 5u)] = 0u; });
   });
+  if (layout.zero_last_word()) if_(local == 0u, [&] { entries[first + (layout.group_words() - 1u)] = 0u; });
 }
 
-// Writes `value` (`bits` bits) at its place, whose shared words must be zero.
-inline void store_packed(const Buffer<std::uint32_t>& entries, unsigned bits, const UInt& position, const Wide& value) {
-  const unsigned words = (bits + 31) / 32;
-  const PackedPlace at = packed_place(bits, position);
+// Writes `value` (`layout.bits` bits) at its place, whose shared words must be zero.
+inline void store_packed(const Buffer<std::uint32_t>& entries, PackedLayout layout, const UInt& position,
+                         const Wide& value) {
+  const unsigned bits = layout.bits, words = (bits + 31) / 32;
+  const PackedPlace at = packed_place(layout, position);
   auto put = [&](unsigned w, const UInt& part) {
     auto shared = [&] { atomic_or(entries[at.word + w], part, MemoryOrder::Relaxed, Scope::Device); };
     // Word w is the entry's alone where the entry covers all of it.
@@ -107,21 +137,6 @@ inline void store_packed(const Buffer<std::uint32_t>& entries, unsigned bits, co
     atomic_or(entries[at.word + words], carried_bits(value[words - 1], at.shift), MemoryOrder::Relaxed,
               Scope::Device);
   });
-}
-
-// Two parent positions as one entry of parent_pair_bits(k) bits, and back.
-inline Wide parent_pair(int k, const UInt& left, const UInt& right) {
-  const unsigned p = parent_position_bits(k);
-  static_assert(parent_position_bits(max_k) < 32, "a position and a part of the other fill the first word");
-  return {left | (right << p), right >> (32u - p), UInt(0u), UInt(0u)};
-}
-struct ParentPositions {
-  UInt left, right;
-};
-inline ParentPositions parent_positions(int k, const Wide& pair) {
-  const unsigned p = parent_position_bits(k);
-  const std::uint32_t mask = (1u << p) - 1u;
-  return {pair[0] & mask, ((pair[0] >> p) | (pair[1] << (32u - p))) & mask};
 }
 
 }  // namespace detail

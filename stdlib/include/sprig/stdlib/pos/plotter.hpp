@@ -36,7 +36,8 @@ namespace sprig::pos {
 
 struct PlotterOptions {
   // How the tables hold their parents (links.hpp): Auto takes Abundance's links where they
-  // fit a word (K <= 21); Links there and Positions anywhere may be asked for (tests do).
+  // fit a word (K <= 21) and its ranks above; Links there and Ranks anywhere may be asked
+  // for (tests do). Subspace's are positions.
   ParentLayout parents = ParentLayout::Auto;
   // Where records place their temporaries. Plotters of one device that share a workspace
   // hold one record's scratch between them rather than one each: sequences on a device's
@@ -109,12 +110,11 @@ class Plotter {
   std::vector<RecordStep> table1_steps(const std::shared_ptr<RecordBuffers>& record);
   std::vector<RecordStep> table_steps(const std::shared_ptr<RecordBuffers>& record, int table);
   std::vector<RecordStep> proof_steps(const std::shared_ptr<RecordBuffers>& record);
-  // Abundance: table t's links (table 1's x) in bucket-slot order, once it is bucketed.
 
   Device& device_;
   int k_;
   Mode mode_;
-  bool links_;  // Abundance's parents as links (links.hpp)
+  ParentLayout parents_;  // resolved: Links or Ranks (Abundance), Positions (Subspace)
   Workspace workspace_;
   std::size_t record_scratch_bytes_ = 0;
   // Subspace: table 1's x by position and the (y, left, right) keys of the proof targets,
