@@ -135,7 +135,7 @@ TEST_CASE("device verifier rejects a flipped x, a swapped pair and a wrong chall
 
 TEST_CASE("device verifier rejects bad arguments", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
-  REQUIRE_THROWS_WITH(sprig::pos::Verifier(dev, 26), Catch::Contains("K = 26 is out of range"));
+  REQUIRE_THROWS_WITH(sprig::pos::Verifier(dev, 27), Catch::Contains("K = 27 is out of range"));
   sprig::pos::Verifier verifier(dev, 15);
   const std::vector<std::uint32_t> challenges{1, 2};
   REQUIRE_THROWS_WITH(verifier.verify(sprig::pos::Seed{}, challenges, std::vector<std::uint8_t>(100)),

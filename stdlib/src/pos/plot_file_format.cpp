@@ -12,6 +12,9 @@ std::string field_problem(std::uint32_t k, std::uint32_t rules, std::uint32_t re
   if (k < std::uint32_t(min_k) || k > std::uint32_t(max_k))
     return "K = " + std::to_string(k) + " is out of range " + std::to_string(min_k) + ".." + std::to_string(max_k);
   if (rules > 1) return "plotting rules " + std::to_string(rules) + " are unknown (0 Abundance, 1 Subspace)";
+  if (rules == 1 && k > std::uint32_t(max_subspace_k))
+    return "K = " + std::to_string(k) + " is out of range for Subspace's rules " + std::to_string(min_k) + ".." +
+           std::to_string(max_subspace_k);
   if (records > plot_file_max_records) {
     return "a record count of " + std::to_string(records) + " is more than a plot file holds (" +
            std::to_string(plot_file_max_records) + ")";

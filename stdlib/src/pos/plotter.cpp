@@ -49,7 +49,7 @@ struct Plotter::RecordBuffers {
 
 Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
     : device_(device),
-      k_((check_k(k), k)),
+      k_((check_k(k, mode), k)),
       mode_(mode),
       parents_(parent_layout(k, mode, options.parents)),
       workspace_(std::move(options.workspace)) {

@@ -43,8 +43,8 @@ const VerifyF1Kernel& verify_f1_kernel(int k) {
                   hash::chacha_input(hash::ChachaLayout::Ietf, key, block + 1u, UInt(0u), nonce), 8)[0];
             });
             ys[g] = f1_y(KeystreamPair{kq, block_word(words0, w), second}, x, k);
-            metadata[g * verify_metadata_words] = x;
-            for (std::uint32_t m = 1; m < verify_metadata_words; ++m) metadata[g * verify_metadata_words + m] = 0u;
+            metadata[g * verify_entry_words] = x;
+            for (std::uint32_t m = 1; m < verify_entry_words; ++m) metadata[g * verify_entry_words + m] = 0u;
           });
         },
         workgroup(64));
@@ -66,14 +66,17 @@ const VerifyTableKernel& verify_table_kernel(int k, int table) {
             UInt y_left = ys_in[left], y_right = ys_in[right];
             Wide meta_left = wide(UInt(0u)), meta_right = wide(UInt(0u));
             for (std::uint32_t m = 0; m < verify_metadata_words; ++m) {
-              meta_left[m] = metadata_in[left * verify_metadata_words + m];
-              meta_right[m] = metadata_in[right * verify_metadata_words + m];
+              meta_left[m] = metadata_in[left * verify_entry_words + m];
+              meta_right[m] = metadata_in[right * verify_entry_words + m];
             }
-            Bool ok = (y_left != invalid_y) && (y_right != invalid_y) && pair_matches(y_left, y_right);
+            UInt marked = metadata_in[left * verify_entry_words + verify_metadata_words] |
+                          metadata_in[right * verify_entry_words + verify_metadata_words];
+            Bool ok = marked == 0u && pair_matches(y_left, y_right);
             FnResult f = compute_fn(k, table, y_left, meta_left, meta_right);
-            ys_out[g] = select(ok, f.y, UInt(invalid_y));
+            ys_out[g] = f.y;
             for (std::uint32_t m = 0; m < verify_metadata_words; ++m)
-              metadata_out[g * verify_metadata_words + m] = f.metadata[m];
+              metadata_out[g * verify_entry_words + m] = f.metadata[m];
+            metadata_out[g * verify_entry_words + verify_metadata_words] = select(ok, UInt(0u), UInt(1u));
           });
         },
         workgroup(64));
@@ -86,12 +89,13 @@ const VerifyResultKernel& verify_result_kernel() {
   auto trace = [=] {
     return kernel(
         name,
-        [=](ReadBuffer<std::uint32_t> y7, ReadBuffer<std::uint32_t> challenges, WriteBuffer<std::uint32_t> valid,
-            UInt count) {
+        [=](ReadBuffer<std::uint32_t> y7, ReadBuffer<std::uint32_t> entries7, ReadBuffer<std::uint32_t> challenges,
+            WriteBuffer<std::uint32_t> valid, UInt count) {
           UInt i = global_id().x();
           if_(i < count, [&] {
             UInt y = y7[i];
-            valid[i] = select(y != invalid_y && (y >> std::uint32_t(param_ext)) == challenges[i], UInt(1u), UInt(0u));
+            Bool unmarked = entries7[i * verify_entry_words + verify_metadata_words] == 0u;
+            valid[i] = select(unmarked && (y >> std::uint32_t(param_ext)) == challenges[i], UInt(1u), UInt(0u));
           });
         },
         workgroup(64));
@@ -113,9 +117,9 @@ void Verifier::record(Sequence& sequence, const DeviceBuffer<std::uint32_t>& see
     throw std::invalid_argument("pos verify: a buffer holds fewer than " + std::to_string(count) + " entries");
   const auto n = std::uint32_t(count);
   DeviceBuffer<std::uint32_t> ys = device_.alloc<std::uint32_t>(count * 64);
-  DeviceBuffer<std::uint32_t> metadata = device_.alloc<std::uint32_t>(count * 64 * verify_metadata_words);
+  DeviceBuffer<std::uint32_t> metadata = device_.alloc<std::uint32_t>(count * 64 * verify_entry_words);
   DeviceBuffer<std::uint32_t> ys_next = device_.alloc<std::uint32_t>(count * 32);
-  DeviceBuffer<std::uint32_t> metadata_next = device_.alloc<std::uint32_t>(count * 32 * verify_metadata_words);
+  DeviceBuffer<std::uint32_t> metadata_next = device_.alloc<std::uint32_t>(count * 32 * verify_entry_words);
   sequence.run(detail::verify_f1_kernel(k_), grid(count * 64), proofs, seeds, ys, metadata, n);
   for (int table = 2; table <= 7; ++table) {
     sequence.run(detail::verify_table_kernel(k_, table), grid(count * (64u >> (table - 1))), ys, metadata, ys_next,
@@ -123,7 +127,7 @@ void Verifier::record(Sequence& sequence, const DeviceBuffer<std::uint32_t>& see
     std::swap(ys, ys_next);
     std::swap(metadata, metadata_next);
   }
-  sequence.run(detail::verify_result_kernel(), grid(count), ys, challenges, valid, n);
+  sequence.run(detail::verify_result_kernel(), grid(count), ys, metadata, challenges, valid, n);
 }
 
 std::vector<std::uint8_t> Verifier::verify(std::span<const Seed> seeds, std::span<const std::uint32_t> challenges,

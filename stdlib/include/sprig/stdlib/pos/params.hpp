@@ -12,7 +12,10 @@ namespace sprig::pos {
 using Seed = std::array<std::uint8_t, 32>;
 
 inline constexpr int min_k = 15;
-inline constexpr int max_k = 25;
+// y has K + 6 bits and the kernels hold it in a word: K = 26 fills it. Subspace stops at 25:
+// its table-7 keys hold two dense positions of 26 bits.
+inline constexpr int max_k = 26;
+inline constexpr int max_subspace_k = 25;
 inline constexpr int param_ext = 6;  // y has K + 6 bits
 inline constexpr std::uint32_t param_m = 64;
 inline constexpr std::uint32_t param_b = 119;
@@ -39,8 +42,10 @@ inline constexpr std::uint32_t bucket_capacity(Mode mode) { return mode == Mode:
 inline constexpr std::uint32_t matches_per_pair(Mode mode) { return mode == Mode::Abundance ? 288 : 512; }
 inline constexpr std::uint32_t max_bucket_capacity = 512;
 
-// Throws std::invalid_argument naming K when it is outside min_k..max_k.
+// Throws std::invalid_argument naming K when it is outside min_k..max_k (for Subspace's
+// rules, min_k..max_subspace_k).
 void check_k(int k);
+void check_k(int k, Mode mode);
 
 inline constexpr int y_bits(int k) { return k + param_ext; }
 inline constexpr std::uint32_t num_buckets(int k) {

@@ -7,7 +7,8 @@
 //   std::vector<std::uint8_t> ok = verifier.verify(seed, challenges, proofs);  // 1 = valid
 //
 // One launch per level, one invocation per (proof, entry) of the level, so a batch of N
-// proofs runs 64N, 32N, ..., N invocations. A failed pair carries y = invalid_y upwards.
+// proofs runs 64N, 32N, ..., N invocations. A failed pair marks the entry it makes, and the
+// mark goes upwards.
 #pragma once
 
 #include <span>
@@ -25,9 +26,10 @@
 
 namespace sprig::pos {
 
-// No y has 32 bits (K + 6 <= 31), so all ones marks an entry under a non-matching pair.
-inline constexpr std::uint32_t invalid_y = ~0u;
-inline constexpr std::uint32_t verify_metadata_words = 4;  // a Wide per entry
+// Each entry of a level: its metadata (a Wide), then a word that is 1 where the entry comes
+// from a pair that does not match. (A y cannot mark it: at K = 26 every 32-bit y is one.)
+inline constexpr std::uint32_t verify_metadata_words = 4;
+inline constexpr std::uint32_t verify_entry_words = verify_metadata_words + 1;
 
 // The match rule for one pair (pos-spec §1.4): right's bucket follows left's, and right's r is
 // left's target for the one m with ((b_R - b_L) mod 119) == m, which exists iff it is < 64.
@@ -73,9 +75,10 @@ using VerifyTableKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint
                                  WriteBuffer<std::uint32_t>, UInt>;
 const VerifyTableKernel& verify_table_kernel(int k, int table);
 
-// valid[i] = 1 iff table 7's y exists and its first K bits equal the challenge.
-using VerifyResultKernel =
-    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt>;
+// valid[i] = 1 iff table 7's entry is unmarked and its y's first K bits equal the challenge
+// (table 7's ys and entries, the challenges).
+using VerifyResultKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
+                                  WriteBuffer<std::uint32_t>, UInt>;
 const VerifyResultKernel& verify_result_kernel();
 
 }  // namespace sprig::pos::detail
