@@ -48,10 +48,10 @@ FnOutput compute_fn(int k, int table, std::uint32_t y_left, Metadata meta_left, 
   check_k(k);
   check_table(table);
   int pm = metadata_bits(k, table - 1);
-  if ((y_left >> y_bits(k)) != 0 || (meta_left >> pm) != 0 || (meta_right >> pm) != 0)
+  if ((std::uint64_t(y_left) >> y_bits(k)) != 0 || (meta_left >> pm) != 0 || (meta_right >> pm) != 0)
     throw std::invalid_argument("compute_fn: y or metadata wider than K + 6 / " + std::to_string(pm) + " bits");
 
-  // The input as a big-endian bit string in four 64-bit words (at most 31 + 2·100 bits).
+  // The input as a big-endian bit string in four 64-bit words (at most 32 + 2·104 bits).
   BitWords input{};
   input.put(y_left, y_bits(k), 0);
   input.put_wide(meta_left, pm, y_bits(k));

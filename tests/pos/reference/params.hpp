@@ -13,7 +13,7 @@ namespace pos_ref {
 using Seed = std::array<std::uint8_t, 32>;
 
 inline constexpr int min_k = 15;
-inline constexpr int max_k = 25;
+inline constexpr int max_k = 26;  // y (K + 6 bits) in a word
 inline constexpr int param_ext = 6;  // y has K + 6 bits
 inline constexpr std::uint32_t param_m = 64;
 inline constexpr std::uint32_t param_b = 119;
