@@ -29,6 +29,24 @@ inline std::string hex(std::span<const std::uint8_t> bytes) {
 inline constexpr pos_ref::Seed subspace_test_seed{35, 2,  52, 4,   51,  55,  23, 84, 91, 10, 111, 12, 13,  222, 151, 16,
                                                   228, 211, 254, 45, 92, 198, 204, 10, 9, 10, 11, 129, 139, 171, 15, 23};
 
+// Two K = 26 proofs (the first two of the record, s-buckets 0 and 1) from a plot file that
+// sprig's plotter wrote on an NVIDIA H100 (`sprig-plot plot --k 26 --sector-id 02…02`,
+// record 0, 2026-11-27) and pos_reference_verify_plot accepted with all its 65,536 proofs:
+// the 32-bit ys of K = 26, which no plot the tests can make reaches.
+inline constexpr pos_ref::Seed k26_record_seed{
+    0xe6, 0xd2, 0x5d, 0x3f, 0xeb, 0x96, 0x52, 0x69, 0x60, 0xa9, 0x92, 0xcb, 0x85, 0x20, 0x76, 0x92,
+    0x39, 0xd1, 0x1f, 0x7a, 0xa7, 0x17, 0x58, 0x16, 0xa5, 0x66, 0xf1, 0x09, 0xbd, 0xbf, 0x79, 0x9f};
+inline constexpr std::string_view k26_proof_s0 =
+    "9129286fa4ba534bfa6418560507b034cbdd0f59ec0ed72aeea6cb06a1f4de9c7a33dd4b3f301e11726655273d400c470f698d9f"
+    "f04f611c0dec33e4cd5461f1126d81ee3efc0503e9a8be52e8760535ddda0e198c39ef0bb48d92d7e3f60eaa0949562112476b4b"
+    "59292565b761e6cd77bfb86a5b8561e52bd0b70b84ccb3863e5af2054f4d427a1026820b7bad6e251d4a1c11b578b3c40a36ec08"
+    "9dd5ee30f3aee1fac3e4c4a64e0f6641d4a06587d5ec46ceb22b67c2256438bef6fdb9b7f9f6b367f253f4f769de5265c0d90dfe";
+inline constexpr std::string_view k26_proof_s1 =
+    "bc4cbbe64d3d882391d4aba64b0fc47c9a22f5a492ffc648f0c326d5315aa167a28a2c01b7dc339f81440bb4afc54931494a46d4"
+    "67e2002b346bde4d0d5d644a910585d0e753ce7e8f4ccb6271bea1fc7e7a73e77e4d891fe2db2011fb6edd0f4982f520a9865440"
+    "8886adbfb2aaca2e097ea4716b98c911aef3e1ce4af78778834a08618990d2fb9756d7122ad3285f03a10a2be6d3459f9324d6cf"
+    "a0bac84dfa1a1e2f034c285a3a9f876270c14c24863cd70b15550400675cd3a8b9aaf4831236f47016f124401eaaeb3396d9460e";
+
 inline const pos_ref::Tables& k20_tables(pos_ref::Mode mode) {
   if (mode == pos_ref::Mode::Abundance) {
     static const pos_ref::Tables abundance = pos_ref::build_tables(subspace_test_seed, 20, mode);

@@ -7,6 +7,7 @@
 
 #include "backends.hpp"
 #include "pos_reference.hpp"
+#include "pos_test_support.hpp"
 #include "sprig/stdlib/pos/pos.hpp"
 #include "sprig/stdlib/pos/verify.hpp"
 
@@ -131,6 +132,27 @@ TEST_CASE("device verifier rejects a flipped x, a swapped pair and a wrong chall
   // The right proofs under another seed.
   const std::vector<std::uint8_t> other = verifier.verify(to_device(verify_seed(99)), good.challenges, good.proofs);
   REQUIRE(other == std::vector<std::uint8_t>(8, 0));
+}
+
+// K = 26, whose ys fill a word (the verifier marks a failed pair apart from y): two proofs of
+// a GPU plot, the reference's verdicts on them altered.
+TEST_CASE("device verifier accepts K = 26 proofs of a GPU plot and rejects them altered", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  const int k = 26;
+  std::vector<std::uint8_t> proofs = pos_test::from_hex(pos_test::k26_proof_s0);
+  const std::vector<std::uint8_t> s1 = pos_test::from_hex(pos_test::k26_proof_s1);
+  proofs.insert(proofs.end(), s1.begin(), s1.end());
+  proofs.insert(proofs.end(), s1.begin(), s1.end());  // s-bucket 1's proof for challenge 0
+  proofs.insert(proofs.end(), s1.begin(), s1.end());
+  const std::size_t bytes = pos_ref::proof_bytes(k);
+  proofs[3 * bytes + 100] ^= 0x08;  // one bit of an x in the middle
+  const std::vector<std::uint32_t> challenges{0, 1, 0, 1};
+  sprig::pos::Verifier verifier(dev, k);
+  const std::vector<std::uint8_t> ok = verifier.verify(to_device(pos_test::k26_record_seed), challenges, proofs);
+  REQUIRE(ok == std::vector<std::uint8_t>{1, 1, 0, 0});
+  for (std::size_t i = 0; i < challenges.size(); ++i)
+    REQUIRE(bool(ok[i]) == pos_ref::verify_proof(pos_test::k26_record_seed, k, challenges[i],
+                                                 std::span<const std::uint8_t>(proofs.data() + i * bytes, bytes)));
 }
 
 TEST_CASE("device verifier rejects bad arguments", "[pos][device]") {

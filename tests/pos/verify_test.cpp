@@ -31,6 +31,17 @@ TEST_CASE("verification accepts every Abundance K = 20 proof for its s-bucket") 
   CHECK(accepted == 32768u);
 }
 
+TEST_CASE("verification accepts two K = 26 proofs of a GPU plot and rejects them altered") {
+  const auto s0 = pos_test::from_hex(pos_test::k26_proof_s0), s1 = pos_test::from_hex(pos_test::k26_proof_s1);
+  REQUIRE(s0.size() == proof_bytes(26));
+  CHECK(verify_proof(pos_test::k26_record_seed, 26, 0, s0));
+  CHECK(verify_proof(pos_test::k26_record_seed, 26, 1, s1));
+  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 26, 1, s0));
+  auto xs = unpack_proof(26, s0);
+  xs[40] ^= 1u << 25;  // the top bit of an x
+  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 26, 0, pack_proof(26, xs)));
+}
+
 TEST_CASE("verification rejects a proof with one x flipped") {
   auto xs = unpack_proof(20, published_650());
   for (int i : {0, 17, 63}) {
