@@ -6,7 +6,7 @@
 // (what the products are made of). docs/msm.md records the figures.
 //
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
-//             [--segment-length 32] [--limbs 32|64] [--curve bn254|bls12_381]
+//             [--segment-length 32] [--limbs 32|64] [--curve bn254|bls12_381] [--batch-windows N]
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //   bench_msm --profile 20  where one MSM of 2^20 points spends its GPU time, by kernel
 //                           (SPRIG_PROFILE=1 adds each kernel's registers and spills)
@@ -294,7 +294,7 @@ int main(int argc, char** argv) {
   const bool cpu = gpu.info().type == "cpu";
   int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
   std::uint64_t budget_mib = 0;
-  std::uint32_t run_length = 0, segment_length = 0;
+  std::uint32_t run_length = 0, segment_length = 0, batch_windows = 0;
   int limbs = 0;  // 32 or 64; 0: the device's choice
   std::string curve_name = "bn254";
   int plan_log = 0, profile_log = 0;
@@ -309,8 +309,10 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--run-length")) run_length = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--segment-length")) segment_length = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--limbs")) limbs = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--batch-windows")) batch_windows = std::uint32_t(std::atoi(argv[i + 1]));
   }
   curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length, .segment_length = segment_length};
+  options.windows_per_batch = batch_windows;
   if (limbs == 32) options.product_limbs = field::ProductLimbs::Bits32;
   if (limbs == 64) options.product_limbs = field::ProductLimbs::Bits64;
   if (plan_log > 0) {

@@ -37,6 +37,9 @@ struct MsmOptions {
   // The field products' limbs: Auto takes what field::product_limbs_for picks (64-bit limbs
   // on GPUs with Int64, about twice the 32-bit product's speed on an H100).
   field::ProductLimbs product_limbs = field::ProductLimbs::Auto;
+  // Tuning: windows one batch takes at most; 0: about msm_batch_entries entries (16
+  // windows of the points at least). The budget may leave room for fewer.
+  std::uint32_t windows_per_batch = 0;
 };
 
 // The stages, in the order one batch of windows runs them.
@@ -53,11 +56,14 @@ inline constexpr std::uint32_t msm_default_run_length = 64;
 inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
   return batch_entries >= (std::uint64_t(1) << 24) ? 2 * msm_default_run_length : msm_default_run_length;
 }
-// A batch takes windows until it holds about this many entries, or four windows of points
-// where that is more: enough invocations to fill a large GPU (at 2^20 points, 2^16
-// accumulation runs a batch), while at 2^17 points the whole MSM stays within 34 MiB.
+// A batch takes windows until it holds about this many entries, or 16 windows of points
+// where that is more. Every batch ends in its reduction, a chain of small launches that
+// leaves a large GPU mostly idle, so fewer batches are faster: on an H100, 16 windows a
+// batch instead of 4 took 2^17 points from 15.6 to 13.1 ms, 2^20 from 34.9 to 25.1 and
+// 2^22 from 88.9 to 76.7 (docs/msm.md), while at 2^17 points the whole MSM stays within
+// 34 MiB (all 20 windows in one batch: 10.4 ms, 37 MiB).
 inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 20;
-inline constexpr std::uint64_t msm_batch_windows_of_points = 4;
+inline constexpr std::uint64_t msm_batch_windows_of_points = 16;
 // A budget too small for one window of all points splits the points into batches, but not
 // below this many: under it a batch's buckets (2^(c-1) points of 128 bytes and more) outweigh
 // its digits and entries (8 bytes a point), and more batches would save little memory.
@@ -221,6 +227,7 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   };
   const std::uint64_t batch_entries = std::max(detail::msm_batch_entries, detail::msm_batch_windows_of_points * n);
   std::uint64_t wanted = std::max<std::uint64_t>(1, batch_entries / std::max<std::uint64_t>(n, 1));
+  if (options.windows_per_batch) wanted = options.windows_per_batch;
   std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows, wanted));
   plan.segment_length = options.segment_length ? std::min(plan.buckets, options.segment_length)
                                                : detail::msm_segment_length(plan.buckets, batch_windows);
