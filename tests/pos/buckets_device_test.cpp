@@ -52,7 +52,8 @@ void require_same_buckets(sprig::Device& dev, int k, pos::Mode mode, const std::
   auto pair_sizes_buffer = dev.upload(pair_sizes);
   const bool apart = where == pos::SlotPositions::Apart;
   pos::Buckets out{dev.alloc<std::uint32_t>(std::size_t(buckets) * pos::bucket_words(mode, where)),
-                   dev.alloc<std::uint32_t>(buckets), where, dev.alloc<std::uint32_t>(apart ? pos::bucket_position_words(k) : 1)};
+                   dev.alloc<std::uint32_t>(buckets), where,
+                   dev.alloc<std::uint32_t>(apart ? pos::bucket_position_words(k) : 1)};
   std::vector<std::uint32_t> links(ys.size());
   for (std::size_t p = 0; p < links.size(); ++p) links[p] = std::uint32_t(p * 2654435761u);
   auto links_buffer = dev.upload(links);

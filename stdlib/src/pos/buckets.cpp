@@ -244,8 +244,8 @@ const BucketOrderKernel& bucket_order_kernel(int k, std::uint32_t capacity, std:
 Buckets transient_buckets(Sequence& sequence, int k, Mode mode, const std::string& name, SlotPositions where) {
   if (where == SlotPositions::Apart && mode != Mode::Abundance)
     throw std::invalid_argument("pos bucketing: positions apart from the slots are Abundance's");
-  Buckets out{sequence.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_words(mode, where),
-                                                name + (where == SlotPositions::Apart ? " bucket r values" : " bucket slots")),
+  const std::string slots_name = name + (where == SlotPositions::Apart ? " bucket r values" : " bucket slots");
+  Buckets out{sequence.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_words(mode, where), slots_name),
               sequence.transient<std::uint32_t>(num_buckets(k), name + " bucket sizes"), where, {}};
   if (where == SlotPositions::Apart)
     out.positions = sequence.transient<std::uint32_t>(bucket_position_words(k), name + " bucket positions");

@@ -173,8 +173,9 @@ std::vector<RecordStep> Plotter::table1_steps(const std::shared_ptr<RecordBuffer
   // Subspace's table 1 is in (y, x) order: its ys sorted, xs_ the x at each position.
   if (mode_ == Mode::Subspace) append_steps(out, subspace_table1_steps(device_, k, r.ys[1], xs_));
   // Table 1's slots' x (their positions), for the links of table 2 to lead to.
-  const SlotLinkOutput x_by_slot = parents_ == ParentLayout::Links ? SlotLinkOutput{SlotLinks::Positions, nullptr, &r.slot_links[1]}
-                                          : SlotLinkOutput{};
+  const SlotLinkOutput x_by_slot = parents_ == ParentLayout::Links
+                                       ? SlotLinkOutput{SlotLinks::Positions, nullptr, &r.slot_links[1]}
+                                       : SlotLinkOutput{};
   append_steps(out, bucketing_steps(device_, k, mode_, r.ys[1], pair_sizes_, 0, 1u << k, r.buckets[1], x_by_slot));
   return out;
 }
@@ -194,7 +195,8 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
     const auto t = std::size_t(table);
     const Buckets& below = r.buckets[t - 1];
     s.run(detail::find_matches_kernel(k, table, mode, match_workgroup, parents_), pair_grid, below.slots,
-          below.where == SlotPositions::Apart ? below.positions : below.slots, below.sizes, r.metadata[t - 1], xs_, sparse ? r.sparse_ys[t] : r.ys[t],
+          below.where == SlotPositions::Apart ? below.positions : below.slots, below.sizes, r.metadata[t - 1], xs_,
+          sparse ? r.sparse_ys[t] : r.ys[t],
           sparse ? r.sparse_metadata[t] : r.metadata[t], sparse ? r.sparse_parents[t] : r.parents[t], pair_sizes_,
           targets_, subspace_targets_, pairs);
   }};

@@ -14,7 +14,8 @@ namespace {
 void store_proof(const WriteBuffer<std::uint32_t>& proofs, int k, const UInt& s, const std::vector<UInt>& xs) {
   BitString proof;
   for (const UInt& x : xs) proof.append(x, unsigned(k));
-  for (std::uint32_t w = 0; w < proof_words(k); ++w) proofs[s * proof_words(k) + w] = hash::big_endian(proof.words()[w]);
+  for (std::uint32_t w = 0; w < proof_words(k); ++w)
+    proofs[s * proof_words(k) + w] = hash::big_endian(proof.words()[w]);
 }
 
 }  // namespace

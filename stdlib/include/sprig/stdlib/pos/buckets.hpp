@@ -61,8 +61,8 @@ inline std::uint32_t slot_position(const std::vector<std::uint32_t>& slots, Mode
 }
 inline std::uint32_t apart_slot_position(const std::vector<std::uint32_t>& positions, int k, std::uint32_t bucket,
                                          std::uint32_t rank) {
-  return std::uint32_t(
-      unpack_entry(positions, bucket_position_layout(k), std::size_t(bucket) * bucket_capacity(Mode::Abundance) + rank));
+  const std::size_t slot = std::size_t(bucket) * bucket_capacity(Mode::Abundance) + rank;
+  return std::uint32_t(unpack_entry(positions, bucket_position_layout(k), slot));
 }
 inline std::uint32_t slot_y(const std::vector<std::uint32_t>& slots, Mode mode, std::uint32_t bucket,
                             std::uint32_t rank, SlotPositions positions = SlotPositions::InSlots) {
