@@ -58,11 +58,12 @@ inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
 }
 // A batch takes windows until it holds about this many entries, or 16 windows of points
 // where that is more. Every batch ends in its reduction, a chain of small launches that
-// leaves a large GPU mostly idle, so fewer batches are faster: on an H100, 16 windows a
-// batch instead of 4 took 2^17 points from 15.6 to 13.1 ms, 2^20 from 34.9 to 25.1 and
-// 2^22 from 88.9 to 76.7 (docs/msm.md), while at 2^17 points the whole MSM stays within
-// 34 MiB (all 20 windows in one batch: 10.4 ms, 37 MiB).
-inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 20;
+// leaves a large GPU mostly idle (its driver runs launches one after another), so fewer
+// batches are faster: on an H100, 16 windows a batch instead of 4 took 2^17 points from
+// 15.6 to 13.1 ms, 2^20 from 34.9 to 25.1 and 2^22 from 88.9 to 76.7, and 2^21 entries
+// instead of 2^20 put 2^16 points in one batch (docs/msm.md), while at 2^17 points the whole
+// MSM stays within 34 MiB (all 20 windows in one batch: 10.4 ms, 37 MiB).
+inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 21;
 inline constexpr std::uint64_t msm_batch_windows_of_points = 16;
 // A budget too small for one window of all points splits the points into batches, but not
 // below this many: under it a batch's buckets (2^(c-1) points of 128 bytes and more) outweigh
