@@ -40,6 +40,43 @@ TEST_CASE("Subspace device plot equals the reference at K = 15, tables and proof
   }
 }
 
+// Tables that outgrow their room: a plotter that starts every table with room for half of
+// 2^K entries loses entries in each, grows, plots the record again, and keeps the room.
+TEST_CASE("a Subspace record whose tables outgrow their room is plotted again with more", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  sprig::pos::PlotterOptions options;
+  options.subspace_room = 0.5;
+  sprig::pos::Plotter plotter(dev, 15, sprig::pos::Mode::Subspace, options);
+  const std::size_t small_bytes = plotter.device_bytes();
+  for (int t = 2; t <= 6; ++t) REQUIRE(plotter.room(t) == 1u << 14);
+  const pos_ref::Tables tables = pos_ref::build_tables(seed_of(6), 15, pos_ref::Mode::Subspace);
+  auto sequence = dev.sequence();
+  plotter.record(sequence, device_seed(seed_of(6)));
+  sequence.run_and_wait();
+  require_same_proofs(plotter.result(), pos_ref::create_proofs(tables));
+  for (int t = 2; t <= 6; ++t) {
+    INFO("table " << t);
+    const std::uint64_t entries = tables.table[std::size_t(t)].entries;
+    CHECK(plotter.room(t) >= entries);
+    CHECK(plotter.room(t) <= entries + entries / 8 + 64);
+    const std::vector<std::uint32_t> parents = dev.download(plotter.parents(t));
+    const auto& expected = tables.table[std::size_t(t)].parents;
+    for (std::size_t p = 0; p < expected.size(); ++p)
+      if (parents[2 * p] != expected[p][0] || parents[2 * p + 1] != expected[p][1]) FAIL("position " << p);
+  }
+  CHECK(plotter.device_bytes() > small_bytes);
+  // The room stays: the next record needs no second plot and still equals the reference.
+  require_same_proofs(plotter.plot(device_seed(seed_of(7))),
+                      pos_ref::create_proofs(pos_ref::build_tables(seed_of(7), 15, pos_ref::Mode::Subspace)));
+
+  sprig::pos::PlotterOptions wrong;
+  wrong.subspace_room = -1;
+  REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 15, sprig::pos::Mode::Subspace, wrong),
+                      Catch::Contains("subspace_room"));
+  REQUIRE_THROWS_WITH(plotter.room(7), Catch::Contains("tables 2..6"));
+  REQUIRE_THROWS_WITH(plotter.parents(7), Catch::Contains("table 7's are in its proof targets' keys"));
+}
+
 TEST_CASE("Subspace device find_proofs equals the reference for any challenge index", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   sprig::pos::Plotter plotter(dev, 16, sprig::pos::Mode::Subspace);

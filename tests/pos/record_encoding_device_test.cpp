@@ -72,6 +72,30 @@ TEST_CASE("device record encoding is recorded in the plot's sequence and zeroes 
   REQUIRE(pos_ref::encode_chunk(expected.chunks[0], expected.proofs.proof(0)) == record[expected.proofs.s_buckets[0]]);
 }
 
+// A Subspace record whose tables outgrow their room is plotted again when it is read: the
+// encoding recorded with it is made again from the new proofs.
+TEST_CASE("device record encoding follows a Subspace record plotted again with more room", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  const std::vector<pos_ref::Chunk> record = test_record();
+  const pos_ref::Seed seed = encoding_seed(3);
+  sprig::pos::Seed device_seed{};
+  std::copy(seed.begin(), seed.end(), device_seed.begin());
+  sprig::pos::PlotterOptions options;
+  options.subspace_room = 0.5;
+  sprig::pos::Plotter plotter(dev, 15, sprig::pos::Mode::Subspace, options);
+  auto chunks = dev.upload(sprig::hash::pack_bytes(flat(record)));
+  auto sequence = dev.sequence();
+  plotter.record(sequence, device_seed);
+  plotter.record_encoding(sequence, chunks);
+  sequence.run_and_wait();
+  const pos_ref::EncodedRecord expected = pos_ref::encode_record(seed, 15, pos_ref::Mode::Subspace, record);
+  std::vector<std::uint8_t> all = sprig::hash::unpack_bytes(dev.download(plotter.encoded()),
+                                                            std::size_t(sprig::pos::proofs_per_record) * 32);
+  CHECK(plotter.room(2) > 1u << 14);  // it was plotted again
+  all.resize(expected.chunks.size() * 32);
+  REQUIRE(all == flat(expected.chunks));
+}
+
 TEST_CASE("device record encoding rejects a record that is not 2^16 chunks", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   sprig::pos::Plotter plotter(dev, 15);

@@ -1,7 +1,8 @@
 // Subspace's renumbering (stdlib/include/sprig/stdlib/pos/subspace.hpp) against a CPU sort
-// by (y, left, right): holes, full and empty pairs, and runs of equal (y, left) whose rights
-// come in every order, which a plot almost never has (two matches of one left entry whose
-// 21-bit ys collide) but the order must still break by right.
+// by (y, left, right): holes, full and empty pairs, ys at the top of their range (which the
+// holes' all-ones keys share in their sorted bits), runs of equal y whose (left, right)
+// come in every order, and a dense table with too little room, which loses entries and
+// says how many the table had.
 #include <algorithm>
 #include <cstdint>
 #include <random>
@@ -21,63 +22,122 @@ struct Entry {
   std::uint32_t y, left, right, slot;
 };
 
-}  // namespace
+// A sparse table as matching writes it: each pair's matches from b * 512 in left order.
+struct SparseTableData {
+  std::vector<std::uint32_t> pair_sizes, ys, parents, metadata;
+  std::vector<Entry> sorted;  // by (y, left, right)
+};
 
-TEST_CASE("Subspace renumbering orders a sparse table by (y, left, right), ties in (y, left) by right",
-          "[pos][device]") {
-  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
-  const int k = 15, table = 3;
-  const std::uint32_t per_pair = pos::matches_per_pair(pos::Mode::Subspace), pairs = 9;
-  const std::uint32_t count = pairs * per_pair, words = pos::metadata_words(k, table);
+SparseTableData make_sparse_table(int k, int table, std::uint32_t pairs) {
+  const std::uint32_t per_pair = pos::matches_per_pair(pos::Mode::Subspace), count = pairs * per_pair;
+  const std::uint32_t words = pos::metadata_words(k, table), top_y = (1u << pos::y_bits(k)) - 1;
   std::mt19937 rng(31);
-  std::vector<std::uint32_t> pair_sizes(pairs);
-  for (std::uint32_t& size : pair_sizes) size = rng() % (per_pair + 1);
-  pair_sizes[0] = per_pair;
-  pair_sizes[1] = 0;
-  std::vector<std::uint32_t> ys(count), parents(2 * std::size_t(count)), metadata(std::size_t(count) * words);
-  for (std::uint32_t& w : metadata) w = rng();
-  std::vector<Entry> entries;
+  SparseTableData d;
+  d.pair_sizes.resize(pairs);
+  for (std::uint32_t& size : d.pair_sizes) size = rng() % (per_pair + 1);
+  d.pair_sizes[0] = per_pair;
+  d.pair_sizes[1] = 0;
+  d.ys.resize(count);
+  d.parents.resize(2 * std::size_t(count));
+  d.metadata.resize(std::size_t(count) * words);
+  for (std::uint32_t& w : d.metadata) w = rng();
+  std::uint32_t left = 0;
   for (std::uint32_t b = 0; b < pairs; ++b) {
-    for (std::uint32_t i = 0; i < pair_sizes[b]; ++i) {
+    for (std::uint32_t i = 0; i < d.pair_sizes[b]; ++i) {
       const std::uint32_t slot = b * per_pair + i;
-      // Every fourth slot repeats the (y, left) of the slot before it, with a smaller right
-      // (runs of up to 5 whose rights descend); the others are random.
-      const bool repeat = i % 4 != 0;
-      ys[slot] = repeat ? ys[slot - 1] : rng() % (1u << pos::y_bits(k));
-      parents[2 * slot] = repeat ? parents[2 * slot - 2] : rng() % (1u << (k + 2));
-      parents[2 * slot + 1] = repeat ? parents[2 * slot - 1] - 1 - rng() % 3 : 1000 + rng() % (1u << (k + 1));
-      entries.push_back({ys[slot], parents[2 * slot], parents[2 * slot + 1], slot});
+      left += rng() % 3;  // in left order, a left entry's matches together
+      std::uint32_t y = rng() % (top_y + 1);
+      if (i % 4 == 1) y = d.ys[slot - 1];                       // the y of the match before
+      if (i % 4 == 2 && b % 2 == 0) y = d.ys[b * per_pair];     // the y of the pair's first
+      if (i % 16 == 3) y = top_y;                               // y at the top of its range
+      d.ys[slot] = y;
+      d.parents[2 * slot] = left;
+      d.parents[2 * slot + 1] = 1000 + slot * 7919 % count;  // distinct, in any order
+      d.sorted.push_back({y, left, d.parents[2 * slot + 1], slot});
     }
   }
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) {
-              return std::tie(a.y, a.left, a.right) < std::tie(b.y, b.left, b.right);
-            });
+  std::sort(d.sorted.begin(), d.sorted.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.y, a.left, a.right) < std::tie(b.y, b.left, b.right);
+  });
+  return d;
+}
 
-  auto sparse_ys = dev.upload(ys), sparse_parents = dev.upload(parents), sparse_metadata = dev.upload(metadata);
-  auto sizes = dev.upload(pair_sizes);
-  auto dense_ys = dev.alloc<std::uint32_t>(count), dense_parents = dev.alloc<std::uint32_t>(2 * std::size_t(count));
-  auto dense_metadata = dev.alloc<std::uint32_t>(std::size_t(count) * words);
+}  // namespace
+
+TEST_CASE("Subspace renumbering orders a sparse table by (y, left, right) within its room", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  const int k = 15, table = 3;
+  const std::uint32_t words = pos::metadata_words(k, table);
+  const SparseTableData d = make_sparse_table(k, table, 9);
+  const auto total = std::uint32_t(d.sorted.size());
+  auto sparse_ys = dev.upload(d.ys), sparse_parents = dev.upload(d.parents), sparse_metadata = dev.upload(d.metadata);
+  auto sizes = dev.upload(d.pair_sizes);
+  auto entries = dev.upload(std::vector<std::uint32_t>(8, 0));
+
+  for (std::uint32_t room : {total + 100, total}) {
+    INFO("room " << room << " for " << total << " entries");
+    auto dense_ys = dev.alloc<std::uint32_t>(room), dense_parents = dev.alloc<std::uint32_t>(2 * std::size_t(room));
+    auto dense_metadata = dev.alloc<std::uint32_t>(std::size_t(room) * words);
+    auto sequence = dev.sequence();
+    for (const pos::RecordStep& step : pos::subspace_renumber_steps(
+             dev, k, table, pos::SparseTable{sparse_ys, sparse_parents, sparse_metadata, sizes},
+             pos::DenseTable{dense_ys, dense_parents, dense_metadata}, entries))
+      step(sequence);
+    sequence.run_and_wait();
+
+    REQUIRE(dev.download(entries)[table] == total);
+    const std::vector<std::uint32_t> got_ys = dev.download(dense_ys), got_parents = dev.download(dense_parents),
+                                     got_metadata = dev.download(dense_metadata);
+    for (std::size_t j = 0; j < room; ++j) {
+      INFO("position " << j);
+      if (j >= total) {
+        REQUIRE(got_ys[j] == ~0u);
+        continue;
+      }
+      const Entry& e = d.sorted[j];
+      REQUIRE(got_ys[j] == e.y);
+      REQUIRE(got_parents[2 * j] == e.left);
+      REQUIRE(got_parents[2 * j + 1] == e.right);
+      for (std::uint32_t w = 0; w < words; ++w)
+        REQUIRE(got_metadata[j * words + w] == d.metadata[std::size_t(e.slot) * words + w]);
+    }
+  }
+}
+
+TEST_CASE("Subspace renumbering into too little room counts every entry of the table", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  const int k = 15, table = 2;
+  const SparseTableData d = make_sparse_table(k, table, 9);
+  const auto total = std::uint32_t(d.sorted.size()), room = total - 300;
+  auto sparse_ys = dev.upload(d.ys), sparse_parents = dev.upload(d.parents), sparse_metadata = dev.upload(d.metadata);
+  auto sizes = dev.upload(d.pair_sizes);
+  auto entries = dev.upload(std::vector<std::uint32_t>(8, 0));
+  auto dense_ys = dev.alloc<std::uint32_t>(room), dense_parents = dev.alloc<std::uint32_t>(2 * std::size_t(room));
+  auto dense_metadata = dev.alloc<std::uint32_t>(std::size_t(room) * pos::metadata_words(k, table));
   auto sequence = dev.sequence();
   for (const pos::RecordStep& step :
        pos::subspace_renumber_steps(dev, k, table, pos::SparseTable{sparse_ys, sparse_parents, sparse_metadata, sizes},
-                                    pos::DenseTable{dense_ys, dense_parents, dense_metadata}, count))
+                                    pos::DenseTable{dense_ys, dense_parents, dense_metadata}, entries))
     step(sequence);
   sequence.run_and_wait();
+  CHECK(dev.download(entries)[table] == total);
 
-  const std::vector<std::uint32_t> got_ys = dev.download(dense_ys), got_parents = dev.download(dense_parents),
-                                   got_metadata = dev.download(dense_metadata);
-  for (std::size_t j = 0; j < count; ++j) {
-    INFO("position " << j << " of " << entries.size() << " entries");
-    if (j >= entries.size()) {
-      REQUIRE(got_ys[j] == ~0u);
-      continue;
-    }
-    const Entry& e = entries[j];
-    REQUIRE(got_ys[j] == e.y);
-    REQUIRE(got_parents[2 * j] == e.left);
-    REQUIRE(got_parents[2 * j + 1] == e.right);
-    for (std::uint32_t w = 0; w < words; ++w)
-      REQUIRE(got_metadata[j * words + w] == metadata[std::size_t(e.slot) * words + w]);
-  }
+  auto small_parents = dev.alloc<std::uint32_t>(room);
+  auto refused = dev.sequence();
+  const auto steps = pos::subspace_renumber_steps(
+      dev, k, table, pos::SparseTable{sparse_ys, sparse_parents, sparse_metadata, sizes},
+      pos::DenseTable{dense_ys, small_parents, dense_metadata}, entries);
+  REQUIRE_THROWS_WITH(steps.front()(refused), Catch::Contains("too small"));
+}
+
+TEST_CASE("Subspace tables start with room for their spread, at most their slots", "[pos]") {
+  // 2^20 (1 + 8 deviations): table 2 about 1.011 x 2^20, table 6 about 1.18 x 2^20.
+  CHECK(pos::subspace_table_room(20, 2) == 1060352);
+  CHECK(pos::subspace_table_room(20, 6) == 1236544);
+  for (int t = 3; t <= 6; ++t) CHECK(pos::subspace_table_room(20, t) > pos::subspace_table_room(20, t - 1));
+  CHECK(pos::subspace_table_room(25, 2) < (1u << 25) + (1u << 25) / 256);
+  for (int k = pos::min_k; k <= pos::max_subspace_k; ++k)
+    for (int t = 2; t <= 6; ++t)
+      CHECK(pos::subspace_table_room(k, t) <= pos::num_pairs(k) * pos::matches_per_pair(pos::Mode::Subspace));
+  CHECK_THROWS_AS(pos::subspace_table_room(20, 7), std::out_of_range);
 }

@@ -223,7 +223,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
               store_link(parents, k, position, b, i, right_index.load());
             } else if (ranks) {  // the same, the pair being the position's
               store_ranks(parents, position, i, right_index.load());
-            } else {
+            } else if (table < 7) {  // Subspace's table 7 keeps them in its targets' keys
               parents[position * 2u] = left_position;
               parents[position * 2u + 1u] = right_position;
             }

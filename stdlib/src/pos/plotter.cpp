@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -74,20 +75,40 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
       device.alloc<std::uint32_t>(kept_s_buckets_.size(), "readback s-buckets", MemoryKind::HostCached);
   readback_bitmap_ = device.alloc<std::uint32_t>(bitmap_.size(), "readback bitmap", MemoryKind::HostCached);
   if (mode == Mode::Subspace) {
-    for (auto& p : kept_parents_) p = device.alloc<std::uint32_t>(child_slots(k, mode) * 2, "plotter kept parents");
+    if (options.subspace_room < 0 || options.subspace_room > 4)
+      throw std::invalid_argument("pos::Plotter: subspace_room is a multiple of 2^K from 0 (the default room) to 4, not " +
+                                  std::to_string(options.subspace_room));
+    for (int t = 2; t <= 6; ++t)
+      room_[std::size_t(t)] =
+          options.subspace_room > 0
+              ? std::uint32_t(std::min<double>(std::ceil(std::ldexp(options.subspace_room, k)), double(child_slots(k, mode))))
+              : subspace_table_room(k, t);
     xs_ = device.alloc<std::uint32_t>(std::size_t(1) << k, "plotter table 1 xs");
     subspace_targets_ = device.alloc<std::uint64_t>(std::size_t(1) << k, "plotter Subspace targets");
+    table_entries_ = device.alloc<std::uint32_t>(8, "plotter table entries");
+    readback_table_entries_ = device.alloc<std::uint32_t>(8, "readback table entries", MemoryKind::HostCached);
+    no_parents_ = device.alloc<std::uint32_t>(1, "plotter table 7 parents stand-in");
   } else {  // unused by Abundance's kernels, which still bind them
     xs_ = device.alloc<std::uint32_t>(1);
     subspace_targets_ = device.alloc<std::uint64_t>(1);
     no_challenges_ = device.alloc<std::uint32_t>(1);
   }
+  make_room();
+}
+
+void Plotter::make_room() {
+  if (mode_ == Mode::Subspace)
+    for (int t = 2; t <= 6; ++t) {
+      DeviceBuffer<std::uint32_t>& kept = kept_parents_[std::size_t(t - 2)];
+      if (kept.size() != 2 * std::size_t(room_[std::size_t(t)]))
+        kept = device_.alloc<std::uint32_t>(2 * std::size_t(room_[std::size_t(t)]), "plotter kept parents");
+    }
   // One record recorded and not run plans its transients: the workspace takes that much now,
   // so that what the plotter will need shows in the device's memory before its first record.
-  Sequence planning = device.sequence();
-  for (const RecordStep& step : steps(Seed{})) step(planning);
+  Sequence planning = device_.sequence();
+  for (const RecordStep& step : record_steps(Seed{})) step(planning);
   record_scratch_bytes_ = planning.memory_plan().scratch_bytes;
-  if (record_scratch_bytes_ > 0) workspace_.reserve(device.backend(), record_scratch_bytes_);
+  if (record_scratch_bytes_ > 0) workspace_.reserve(device_.backend(), record_scratch_bytes_);
 }
 
 std::size_t Plotter::device_bytes() const {
@@ -95,18 +116,62 @@ std::size_t Plotter::device_bytes() const {
                       targets_.bytes() + found_.bytes() + index_.bytes() + kept_proofs_.bytes() +
                       kept_s_buckets_.bytes() + bitmap_.bytes() + record_scratch_bytes_;
   for (const auto& p : kept_parents_) bytes += p.bytes();
+  bytes += table_entries_.bytes() + no_parents_.bytes();
   if (encoded_) bytes += encoded_->bytes();
   return bytes;
 }
 
-const DeviceBuffer<std::uint32_t>& Plotter::parents(int table) const {
+const DeviceBuffer<std::uint32_t>& Plotter::parents(int table) {
   if (mode_ != Mode::Subspace)
     throw std::logic_error("pos Plotter: parents() are Subspace's; Abundance's tables are transients of the record");
-  if (table < 2 || table > 7) throw std::out_of_range("pos Plotter: parents() of table " + std::to_string(table));
+  if (table < 2 || table > 6)
+    throw std::out_of_range("pos Plotter: parents() of table " + std::to_string(table) +
+                            " (tables 2..6 keep theirs; table 7's are in its proof targets' keys)");
+  settle();
   return kept_parents_[std::size_t(table - 2)];
 }
 
+std::uint32_t Plotter::room(int table) const {
+  if (mode_ != Mode::Subspace || table < 2 || table > 6)
+    throw std::out_of_range("pos Plotter: room() is that of Subspace's tables 2..6, not of table " +
+                            std::to_string(table));
+  return room_[std::size_t(table)];
+}
+
+void Plotter::settle() {
+  if (mode_ != Mode::Subspace || settled_) return;
+  // A table outgrew its room: the record lost entries, so it is plotted again (with its
+  // encoding, if one was recorded) with room for what it held and an eighth more, which
+  // later records keep. Each round grows a table; none grows past the sparse slots.
+  for (;;) {
+    const std::vector<std::uint32_t> entries = device_.download(readback_table_entries_);
+    bool grew = false;
+    for (int t = 2; t <= 6; ++t) {
+      const std::uint32_t held = entries[std::size_t(t)];
+      if (held <= room_[std::size_t(t)]) continue;
+      const std::uint64_t wanted = (std::uint64_t(held) + held / 8 + 63) / 64 * 64;
+      room_[std::size_t(t)] = std::uint32_t(std::min<std::uint64_t>(wanted, child_slots(k_, mode_)));
+      grew = true;
+    }
+    if (!grew) break;
+    make_room();
+    const DeviceBuffer<std::uint32_t>* chunks = encoding_chunks_;
+    Sequence again = device_.sequence();
+    record(again, last_seed_);
+    if (chunks) record_encoding(again, *chunks);
+    again.run_and_wait();
+  }
+  settled_ = true;
+}
+
 std::vector<RecordStep> Plotter::steps(const Seed& seed) {
+  last_seed_ = seed;
+  settled_ = false;
+  encoding_chunks_ = nullptr;
+  return record_steps(seed);
+}
+
+std::vector<RecordStep> Plotter::record_steps(const Seed& seed) {
   auto record = std::make_shared<RecordBuffers>();
   std::vector<RecordStep> out;
   out.push_back([this, record, seed](Sequence& s) {
@@ -124,13 +189,17 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
     r.metadata[1] = s.transient<std::uint32_t>(1, "table 1 metadata stand-in");
     for (int t = 2; t <= 7; ++t) {
       const std::string name = "table " + std::to_string(t);
-      const std::size_t metadata = sparse ? std::size_t(metadata_words(k, t)) * slots
+      // Subspace's dense tables hold their room's entries; its sparse ones, and Abundance's,
+      // their slots.
+      const std::size_t entries = sparse && t < 7 ? room_[t] : slots;
+      const std::size_t metadata = sparse ? std::size_t(metadata_words(k, t)) * entries
                                           : packed_words(k, unsigned(metadata_bits(k, t)));
       // Table 7 keeps no ys or metadata: one-word stand-ins for matching to bind.
-      r.ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " ys");
+      r.ys[t] = s.transient<std::uint32_t>(t < 7 ? entries : 1, name + " ys");
       r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " metadata");
       if (sparse) {
-        r.parents[t] = kept_parents_[std::size_t(t - 2)];
+        // Subspace's table 7 keeps its parents in its proof targets' keys.
+        r.parents[t] = t < 7 ? kept_parents_[std::size_t(t - 2)] : no_parents_;
       } else if (links) {
         r.parents[t] = s.transient<std::uint32_t>(slots, name + " links");
         if (t < 7)
@@ -142,8 +211,9 @@ std::vector<RecordStep> Plotter::steps(const Seed& seed) {
       if (t < 7) r.buckets[t] = transient_buckets(s, k, mode_, name, where);
       if (sparse) {
         r.sparse_ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " sparse ys");
-        r.sparse_parents[t] = s.transient<std::uint32_t>(slots * 2, name + " sparse parents");
-        r.sparse_metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " sparse metadata");
+        r.sparse_parents[t] = s.transient<std::uint32_t>(t < 7 ? slots * 2 : 1, name + " sparse parents");
+        r.sparse_metadata[t] = s.transient<std::uint32_t>(
+            std::max<std::size_t>(std::size_t(metadata_words(k, t)) * slots, 1), name + " sparse metadata");
       }
     }
     if (links)
@@ -205,8 +275,8 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
   if (sparse) {
     append_steps(out, subspace_renumber_steps(device_, k, table,
                                    SparseTable{r.sparse_ys[t], r.sparse_parents[t], r.sparse_metadata[t], pair_sizes_},
-                                   DenseTable{r.ys[t], r.parents[t], r.metadata[t]}, slots));
-    append_steps(out, bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, slots, r.buckets[t]));
+                                   DenseTable{r.ys[t], r.parents[t], r.metadata[t]}, table_entries_));
+    append_steps(out, bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, room_[t], r.buckets[t]));
   } else {
     // Each bucket slot's link, in bucket-slot order: what the next table's links name.
     const SlotLinkOutput links_by_slot =
@@ -250,6 +320,7 @@ std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers
         s.copy(bitmap_, readback_bitmap_);
         s.copy(kept_s_buckets_, readback_s_buckets_);
         s.copy(kept_proofs_, readback_proofs_);
+        if (mode_ == Mode::Subspace) s.copy(table_entries_, readback_table_entries_);
       },
   };
 }
@@ -269,13 +340,14 @@ PlotResult Plotter::plot(const Seed& seed) {
 std::vector<std::optional<std::vector<std::uint8_t>>> Plotter::find_proofs(
     const std::vector<std::uint32_t>& challenges) {
   if (mode_ != Mode::Subspace) throw std::logic_error("pos Plotter: find_proofs is Subspace's (Mode::Subspace)");
+  settle();
   std::vector<std::optional<std::vector<std::uint8_t>>> out;
   if (challenges.empty()) return out;
   auto list = device_.upload(challenges);
   auto found = device_.alloc<std::uint32_t>(challenges.size());
   auto proofs = device_.alloc<std::uint32_t>(challenges.size() * proof_words(k_));
   auto sequence = device_.sequence();
-  sequence.run(detail::expand_proofs_kernel(k_, mode_, false), grid(challenges.size()), targets_, kept_parents_[5],
+  sequence.run(detail::expand_proofs_kernel(k_, mode_, false), grid(challenges.size()), targets_, no_parents_,
                kept_parents_[4], kept_parents_[3], kept_parents_[2], kept_parents_[1], kept_parents_[0],
                subspace_targets_, xs_, list, found, proofs, std::uint32_t(challenges.size()));
   sequence.run_and_wait();
@@ -291,6 +363,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> Plotter::find_proofs(
 }
 
 PlotResult Plotter::result() {
+  settle();
   PlotResult r;
   r.k = k_;
   std::vector<std::uint32_t> bitmap = device_.download(readback_bitmap_);
@@ -306,6 +379,7 @@ PlotResult Plotter::result() {
 
 void Plotter::record_encoding(Sequence& sequence, const DeviceBuffer<std::uint32_t>& chunks) {
   const std::size_t words = std::size_t(proofs_per_record) * chunk_words;
+  encoding_chunks_ = &chunks;  // settle() encodes them again if the record is plotted again
   if (!encoded_) encoded_.emplace(device_.alloc<std::uint32_t>(words));
   // The proofs' hashes live only while they mask the chunks: a transient, in the memory the
   // record's tables had.
@@ -317,17 +391,20 @@ std::vector<std::uint8_t> Plotter::encode(const std::vector<std::uint8_t>& chunk
   if (chunks.size() != std::size_t(record_chunks) * chunk_bytes)
     throw std::invalid_argument("pos encode: the erasure-coded record has " + std::to_string(chunks.size()) +
                                 " bytes, not 2^16 chunks of 32 bytes (2097152 bytes)");
+  settle();
   auto input = device_.upload(hash::pack_bytes(chunks));
   auto sequence = device_.sequence();
   record_encoding(sequence, input);
   sequence.run_and_wait();
+  encoding_chunks_ = nullptr;
   std::size_t count = 0;
   for (std::uint32_t w : device_.download(bitmap_)) count += std::size_t(std::popcount(w));
   return hash::unpack_bytes(device_.download(*encoded_), count * chunk_bytes);
 }
 
-const DeviceBuffer<std::uint32_t>& Plotter::encoded() const {
+const DeviceBuffer<std::uint32_t>& Plotter::encoded() {
   if (!encoded_) throw std::logic_error("pos Plotter: encoded() before record_encoding()");
+  settle();
   return *encoded_;
 }
 
@@ -338,9 +415,9 @@ void record_interleaved(Sequence& sequence, const std::vector<Plotter*>& plotter
     throw std::invalid_argument("pos::record_interleaved: one seed per plotter is needed");
   std::vector<std::vector<RecordStep>> all;
   std::size_t longest = 0;
+  if (!plotters.empty()) sequence.use_workspace(plotters[0]->workspace());
   for (std::size_t i = 0; i < plotters.size(); ++i) {
     all.push_back(plotters[i]->steps(seeds[i]));
-  if (!plotters.empty()) sequence.use_workspace(plotters[0]->workspace());
     longest = std::max(longest, all.back().size());
   }
   // Plotters of different K or rules have different numbers of steps: each runs all of its own.

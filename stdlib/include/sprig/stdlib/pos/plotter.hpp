@@ -44,6 +44,10 @@ struct PlotterOptions {
   // queue run one after another, so records recorded into separate sequences never need
   // their scratch at the same time (records interleaved in one sequence get room for all).
   Workspace workspace;
+  // Subspace: the entries each of tables 2..6 has room for at first, as a multiple of 2^K;
+  // 0 takes a room by the tables' measured spread (subspace.hpp). A record whose table
+  // outgrows its room is plotted again with more (tests start small to see it happen).
+  double subspace_room = 0;
 };
 
 class Plotter {
@@ -66,6 +70,12 @@ class Plotter {
   // plotter's buffers, which a later plot reuses, and make the record's transients in the
   // sequence they record into.
   std::vector<RecordStep> steps(const Seed& seed);
+
+  // Subspace: the entries table `table` (2..6) has room for now. A record whose table held
+  // more is plotted again, with more room, by the first of result(), find_proofs(),
+  // parents() and encoded() after it ran (so a chunks buffer given to record_encoding must
+  // live until then), and the room stays for later records.
+  std::uint32_t room(int table) const;
 
   // Records the plot of `seed` into `sequence`, whose transients go to this plotter's
   // workspace.
@@ -93,7 +103,7 @@ class Plotter {
   std::vector<std::uint8_t> encode(const std::vector<std::uint8_t>& chunks);
 
   // The encoded chunks of the last record_encoding() (2^15 x 8 words, zero past the count).
-  const DeviceBuffer<std::uint32_t>& encoded() const;
+  const DeviceBuffer<std::uint32_t>& encoded();
   // The kept proofs (2^15 slots of 2K words) and their s-buckets after a plot.
   const DeviceBuffer<std::uint32_t>& kept_proofs() const { return kept_proofs_; }
   const DeviceBuffer<std::uint32_t>& kept_s_buckets() const { return kept_s_buckets_; }
@@ -101,12 +111,18 @@ class Plotter {
   // Intermediate results of the last plot, for tests that compare them stage by stage.
   // parents(t): Subspace's tables' parent positions, which find_proofs reads and the plotter
   // keeps; Abundance's tables are transients of the record (links.hpp).
-  const DeviceBuffer<std::uint32_t>& parents(int table) const;
+  const DeviceBuffer<std::uint32_t>& parents(int table);
   const DeviceBuffer<std::uint32_t>& s_bucket_targets() const { return targets_; }
   const DeviceBuffer<std::uint32_t>& pair_sizes() const { return pair_sizes_; }  // table 7's after a plot
 
  private:
   struct RecordBuffers;  // one record's transients
+  std::vector<RecordStep> record_steps(const Seed& seed);
+  // Sizes the kept parents by the tables' room and plans a record's transients for it.
+  void make_room();
+  // Subspace: plots the last record again, with more room, while one of its tables
+  // outgrew its room.
+  void settle();
   std::vector<RecordStep> table1_steps(const std::shared_ptr<RecordBuffers>& record);
   std::vector<RecordStep> table_steps(const std::shared_ptr<RecordBuffers>& record, int table);
   std::vector<RecordStep> proof_steps(const std::shared_ptr<RecordBuffers>& record);
@@ -126,7 +142,14 @@ class Plotter {
   // Host-cached copies of bitmap_, kept_s_buckets_ and kept_proofs_, written at the end of
   // each record: result() reads them without a transfer of its own.
   DeviceBuffer<std::uint32_t> readback_proofs_, readback_s_buckets_, readback_bitmap_;
-  std::array<DeviceBuffer<std::uint32_t>, 6> kept_parents_;  // Subspace's tables 2..7
+  // Subspace: tables 2..6's room, parents and entry counts (and their host-cached copy, read
+  // by settle()); the last record's seed and chunks, to plot it again.
+  std::array<std::uint32_t, 8> room_{};
+  std::array<DeviceBuffer<std::uint32_t>, 5> kept_parents_;
+  DeviceBuffer<std::uint32_t> table_entries_, readback_table_entries_, no_parents_;
+  Seed last_seed_{};
+  bool settled_ = true;
+  const DeviceBuffer<std::uint32_t>* encoding_chunks_ = nullptr;
   std::optional<DeviceBuffer<std::uint32_t>> encoded_;  // record encoding, on first use
 };
 

@@ -4,11 +4,19 @@
 // (y, position) order, and ties in y are broken the way Subspace breaks them.
 //
 // Table 1: a stable radix sort of (y, x) pairs by y. Tables 2..6: matching writes each
-// pair's matches at b * 512 + i; a radix sort by (y, left) as a (2K + 8)-bit key orders the
-// slots, a pass orders each run of equal (y, left) by right (two matches of one left entry
-// whose ys collide: a run is almost always one entry, so a sort by right before it, as
-// there was, cost 3 passes over every slot for nothing), and a gather writes the dense
-// table: y, parents and metadata by position, an all-ones y past the last entry.
+// pair's matches at b * 512 + i, in left order; the entries are compacted (a scan of the
+// pairs' sizes gives each pair its start) into the dense table's room, a stable radix sort
+// by y alone orders them by (y, left), a pass orders each run of equal y by (left, right)
+// (a run is one entry but for y collisions), and a gather writes the dense table: y,
+// parents and metadata by position, an all-ones y past the last entry.
+//
+// Room. A dense table holds about 2^K entries, not the 2.17 x 2^K slots of the sparse one,
+// but how many varies from seed to seed, the spread doubling from each table to the next:
+// the reference's standard deviations of table 2's entries / 2^K are 0.55% at K = 15 (3,000
+// seeds), 0.26% at K = 17 (300) and 0.11% at K = 20 (20), about 2^-K/2 (table 6: 8.3%,
+// 4.6%, 2.1%), and the tail is long (a K = 15 table 7 5.4 deviations above its mean). A
+// table starts with room for 2^K (1 + 8 deviations) entries and the plotter grows it, and
+// plots the record again, when a record's table outgrows it (plotter.hpp).
 #pragma once
 
 #include <functional>
@@ -29,26 +37,31 @@ namespace detail {
 using IotaKernel = Kernel<WriteBuffer<std::uint32_t>>;
 const IotaKernel& iota_kernel(std::uint32_t invocations);
 
-// Sort keys of the sparse child table: (y << position_bits) | left, all ones for a hole;
-// values the slots.
-using SubspaceYLeftKeysKernel =
-    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint64_t>,
-           WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
-const SubspaceYLeftKeysKernel& subspace_y_left_keys_kernel(std::uint32_t invocations);
+// The sparse table's entries, compacted in slot order (which is left order: matching writes
+// a pair's matches in left order, and the pairs' left buckets are runs of positions): their
+// ys as keys and their slots; entries[table] gets the table's entry count, which may exceed
+// the room the compaction writes.
+using SubspaceCompactKernel =
+    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+           WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
+const SubspaceCompactKernel& subspace_compact_kernel(std::uint32_t invocations);
 
-// After the sort: each run of equal keys (but holes) reordered by right parent, by the
-// invocation at its start.
-using SubspaceRightTiesKernel =
-    Kernel<ReadBuffer<std::uint64_t>, Buffer<std::uint32_t>, ReadBuffer<std::uint32_t>, UInt>;
-const SubspaceRightTiesKernel& subspace_right_ties_kernel(std::uint32_t invocations);
+// After the stable sort by y: each run of equal y (but holes) reordered by (left, right), by
+// the invocation at its start.
+using SubspaceTiesKernel = Kernel<ReadBuffer<std::uint32_t>, Buffer<std::uint32_t>, ReadBuffer<std::uint32_t>, UInt>;
+const SubspaceTiesKernel& subspace_ties_kernel(std::uint32_t invocations);
 
 // The dense table: position j takes the j-th slot in (y, left, right) order.
-using SubspaceGatherKernel = Kernel<ReadBuffer<std::uint64_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-                                    ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
-                                    WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt>;
+using SubspaceGatherKernel =
+    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
+           WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt>;
 const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32_t invocations);
 
 }  // namespace detail
+
+// Entries Subspace's table `table` (2..6) has room for at first (see the top of the file),
+// at most the sparse table's slots.
+std::uint32_t subspace_table_room(int k, int table);
 
 // The steps that renumber a Subspace child table from its sparse slots (as matching wrote
 // them) into dense, (y, left, right)-ordered ys, parents and metadata.
@@ -68,9 +81,12 @@ struct DenseTable {
 std::vector<RecordStep> subspace_table1_steps(Device& device, int k, const DeviceBuffer<std::uint32_t>& ys,
                                               const DeviceBuffer<std::uint32_t>& xs);
 
-// Renumbers the `count` slots of the sparse table. The sorts' keys and slots are transients
-// of the sequence the steps record into.
+// Renumbers the sparse table (sparse.ys.size() slots, 512 per pair) into the dense table's
+// room (dense.ys.size() positions; all-ones ys past the last entry) and writes the table's
+// entry count to entries[table]: a count above the room means the dense table lost its
+// last entries and the record must be plotted again with more room. The sort's keys and
+// slots are transients of the sequence the steps record into.
 std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse, DenseTable dense,
-                                                std::uint32_t count);
+                                                const DeviceBuffer<std::uint32_t>& entries);
 
 }  // namespace sprig::pos
