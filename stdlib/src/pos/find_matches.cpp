@@ -231,12 +231,10 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
                                      load_metadata(metadata_in, xs, right_position, table, k, mode));
             if (table < 7) {
               ys_out[position] = fn.y;
-              if (mode == Mode::Abundance) {  // shared words zeroed above
+              // Subspace's renumbering computes its dense tables' metadata again from the
+              // parents (subspace.hpp): the sparse table keeps none.
+              if (mode == Mode::Abundance)  // shared words zeroed above
                 store_packed(metadata_out, metadata_bits_out, position, fn.metadata);
-              } else {
-                for (unsigned w = 0; w < metadata_words(k, table); ++w)
-                  metadata_out[position * metadata_words(k, table) + w] = fn.metadata[w];
-              }
             } else if (mode == Mode::Abundance) {
               UInt s_bucket = fn.y >> std::uint32_t(param_ext);
               if_(s_bucket < num_s_buckets, [&] { atomic_min(s_bucket_targets[s_bucket], position); });

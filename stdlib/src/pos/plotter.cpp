@@ -45,7 +45,8 @@ struct Plotter::RecordBuffers {
   // slot_links[t] holds its links by bucket slot.
   std::array<DeviceBuffer<std::uint32_t>, 7> slot_links;
   // Subspace: the sparse child tables as matching writes them, before their renumbering.
-  std::array<DeviceBuffer<std::uint32_t>, 8> sparse_ys, sparse_parents, sparse_metadata;
+  std::array<DeviceBuffer<std::uint32_t>, 8> sparse_ys, sparse_parents;
+  DeviceBuffer<std::uint32_t> no_sparse_metadata;  // what matching binds and leaves unwritten
 };
 
 Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
@@ -212,14 +213,13 @@ std::vector<RecordStep> Plotter::record_steps(const Seed& seed) {
       if (sparse) {
         r.sparse_ys[t] = s.transient<std::uint32_t>(t < 7 ? slots : 1, name + " sparse ys");
         r.sparse_parents[t] = s.transient<std::uint32_t>(t < 7 ? slots * 2 : 1, name + " sparse parents");
-        r.sparse_metadata[t] = s.transient<std::uint32_t>(
-            std::max<std::size_t>(std::size_t(metadata_words(k, t)) * slots, 1), name + " sparse metadata");
       }
     }
     if (links)
       r.slot_links[1] = s.transient<std::uint32_t>(std::size_t(num_buckets(k)) * bucket_capacity(mode_),
                                                    "table 1 x by bucket slot");
     r.all_proofs = s.transient<std::uint32_t>(std::size_t(num_s_buckets) * proof_words(k), "proofs of every s-bucket");
+    if (sparse) r.no_sparse_metadata = s.transient<std::uint32_t>(1, "sparse metadata stand-in");
     r.challenges = sparse ? s.transient<std::uint32_t>(num_s_buckets, "challenges") : no_challenges_;
     hash::chacha_keystream(s, f1_stream(seed), 0, r.keystream.size() * 4, r.keystream);
   });
@@ -267,14 +267,15 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
     s.run(detail::find_matches_kernel(k, table, mode, match_workgroup, parents_), pair_grid, below.slots,
           below.where == SlotPositions::Apart ? below.positions : below.slots, below.sizes, r.metadata[t - 1], xs_,
           sparse ? r.sparse_ys[t] : r.ys[t],
-          sparse ? r.sparse_metadata[t] : r.metadata[t], sparse ? r.sparse_parents[t] : r.parents[t], pair_sizes_,
+          sparse ? r.no_sparse_metadata : r.metadata[t], sparse ? r.sparse_parents[t] : r.parents[t], pair_sizes_,
           targets_, subspace_targets_, pairs);
   }};
   if (table == 7) return out;
   const auto t = std::size_t(table);
   if (sparse) {
     append_steps(out, subspace_renumber_steps(device_, k, table,
-                                   SparseTable{r.sparse_ys[t], r.sparse_parents[t], r.sparse_metadata[t], pair_sizes_},
+                                   SparseTable{r.sparse_ys[t], r.sparse_parents[t], pair_sizes_},
+                                   ParentTable{r.ys[t - 1], r.metadata[t - 1], xs_},
                                    DenseTable{r.ys[t], r.parents[t], r.metadata[t]}, table_entries_));
     append_steps(out, bucketing_steps(device_, k, mode, r.ys[t], pair_sizes_, 0, room_[t], r.buckets[t]));
   } else {

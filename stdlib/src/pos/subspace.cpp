@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sprig/stdlib/pos/compute_fn.hpp"
 #include "sprig/stdlib/scan.hpp"
 
 namespace sprig::pos {
@@ -101,7 +102,8 @@ const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> keys, ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> parents,
-            ReadBuffer<std::uint32_t> metadata, WriteBuffer<std::uint32_t> dense_ys,
+            ReadBuffer<std::uint32_t> parent_ys, ReadBuffer<std::uint32_t> parent_metadata,
+            ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> dense_ys,
             WriteBuffer<std::uint32_t> dense_parents, WriteBuffer<std::uint32_t> dense_metadata, UInt room) {
           UInt j = global_id().x();
           if_(j < room, [&] {
@@ -109,10 +111,17 @@ const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32
             dense_ys[j] = key;  // a y, or all ones past the last entry
             if_(key != ~0u, [&] {
               UInt slot = slots[j];
-              dense_parents[j * 2u] = parents[slot * 2u].load();
-              dense_parents[j * 2u + 1u] = parents[slot * 2u + 1u].load();
+              UInt left = parents[slot * 2u], right = parents[slot * 2u + 1u];
+              dense_parents[j * 2u] = left;
+              dense_parents[j * 2u + 1u] = right;
+              // What matching computed and did not keep: one hash per entry costs less
+              // than a sparse table's metadata, the largest buffer of a record.
+              UInt left_y = parent_ys[left];
+              FnResult fn = compute_fn(k, table, left_y,
+                                       detail::load_metadata(parent_metadata, xs, left, table, k, Mode::Subspace),
+                                       detail::load_metadata(parent_metadata, xs, right, table, k, Mode::Subspace));
               const std::uint32_t words = metadata_words(k, table);
-              for (unsigned w = 0; w < words; ++w) dense_metadata[j * words + w] = metadata[slot * words + w].load();
+              for (unsigned w = 0; w < words; ++w) dense_metadata[j * words + w] = fn.metadata[w];
             });
           });
         },
@@ -151,7 +160,8 @@ std::vector<RecordStep> subspace_table1_steps(Device& device, int k, const Devic
   };
 }
 
-std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse, DenseTable dense,
+std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse,
+                                                ParentTable below, DenseTable dense,
                                                 const DeviceBuffer<std::uint32_t>& entries) {
   const std::uint32_t slots_per_pair = matches_per_pair(Mode::Subspace);
   const std::uint32_t invocations = elementwise_invocations(device.info());
@@ -189,7 +199,8 @@ std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table
       },
       [=](Sequence& s) {
         s.run(detail::subspace_gather_kernel(k, table, invocations), grid(scratch->room), scratch->keys,
-              scratch->slots, sparse.parents, sparse.metadata, dense.ys, dense.parents, dense.metadata, scratch->room);
+              scratch->slots, sparse.parents, below.ys, below.metadata, below.xs, dense.ys, dense.parents,
+              dense.metadata, scratch->room);
       },
   };
 }

@@ -8,7 +8,9 @@
 // pairs' sizes gives each pair its start) into the dense table's room, a stable radix sort
 // by y alone orders them by (y, left), a pass orders each run of equal y by (left, right)
 // (a run is one entry but for y collisions), and a gather writes the dense table: y,
-// parents and metadata by position, an all-ones y past the last entry.
+// parents and metadata by position, an all-ones y past the last entry. Matching keeps no
+// metadata: the gather computes each entry's again from its parents' (compute_fn), one
+// hash an entry instead of the sparse table's metadata, a record's largest buffer.
 //
 // Room. A dense table holds about 2^K entries, not the 2.17 x 2^K slots of the sparse one,
 // but how many varies from seed to seed, the spread doubling from each table to the next:
@@ -51,10 +53,13 @@ const SubspaceCompactKernel& subspace_compact_kernel(std::uint32_t invocations);
 using SubspaceTiesKernel = Kernel<ReadBuffer<std::uint32_t>, Buffer<std::uint32_t>, ReadBuffer<std::uint32_t>, UInt>;
 const SubspaceTiesKernel& subspace_ties_kernel(std::uint32_t invocations);
 
-// The dense table: position j takes the j-th slot in (y, left, right) order.
+// The dense table: position j takes the j-th slot in (y, left, right) order, its y and
+// parents, and its metadata computed again (compute_fn) from the parents' in the table
+// below (table 1's metadata: xs).
 using SubspaceGatherKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt>;
+           ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+           WriteBuffer<std::uint32_t>, UInt>;
 const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32_t invocations);
 
 }  // namespace detail
@@ -68,8 +73,14 @@ std::uint32_t subspace_table_room(int k, int table);
 struct SparseTable {
   const DeviceBuffer<std::uint32_t>& ys;
   const DeviceBuffer<std::uint32_t>& parents;
-  const DeviceBuffer<std::uint32_t>& metadata;
   const DeviceBuffer<std::uint32_t>& pair_sizes;
+};
+// The dense table below (table 1 for table 2: its sorted ys, a one-word metadata stand-in,
+// and xs the x at each position), whose entries' ys and metadata give each child's.
+struct ParentTable {
+  const DeviceBuffer<std::uint32_t>& ys;
+  const DeviceBuffer<std::uint32_t>& metadata;
+  const DeviceBuffer<std::uint32_t>& xs;
 };
 struct DenseTable {
   const DeviceBuffer<std::uint32_t>& ys;
@@ -86,7 +97,8 @@ std::vector<RecordStep> subspace_table1_steps(Device& device, int k, const Devic
 // entry count to entries[table]: a count above the room means the dense table lost its
 // last entries and the record must be plotted again with more room. The sort's keys and
 // slots are transients of the sequence the steps record into.
-std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse, DenseTable dense,
+std::vector<RecordStep> subspace_renumber_steps(Device& device, int k, int table, SparseTable sparse,
+                                                ParentTable below, DenseTable dense,
                                                 const DeviceBuffer<std::uint32_t>& entries);
 
 }  // namespace sprig::pos
