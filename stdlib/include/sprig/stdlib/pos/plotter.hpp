@@ -72,9 +72,9 @@ class Plotter {
   std::vector<RecordStep> steps(const Seed& seed);
 
   // Subspace: the entries table `table` (2..6) has room for now. A record whose table held
-  // more is plotted again, with more room, by the first of result(), find_proofs(),
-  // parents() and encoded() after it ran (so a chunks buffer given to record_encoding must
-  // live until then), and the room stays for later records.
+  // more is plotted again, with more room, by the first reader of the record after it ran
+  // (result(), find_proofs(), encoded() and the buffers' accessors below; so a chunks buffer
+  // given to record_encoding must live until then), and the room stays for later records.
   std::uint32_t room(int table) const;
 
   // Records the plot of `seed` into `sequence`, whose transients go to this plotter's
@@ -105,15 +105,15 @@ class Plotter {
   // The encoded chunks of the last record_encoding() (2^15 x 8 words, zero past the count).
   const DeviceBuffer<std::uint32_t>& encoded();
   // The kept proofs (2^15 slots of 2K words) and their s-buckets after a plot.
-  const DeviceBuffer<std::uint32_t>& kept_proofs() const { return kept_proofs_; }
-  const DeviceBuffer<std::uint32_t>& kept_s_buckets() const { return kept_s_buckets_; }
+  const DeviceBuffer<std::uint32_t>& kept_proofs() { return settle(), kept_proofs_; }
+  const DeviceBuffer<std::uint32_t>& kept_s_buckets() { return settle(), kept_s_buckets_; }
 
   // Intermediate results of the last plot, for tests that compare them stage by stage.
   // parents(t): Subspace's tables' parent positions, which find_proofs reads and the plotter
   // keeps; Abundance's tables are transients of the record (links.hpp).
   const DeviceBuffer<std::uint32_t>& parents(int table);
-  const DeviceBuffer<std::uint32_t>& s_bucket_targets() const { return targets_; }
-  const DeviceBuffer<std::uint32_t>& pair_sizes() const { return pair_sizes_; }  // table 7's after a plot
+  const DeviceBuffer<std::uint32_t>& s_bucket_targets() { return settle(), targets_; }
+  const DeviceBuffer<std::uint32_t>& pair_sizes() { return settle(), pair_sizes_; }  // table 7's after a plot
 
  private:
   struct RecordBuffers;  // one record's transients
