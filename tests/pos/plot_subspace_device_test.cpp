@@ -65,9 +65,15 @@ TEST_CASE("a Subspace record whose tables outgrow their room is plotted again wi
       if (parents[2 * p] != expected[p][0] || parents[2 * p + 1] != expected[p][1]) FAIL("position " << p);
   }
   CHECK(plotter.device_bytes() > small_bytes);
-  // The room stays: the next record needs no second plot and still equals the reference.
+  const std::uint64_t again = plotter.records_plotted_again();
+  CHECK(again >= 1);
+  // The room stays: the next record still equals the reference.
   require_same_proofs(plotter.plot(device_seed(seed_of(7))),
                       pos_ref::create_proofs(pos_ref::build_tables(seed_of(7), 15, pos_ref::Mode::Subspace)));
+  // A plotter with the default room plots a record once.
+  sprig::pos::Plotter roomy(dev, 15, sprig::pos::Mode::Subspace);
+  roomy.plot(device_seed(seed_of(6)));
+  CHECK(roomy.records_plotted_again() == 0);
 
   sprig::pos::PlotterOptions wrong;
   wrong.subspace_room = -1;

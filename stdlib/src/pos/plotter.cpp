@@ -155,6 +155,7 @@ void Plotter::settle() {
       grew = true;
     }
     if (!grew) break;
+    ++records_plotted_again_;
     make_room();
     const DeviceBuffer<std::uint32_t>* chunks = encoding_chunks_;
     Sequence again = device_.sequence();

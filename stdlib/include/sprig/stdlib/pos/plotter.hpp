@@ -76,6 +76,8 @@ class Plotter {
   // (result(), find_proofs(), encoded() and the buffers' accessors below; so a chunks buffer
   // given to record_encoding must live until then), and the room stays for later records.
   std::uint32_t room(int table) const;
+  // Records this plotter has plotted again for want of room, since it was made.
+  std::uint64_t records_plotted_again() const { return records_plotted_again_; }
 
   // Records the plot of `seed` into `sequence`, whose transients go to this plotter's
   // workspace.
@@ -149,6 +151,7 @@ class Plotter {
   DeviceBuffer<std::uint32_t> table_entries_, readback_table_entries_, no_parents_;
   Seed last_seed_{};
   bool settled_ = true;
+  std::uint64_t records_plotted_again_ = 0;
   const DeviceBuffer<std::uint32_t>* encoding_chunks_ = nullptr;
   std::optional<DeviceBuffer<std::uint32_t>> encoded_;  // record encoding, on first use
 };
