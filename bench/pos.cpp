@@ -2,9 +2,11 @@
 // F1, bucketing, tables 2..7, proofs) at K = 20 with 1, 2 and 4 records in flight, the GPU
 // time of every kernel, and the device memory a record in flight holds; Abundance's rules,
 // or Subspace's with --mode subspace. Where the tests were built, the CPU reference
-// (tests/pos/reference, single-threaded) plots the same seed in the same run.
+// (tests/pos/reference, single-threaded) plots the same seed in the same run. Under
+// Subspace's rules, --read-back N plots N more records one at a time, each read back, and
+// counts those plotted again because a table outgrew its room (subspace.hpp).
 //
-//   bench_pos [--k 20] [--records 20] [--mode abundance|subspace]
+//   bench_pos [--k 20] [--records 20] [--mode abundance|subspace] [--read-back N]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -40,11 +42,12 @@ pos::Seed seed_of(std::uint32_t i) {
 int main(int argc, char** argv) {
   vk::Device gpu = vk::Device::best();
   const bool cpu = gpu.info().type == "cpu";
-  int k = cpu ? 16 : 20, records = cpu ? 2 : 20;
+  int k = cpu ? 16 : 20, records = cpu ? 2 : 20, read_back = 0;
   pos::Mode mode = pos::Mode::Abundance;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--k")) k = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--records")) records = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--read-back")) read_back = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--mode")) mode = std::strcmp(argv[i + 1], "subspace") ? pos::Mode::Abundance : pos::Mode::Subspace;
   }
   std::printf("Plotting at K = %d on %s (%s), %s rules\n\n", k, gpu.name().c_str(), gpu.info().backend.c_str(),
@@ -125,4 +128,15 @@ int main(int argc, char** argv) {
   std::printf("| kernel | launches | ms | driver statistics |\n|---|---|---|---|\n");
   for (const auto& [name, t] : per_kernel)
     std::printf("| %s | %d | %.3f | %s |\n", name.c_str(), t.launches, t.ms, t.statistics.c_str());
+
+  if (mode == pos::Mode::Subspace && read_back > 0) {
+    pos::Plotter& alone = *plotters[0];
+    const std::uint64_t before = alone.records_plotted_again();
+    for (int r = 0; r < read_back; ++r) alone.plot(seed_of(std::uint32_t(1000 + r)));
+    std::printf("\n%d records plotted one at a time and read back: %llu plotted again for want of room; tables 2..6 "
+                "have room for",
+                read_back, static_cast<unsigned long long>(alone.records_plotted_again() - before));
+    for (int t = 2; t <= 6; ++t) std::printf(" %u", alone.room(t));
+    std::printf(" entries\n");
+  }
 }

@@ -28,6 +28,20 @@ pos_ref::Seed encoding_seed(std::uint32_t i) {
   return seed;
 }
 
+// Records the plot of `seed` and the encoding of `record` in one sequence, runs it, and
+// returns every encoded slot (2^15 chunks of 32 bytes).
+std::vector<std::uint8_t> plot_and_encode(sprig::Device& dev, sprig::pos::Plotter& plotter, const pos_ref::Seed& seed,
+                                          const std::vector<pos_ref::Chunk>& record) {
+  sprig::pos::Seed device_seed{};
+  std::copy(seed.begin(), seed.end(), device_seed.begin());
+  auto chunks = dev.upload(sprig::hash::pack_bytes(flat(record)));
+  auto sequence = dev.sequence();
+  plotter.record(sequence, device_seed);
+  plotter.record_encoding(sequence, chunks);
+  sequence.run_and_wait();
+  return sprig::hash::unpack_bytes(dev.download(plotter.encoded()), std::size_t(sprig::pos::proofs_per_record) * 32);
+}
+
 }  // namespace
 
 TEST_CASE("device record encoding equals the reference's encode_record at K = 15", "[pos][device]") {
@@ -54,17 +68,9 @@ TEST_CASE("device record encoding is recorded in the plot's sequence and zeroes 
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   const std::vector<pos_ref::Chunk> record = test_record();
   const pos_ref::Seed seed = encoding_seed(2);
-  sprig::pos::Seed device_seed{};
-  std::copy(seed.begin(), seed.end(), device_seed.begin());
   sprig::pos::Plotter plotter(dev, 15);
-  auto chunks = dev.upload(sprig::hash::pack_bytes(flat(record)));
-  auto sequence = dev.sequence();
-  plotter.record(sequence, device_seed);
-  plotter.record_encoding(sequence, chunks);
-  sequence.run_and_wait();
+  const std::vector<std::uint8_t> all = plot_and_encode(dev, plotter, seed, record);
   const pos_ref::EncodedRecord expected = pos_ref::encode_record(seed, 15, pos_ref::Mode::Abundance, record);
-  std::vector<std::uint8_t> all = sprig::hash::unpack_bytes(dev.download(plotter.encoded()),
-                                                            std::size_t(sprig::pos::proofs_per_record) * 32);
   const std::size_t used = expected.chunks.size() * 32;
   REQUIRE(std::vector<std::uint8_t>(all.begin(), all.begin() + std::ptrdiff_t(used)) == flat(expected.chunks));
   REQUIRE(std::all_of(all.begin() + std::ptrdiff_t(used), all.end(), [](std::uint8_t b) { return b == 0; }));
@@ -78,20 +84,12 @@ TEST_CASE("device record encoding follows a Subspace record plotted again with m
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   const std::vector<pos_ref::Chunk> record = test_record();
   const pos_ref::Seed seed = encoding_seed(3);
-  sprig::pos::Seed device_seed{};
-  std::copy(seed.begin(), seed.end(), device_seed.begin());
   sprig::pos::PlotterOptions options;
   options.subspace_room = 0.5;
   sprig::pos::Plotter plotter(dev, 15, sprig::pos::Mode::Subspace, options);
-  auto chunks = dev.upload(sprig::hash::pack_bytes(flat(record)));
-  auto sequence = dev.sequence();
-  plotter.record(sequence, device_seed);
-  plotter.record_encoding(sequence, chunks);
-  sequence.run_and_wait();
+  std::vector<std::uint8_t> all = plot_and_encode(dev, plotter, seed, record);
   const pos_ref::EncodedRecord expected = pos_ref::encode_record(seed, 15, pos_ref::Mode::Subspace, record);
-  std::vector<std::uint8_t> all = sprig::hash::unpack_bytes(dev.download(plotter.encoded()),
-                                                            std::size_t(sprig::pos::proofs_per_record) * 32);
-  CHECK(plotter.room(2) > 1u << 14);  // it was plotted again
+  CHECK(plotter.records_plotted_again() >= 1);
   all.resize(expected.chunks.size() * 32);
   REQUIRE(all == flat(expected.chunks));
 }
