@@ -149,6 +149,8 @@ void Plotter::settle() {
     bool grew = false;
     for (int t = 2; t <= 6; ++t) {
       const std::uint32_t held = entries[std::size_t(t)];
+      if (held > child_slots(k_, mode_))  // no record wrote the counts
+        throw std::logic_error("pos Plotter: a record was read before its sequence ran");
       if (held <= room_[std::size_t(t)]) continue;
       const std::uint64_t wanted = (std::uint64_t(held) + held / 8 + 63) / 64 * 64;
       room_[std::size_t(t)] = std::uint32_t(std::min<std::uint64_t>(wanted, child_slots(k_, mode_)));
