@@ -9,6 +9,23 @@
 using namespace sprig;
 using namespace hash_test;
 
+TEST_CASE("bytes pack into little-endian words and unpack from them, any length") {
+  const std::vector<std::uint8_t> bytes{0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09};
+  for (std::size_t n = 0; n <= bytes.size(); ++n) {
+    INFO(n << " bytes");
+    const std::vector<std::uint32_t> words = hash::pack_bytes(std::span<const std::uint8_t>(bytes.data(), n));
+    REQUIRE(words.size() == std::max<std::size_t>(1, (n + 3) / 4));
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      std::uint32_t expected = 0;
+      for (std::size_t b = 0; b < 4 && 4 * w + b < n; ++b) expected |= std::uint32_t(bytes[4 * w + b]) << (8 * b);
+      CHECK(words[w] == expected);  // the last word zero-padded
+    }
+    CHECK(hash::unpack_bytes(words, n) == std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + std::ptrdiff_t(n)));
+  }
+  CHECK(hash::unpack_bytes(std::vector<std::uint32_t>{0x04030201u}, 3) == std::vector<std::uint8_t>{1, 2, 3});
+  CHECK_THROWS_WITH(hash::unpack_bytes(std::vector<std::uint32_t>{1u, 2u}, 9), Catch::Contains("9 bytes asked of 2 words"));
+}
+
 TEST_CASE("ByteView reads strings without their terminating zero, bytes and std::byte alike") {
   std::string text = "abc";
   std::vector<std::uint8_t> bytes{'a', 'b', 'c'};
