@@ -144,6 +144,7 @@ class Plotter {
   // Host-cached copies of bitmap_, kept_s_buckets_ and kept_proofs_, written at the end of
   // each record: result() reads them without a transfer of its own.
   DeviceBuffer<std::uint32_t> readback_proofs_, readback_s_buckets_, readback_bitmap_;
+  std::vector<std::uint32_t> proof_words_;  // result()'s host copy of readback_proofs_
   // Subspace: tables 2..6's room, parents and entry counts (and their host-cached copy, read
   // by settle()); the last record's seed and chunks, to plot it again.
   std::array<std::uint32_t, 8> room_{};
