@@ -2,9 +2,10 @@
 // F1, bucketing, tables 2..7, proofs) at K = 20 with 1, 2 and 4 records in flight, the GPU
 // time of every kernel, and the device memory a record in flight holds; Abundance's rules,
 // or Subspace's with --mode subspace. Where the tests were built, the CPU reference
-// (tests/pos/reference, single-threaded) plots the same seed in the same run. Under
-// Subspace's rules, --read-back N plots N more records one at a time, each read back, and
-// counts those plotted again because a table outgrew its room (subspace.hpp).
+// (tests/pos/reference, single-threaded) plots the same seed in the same run. --read-back N
+// plots N more records one at a time, each read back (`Plotter::plot`: the latency of a
+// record alone), and under Subspace's rules counts those plotted again because a table
+// outgrew its room (subspace.hpp).
 //
 //   bench_pos [--k 20] [--records 20] [--mode abundance|subspace] [--read-back N]
 #include <chrono>
@@ -129,14 +130,19 @@ int main(int argc, char** argv) {
   for (const auto& [name, t] : per_kernel)
     std::printf("| %s | %d | %.3f | %s |\n", name.c_str(), t.launches, t.ms, t.statistics.c_str());
 
-  if (mode == pos::Mode::Subspace && read_back > 0) {
+  if (read_back > 0) {
     pos::Plotter& alone = *plotters[0];
-    const std::uint64_t before = alone.records_plotted_again();
+    const std::uint64_t before = mode == pos::Mode::Subspace ? alone.records_plotted_again() : 0;
+    auto start = std::chrono::steady_clock::now();
     for (int r = 0; r < read_back; ++r) alone.plot(seed_of(std::uint32_t(1000 + r)));
-    std::printf("\n%d records plotted one at a time and read back: %llu plotted again for want of room; tables 2..6 "
-                "have room for",
-                read_back, static_cast<unsigned long long>(alone.records_plotted_again() - before));
-    for (int t = 2; t <= 6; ++t) std::printf(" %u", alone.room(t));
-    std::printf(" entries\n");
+    std::printf("\n%d records plotted one at a time and read back: %.3f ms per record", read_back,
+                seconds_since(start) * 1e3 / read_back);
+    if (mode == pos::Mode::Subspace) {
+      std::printf("; %llu plotted again for want of room; tables 2..6 have room for",
+                  static_cast<unsigned long long>(alone.records_plotted_again() - before));
+      for (int t = 2; t <= 6; ++t) std::printf(" %u", alone.room(t));
+      std::printf(" entries");
+    }
+    std::printf("\n");
   }
 }
