@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
 
   if (read_back > 0) {
     pos::Plotter& alone = *plotters[0];
-    const std::uint64_t before = mode == pos::Mode::Subspace ? alone.records_plotted_again() : 0;
+    const std::uint64_t before = alone.records_plotted_again();
     auto start = std::chrono::steady_clock::now();
     for (int r = 0; r < read_back; ++r) alone.plot(seed_of(std::uint32_t(1000 + r)));
     std::printf("\n%d records plotted one at a time and read back: %.3f ms per record", read_back,

@@ -78,6 +78,8 @@ TEST_CASE("a Subspace record whose tables outgrow their room is plotted again wi
   wrong.subspace_room = -1;
   REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 15, sprig::pos::Mode::Subspace, wrong),
                       Catch::Contains("subspace_room"));
+  REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 15, sprig::pos::Mode::Abundance, options),
+                      Catch::Contains("not Abundance's"));
   REQUIRE_THROWS_WITH(plotter.room(7), Catch::Contains("tables 2..6"));
   REQUIRE_THROWS_WITH(plotter.parents(7), Catch::Contains("table 7's are in its proof targets' keys"));
 }

@@ -75,6 +75,8 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
   readback_s_buckets_ =
       device.alloc<std::uint32_t>(kept_s_buckets_.size(), "readback s-buckets", MemoryKind::HostCached);
   readback_bitmap_ = device.alloc<std::uint32_t>(bitmap_.size(), "readback bitmap", MemoryKind::HostCached);
+  if (mode != Mode::Subspace && options.subspace_room != 0)
+    throw std::invalid_argument("pos::Plotter: subspace_room is for Subspace's rules, not Abundance's");
   if (mode == Mode::Subspace) {
     if (options.subspace_room < 0 || options.subspace_room > 4)
       throw std::invalid_argument("pos::Plotter: subspace_room is a multiple of 2^K from 0 (the default room) to 4, not " +

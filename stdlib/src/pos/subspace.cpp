@@ -75,7 +75,7 @@ const SubspaceTiesKernel& subspace_ties_kernel(std::uint32_t invocations) {
           });
           // An insertion sort of the run of equal y by (left, right): runs are one entry but
           // for y collisions, and the stable sort left them in left order already.
-          auto before = [&](const UInt& a, const UInt& b) {  // slot a orders after slot b
+          auto orders_after = [&](const UInt& a, const UInt& b) {  // slot a after slot b
             UInt left_a = parents[a * 2u], left_b = parents[b * 2u];
             return left_a > left_b || (left_a == left_b && parents[a * 2u + 1u].load() > parents[b * 2u + 1u].load());
           };
@@ -84,7 +84,7 @@ const SubspaceTiesKernel& subspace_ties_kernel(std::uint32_t invocations) {
             Var<std::uint32_t> at = i;
             while_([&] { return at > j; }, [&] {  // never below j: the run before is another's
               UInt earlier = slots[at - 1u];
-              if_(!before(earlier, moving), [] { break_(); });
+              if_(!orders_after(earlier, moving), [] { break_(); });
               slots[at] = earlier;
               at = at - 1u;
             });

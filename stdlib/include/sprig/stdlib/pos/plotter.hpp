@@ -107,15 +107,27 @@ class Plotter {
   // The encoded chunks of the last record_encoding() (2^15 x 8 words, zero past the count).
   const DeviceBuffer<std::uint32_t>& encoded();
   // The kept proofs (2^15 slots of 2K words) and their s-buckets after a plot.
-  const DeviceBuffer<std::uint32_t>& kept_proofs() { return settle(), kept_proofs_; }
-  const DeviceBuffer<std::uint32_t>& kept_s_buckets() { return settle(), kept_s_buckets_; }
+  const DeviceBuffer<std::uint32_t>& kept_proofs() {
+    settle();
+    return kept_proofs_;
+  }
+  const DeviceBuffer<std::uint32_t>& kept_s_buckets() {
+    settle();
+    return kept_s_buckets_;
+  }
 
   // Intermediate results of the last plot, for tests that compare them stage by stage.
   // parents(t): Subspace's tables' parent positions, which find_proofs reads and the plotter
   // keeps; Abundance's tables are transients of the record (links.hpp).
   const DeviceBuffer<std::uint32_t>& parents(int table);
-  const DeviceBuffer<std::uint32_t>& s_bucket_targets() { return settle(), targets_; }
-  const DeviceBuffer<std::uint32_t>& pair_sizes() { return settle(), pair_sizes_; }  // table 7's after a plot
+  const DeviceBuffer<std::uint32_t>& s_bucket_targets() {
+    settle();
+    return targets_;
+  }
+  const DeviceBuffer<std::uint32_t>& pair_sizes() {  // table 7's after a plot
+    settle();
+    return pair_sizes_;
+  }
 
  private:
   struct RecordBuffers;  // one record's transients
