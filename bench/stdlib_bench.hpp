@@ -147,4 +147,13 @@ inline void print_row(int log_n, double ms, double peer_ms, double bound_ms) {
   std::fflush(stdout);
 }
 
+// Under SPRIG_PROFILE=1, the driver's statistics (registers, spills, shared memory) of
+// every pipeline the run built: what decides how many workgroups an SM holds.
+inline void print_pipeline_statistics(const sprig::vk::Device& device) {
+  if (!device.pipeline_statistics()) return;
+  std::printf("\n| kernel | driver statistics |\n|---|---|\n");
+  for (const sprig::vk::KernelTimes& k : device.kernel_times())
+    std::printf("| %s | %s |\n", k.kernel.c_str(), k.statistics->text().c_str());
+}
+
 }  // namespace stdlib_bench

@@ -1,5 +1,5 @@
-// The radix sort's digit pass: rank, look back, reorder in shared memory, write out
-// (radix_sort.hpp describes the algorithm).
+// The radix sort's digit pass: rank, publish the tile's counts, reorder in shared memory,
+// look back, write out (radix_sort.hpp describes the algorithm).
 #pragma once
 
 #include "sprig/stdlib/sort/sort_shape.hpp"
@@ -44,14 +44,28 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const U
   });
 }
 
-// A tile's keys after ranking: key j of each invocation (striped over the tile), its digit,
-// its rank among its subgroup's keys of that digit (earlier runs, then lower lanes), and
-// whether it exists (the last tile is partial).
+// A tile's keys after ranking: key j of each invocation (striped over the tile) and its
+// rank among its subgroup's keys of that digit (earlier runs, then lower lanes). The digit
+// and whether the key exists (the last tile is partial) are computed again where needed:
+// keys and ranks are what a tile holds in registers until it is reordered, so ranks (below
+// 2^16: a subgroup holds at most 128 x 20 keys) are packed two to a word.
 template <RadixKey K>
-struct RankedKeys {
+class RankedKeys {
+ public:
+  explicit RankedKeys(std::vector<Var<K>> loaded) : keys(std::move(loaded)) {}
+
   std::vector<Var<K>> keys;
-  std::vector<UInt> digit, rank;
-  std::vector<Bool> valid;
+  std::vector<UInt> rank_pairs;  // key 2i's rank in the low half, key 2i + 1's in the high
+
+  void add_rank(const UInt& rank) {
+    if (ranks_ % 2 == 0) rank_pairs.push_back(rank);
+    else rank_pairs.back() = rank_pairs.back() | (rank << 16u);
+    ++ranks_;
+  }
+  UInt rank(std::uint32_t j) const { return (rank_pairs[j / 2] >> (16u * (j % 2))) & 0xFFFFu; }
+
+ private:
+  std::uint32_t ranks_ = 0;
 };
 
 // The digits an invocation owns in the scan over digits: the invocation at place p in
@@ -60,9 +74,7 @@ struct OwnedDigits {
   std::vector<UInt> digit;
   std::vector<Bool> owns;   // digit < 256: the invocations past the digits scan zeros
   std::vector<UInt> count;  // the tile's keys of the digit (0 where not owned)
-  // Where the tile's keys of the digit go: the keys of the digit in earlier tiles plus
-  // the digit's offset in the output.
-  std::vector<Var<std::uint32_t>> output_start;
+  std::vector<Var<std::uint32_t>> tile_start;  // where the digit starts in the sorted tile
 };
 
 // The stages of one digit pass, in the order the kernel runs them; each ends with the
@@ -111,12 +123,11 @@ class DigitPassStages {
   // group's size to the subgroup's count of that digit (two 16-bit counts a scratch word).
   RankedKeys<K> rank_keys(const ReadBuffer<K>& keys_in, const TileBounds& bounds, const UInt& count,
                           const UInt& shift, const UInt& mask) {
-    RankedKeys<K> ranked{load_items(keys_in, bounds, count, shape_.tile, Expr<K>(K(0))), {}, {}, {}};
+    RankedKeys<K> ranked{load_items(keys_in, bounds, count, shape_.tile, Expr<K>(K(0)))};
     for (std::uint32_t j = 0; j < shape_.tile.items; ++j) {
-      ranked.valid.push_back(striped_index(bounds.first, shape_.tile.items, j) < count);
-      ranked.digit.push_back(digit_of<K>(ranked.keys[j].load(), shift, mask));
-      const UInt& digit = ranked.digit[j];
-      UVec4 peers = subgroup_ballot(ranked.valid[j]);
+      Bool valid = striped_index(bounds.first, shape_.tile.items, j) < count;
+      UInt digit = digit_of<K>(ranked.keys[j].load(), shift, mask);
+      UVec4 peers = subgroup_ballot(valid);
       for (std::uint32_t b = 0; b < radix_bits; ++b) {
         Bool set = ((digit >> b) & 1u) == 1u;
         UVec4 with_bit = subgroup_ballot(set);
@@ -125,9 +136,9 @@ class DigitPassStages {
       UInt before = ballot_exclusive_bit_count(peers);
       UInt word = subgroup_ * (radix / 2) + (digit >> 1u), half = (digit & 1u) * 16u;
       UInt earlier_runs = (UInt(scratch_[word]) >> half) & 0xFFFFu;
-      ranked.rank.push_back(earlier_runs + before);
+      ranked.add_rank(earlier_runs + before);
       subgroup_barrier(Orders::Shared);  // everyone has read before the counts move on
-      if_(ranked.valid[j] && before == 0u,
+      if_(valid && before == 0u,
           [&] { atomic_add(scratch_[word], ballot_bit_count(peers) << half, MemoryOrder::Relaxed, Scope::Workgroup); });
       subgroup_barrier(Orders::Shared);
     }
@@ -156,53 +167,35 @@ class DigitPassStages {
     barrier();
   }
 
-  // Where the tile's keys of each owned digit go in the output. A look-back pass publishes
-  // the tile's counts and sums the earlier tiles' (decoupled look-back); a prefixed pass
-  // reads the position the scan over all tiles' counts gave. The status words carry the
-  // counts themselves, so relaxed atomics suffice (on the GPU an acquire fence per poll
-  // costs a round trip of its own), except where LookBackTraits says otherwise.
-  OwnedDigits find_output_starts(const CoherentBuffer<std::uint32_t>& status, const ReadBuffer<std::uint32_t>& digit_offsets,
-                                 const ReadBuffer<std::uint32_t>& tile_offsets, const UInt& tile, const UInt& pass,
-                                 const UInt& status_base, const UInt& tiles) {
+  // The digits this invocation owns, with the tile's count of each; a look-back pass
+  // publishes those counts at once, so that later tiles can sum past this one while it
+  // reorders.
+  OwnedDigits own_digits(const CoherentBuffer<std::uint32_t>& status, const UInt& tile, const UInt& status_base) {
     const std::uint32_t invocations = shape_.tile.invocations;
     UInt place = subgroup_ * subgroup_size() + subgroup_invocation_id();
     OwnedDigits owned;
-    owned.output_start.reserve(radix / std::min(invocations, radix));  // the places stay put
+    owned.tile_start.reserve(radix / std::min(invocations, radix));  // the places stay put
     for (std::uint32_t first_digit = 0; first_digit < radix; first_digit += invocations) {
       UInt d = place + first_digit;
       Bool owns_digit = d < radix;
       owned.digit.push_back(d);
       owned.owns.push_back(owns_digit);
       owned.count.push_back(select(owns_digit, UInt(digit_count_[min(d, radix - 1u)]), 0u));
-      owned.output_start.emplace_back(0u);
-      Var<std::uint32_t>& start = owned.output_start.back();
-      if (shape_.prefixed) {
-        if_(owns_digit, [&] { start = UInt(tile_offsets[d * tiles + tile]); });
-      } else {
-        if_(owns_digit, [&] {
-          look_back(status, status_base, tile, d, owned.count.back(), start);
-          start = start.load() + UInt(digit_offsets[pass * radix + d]);
-        });
-      }
+      owned.tile_start.emplace_back(0u);
+      if (!shape_.prefixed) if_(owns_digit, [&] { publish_count(status, status_base, tile, d, owned.count.back()); });
     }
     return owned;
   }
 
-  // Where each digit starts in the sorted tile (a scan over digits, in rounds of one
-  // digit per invocation) and where its keys go in the output relative to that. All
-  // look-backs end before the one spin-safe barrier.
-  void place_digits(const OwnedDigits& owned) {
-    UInt first_round = lanes_.inclusive(owned.count[0]);
-    after_lookback_.arrive_and_wait();
+  // Where each digit starts in the sorted tile: a scan over digits, in rounds of one digit
+  // per invocation.
+  void place_digits(OwnedDigits& owned) {
     Var<std::uint32_t> carry = 0u;  // keys of the tile in earlier rounds' digits
     for (std::size_t round = 0; round < owned.digit.size(); ++round) {
-      UInt inclusive = round == 0 ? first_round : lanes_.inclusive(owned.count[round]);
+      UInt inclusive = lanes_.inclusive(owned.count[round]);
       totals_.scan(lanes_.last(inclusive));
-      UInt start = carry.load() + totals_.exclusive_prefix() + inclusive - owned.count[round];
-      if_(owned.owns[round], [&] {
-        digit_start_[owned.digit[round]] = start;
-        destination_[owned.digit[round]] = owned.output_start[round].load() - start;
-      });
+      owned.tile_start[round] = carry.load() + totals_.exclusive_prefix() + inclusive - owned.count[round];
+      if_(owned.owns[round], [&] { digit_start_[owned.digit[round]] = owned.tile_start[round].load(); });
       if (round + 1 < owned.digit.size()) {
         carry = carry.load() + totals_.workgroup_total();
         barrier();  // the totals are rewritten by the next round
@@ -212,14 +205,19 @@ class DigitPassStages {
   }
 
   // Reorders the tile by digit in shared memory (keys, then their values, in scratch).
-  void reorder(const RankedKeys<K>& ranked, const ReadBuffer<std::uint32_t>& values_in, const TileBounds& bounds) {
+  // Before the look-back: a tile waiting on its predecessors then holds its keys in shared
+  // memory, not in registers.
+  void reorder(const RankedKeys<K>& ranked, const ReadBuffer<std::uint32_t>& values_in, const TileBounds& bounds,
+               const UInt& count, const UInt& shift, const UInt& mask) {
     const std::uint32_t items = shape_.tile.items, tile_elements = shape_.tile.elements();
     std::vector<UInt> position;
+    std::vector<Bool> valid;
     for (std::uint32_t j = 0; j < items; ++j) {
-      const UInt& digit = ranked.digit[j];
+      valid.push_back(striped_index(bounds.first, items, j) < count);
+      UInt digit = digit_of<K>(ranked.keys[j].load(), shift, mask);
       UInt word = subgroup_ * (radix / 2) + (digit >> 1u), half = (digit & 1u) * 16u;
       UInt subgroups_before = (UInt(scratch_[word]) >> half) & 0xFFFFu;
-      position.push_back(UInt(digit_start_[digit]) + subgroups_before + ranked.rank[j]);
+      position.push_back(UInt(digit_start_[digit]) + subgroups_before + ranked.rank(j));
     }
     std::vector<Var<std::uint32_t>> payload;
     payload.reserve(items);
@@ -229,12 +227,12 @@ class DigitPassStages {
         for (std::uint32_t j = 0; j < items; ++j) payload[j] = UInt(values_in[striped_index(bounds.first, items, j)]);
       }).else_([&] {
         for (std::uint32_t j = 0; j < items; ++j)
-          if_(ranked.valid[j], [&] { payload[j] = UInt(values_in[striped_index(bounds.first, items, j)]); });
+          if_(valid[j], [&] { payload[j] = UInt(values_in[striped_index(bounds.first, items, j)]); });
       });
     }
     barrier();  // the counts in scratch have been read
     for (std::uint32_t j = 0; j < items; ++j) {
-      if_(ranked.valid[j], [&] {
+      if_(valid[j], [&] {
         Expr<K> key = ranked.keys[j].load();
         if constexpr (std::same_as<K, std::uint32_t>) {
           scratch_[position[j]] = key;
@@ -245,7 +243,29 @@ class DigitPassStages {
         if (with_values()) scratch_[position[j] + tile_elements * shape_.key_words] = payload[j].load();
       });
     }
-    barrier();
+  }
+
+  // Where the tile's keys of each owned digit go in the output, minus where the digit
+  // starts in the sorted tile. A look-back pass sums the earlier tiles' counts (decoupled
+  // look-back); a prefixed pass reads the position the scan over all tiles' counts gave.
+  // All look-backs end before the one spin-safe barrier, which also ends the reordering.
+  void find_destinations(const OwnedDigits& owned, const CoherentBuffer<std::uint32_t>& status,
+                         const ReadBuffer<std::uint32_t>& digit_offsets, const ReadBuffer<std::uint32_t>& tile_offsets,
+                         const UInt& tile, const UInt& pass, const UInt& status_base, const UInt& tiles) {
+    for (std::size_t round = 0; round < owned.digit.size(); ++round) {
+      const UInt& d = owned.digit[round];
+      if_(owned.owns[round], [&] {
+        Var<std::uint32_t> output_start = 0u;
+        if (shape_.prefixed) {
+          output_start = UInt(tile_offsets[d * tiles + tile]);
+        } else {
+          look_back(status, status_base, tile, d, owned.count[round], output_start);
+          output_start = output_start.load() + UInt(digit_offsets[pass * radix + d]);
+        }
+        destination_[d] = output_start.load() - owned.tile_start[round].load();
+      });
+    }
+    after_lookback_.arrive_and_wait();
   }
 
   // Writes the sorted tile out: consecutive invocations take consecutive sorted keys, so
@@ -273,21 +293,33 @@ class DigitPassStages {
 
   bool with_values() const { return shape_.value_words != 0; }
 
-  // Publishes the tile's count of digit d (its word is 1 + tile * 256 + d past
-  // status_base) and adds the earlier tiles' counts to `earlier`; publishes the inclusive
-  // count once known.
+  // The look-back word of digit d for this tile: 1 + tile * 256 + d past status_base.
+  // The status words carry the counts themselves, so relaxed atomics suffice (on the GPU
+  // an acquire fence per poll costs a round trip of its own), except where LookBackTraits
+  // says otherwise.
+  UInt status_word(const UInt& status_base, const UInt& tile, const UInt& d) const {
+    return status_base + tile * radix + d + 1u;
+  }
+  MemoryOrder publish_order() const {
+    return shape_.lookback.ordered_words ? MemoryOrder::Release : MemoryOrder::Relaxed;
+  }
+
+  // Publishes the tile's count of digit d: the first tile's is already inclusive.
+  void publish_count(const CoherentBuffer<std::uint32_t>& status, const UInt& status_base, const UInt& tile,
+                     const UInt& d, const UInt& count) {
+    UInt state = select(tile == 0u, UInt(sort_prefix_ready), UInt(sort_aggregate_ready));
+    atomic_store(status[status_word(status_base, tile, d)], state | count, publish_order());
+  }
+
+  // Adds to `earlier` the counts of digit d in tiles [0, tile), then publishes this tile's
+  // inclusive count.
   void look_back(const CoherentBuffer<std::uint32_t>& status, const UInt& status_base, const UInt& tile, const UInt& d,
                  const UInt& count, Var<std::uint32_t>& earlier) {
-    UInt my_word = status_base + tile * radix + d + 1u;
-    bool ordered = shape_.lookback.ordered_words;
-    MemoryOrder publish = ordered ? MemoryOrder::Release : MemoryOrder::Relaxed;
-    if_(tile == 0u, [&] {
-      atomic_store(status[my_word], sort_prefix_ready | count, publish);
-    }).else_([&] {
-      atomic_store(status[my_word], sort_aggregate_ready | count, publish);
-      look_back_digit(status, status_base + d + 1u, tile, ordered ? MemoryOrder::Acquire : MemoryOrder::Relaxed,
-                      shape_.lookback.pause, earlier);
-      atomic_store(status[my_word], sort_prefix_ready | (earlier.load() + count), publish);
+    if_(tile != 0u, [&] {
+      MemoryOrder poll = shape_.lookback.ordered_words ? MemoryOrder::Acquire : MemoryOrder::Relaxed;
+      look_back_digit(status, status_base + d + 1u, tile, poll, shape_.lookback.pause, earlier);
+      atomic_store(status[status_word(status_base, tile, d)], sort_prefix_ready | (earlier.load() + count),
+                   publish_order());
     });
   }
 
@@ -323,9 +355,10 @@ auto onesweep_kernel(const SortShape& shape) {
       TileBounds bounds = tile_bounds(tile, count, shape.tile);
       RankedKeys<K> ranked = stages.rank_keys(keys_in, bounds, count, shift, mask);
       stages.count_digits();
-      OwnedDigits owned = stages.find_output_starts(status, digit_offsets, tile_offsets, tile, pass, status_base, tiles);
+      OwnedDigits owned = stages.own_digits(status, tile, status_base);
       stages.place_digits(owned);
-      stages.reorder(ranked, values_in, bounds);
+      stages.reorder(ranked, values_in, bounds, count, shift, mask);
+      stages.find_destinations(owned, status, digit_offsets, tile_offsets, tile, pass, status_base, tiles);
       stages.write_out(keys_out, values_out, bounds, count, shift, mask);
     }, workgroup(shape.tile.invocations));
   };

@@ -10,10 +10,12 @@
 // for GPUs", 2022): one histogram pass counts every digit of every pass at once; then each
 // 8-bit digit takes a single pass over the keys in which a tile
 //   1. ranks its keys per digit, stably (subgroup ballots match equal digits),
-//   2. publishes its per-digit counts and looks back over earlier tiles' counts
-//      (decoupled look-back, one invocation per digit),
-//   3. reorders the tile by digit in shared memory and writes it out, so that runs of
-//      equal digits go to consecutive addresses.
+//   2. publishes its per-digit counts and reorders the tile by digit in shared memory,
+//   3. looks back over earlier tiles' counts (decoupled look-back, one invocation per
+//      digit) and writes the tile out, so that runs of equal digits go to consecutive
+//      addresses.
+// Reordering before the look-back means a tile waiting on its predecessors holds its keys
+// in shared memory, not in registers.
 // SortMode::CountScanScatter does without the look-back: one kernel counts each tile's
 // digits, an exclusive scan of those counts in digit-major order gives every (digit, tile)
 // its output position, and the same ranking-and-reordering kernel places the keys. It

@@ -49,11 +49,13 @@ inline std::uint32_t sort_shared_bytes(const SortShape& s) {
   return (s.scratch_words() + 3 * radix + s.tile.invocations + 16) * 4;
 }
 
-// Workgroups of 512 with 20, 16 or 8 items, the first that fits in shared memory, else 256
-// invocations with as many items as fit (at most 16), else fewer invocations (on GPUs of
-// small workgroups, or of small subgroups, whose per-subgroup digit counts fill shared
-// memory). Larger tiles mean fewer look-backs; the tile shapes measured against each other
-// are in docs/benchmarks.md.
+// Workgroups of 1024 with as many items as fit in shared memory (at least 4), else 512
+// with 20, 16 or 8 items, else 256 invocations with as many items as fit (at most 16),
+// else fewer invocations (on GPUs of small workgroups, or of small subgroups, whose
+// per-subgroup digit counts fill shared memory). Larger tiles mean fewer look-backs;
+// workgroups of 1024 cap a kernel at 64 registers on NVIDIA GPUs, so that a
+// multiprocessor runs twice the subgroups. The tile shapes measured against each other are
+// in docs/benchmarks.md.
 template <RadixKey K>
 SortShape sort_shape(const DeviceInfo& device, bool with_values) {
   auto shape_of = [&](std::uint32_t invocations, std::uint32_t items) {
@@ -61,8 +63,14 @@ SortShape sort_shape(const DeviceInfo& device, bool with_values) {
                      std::uint32_t(sizeof(K) / 4), with_values ? 1u : 0u, lookback_traits(device)};
   };
   auto fits = [&](const SortShape& s) { return sort_shared_bytes(s) <= device.max_shared_memory; };
-  const std::uint32_t most = fit_invocations(2 * radix, device);
-  if (most == 2 * radix) {
+  const std::uint32_t most = fit_invocations(4 * radix, device);
+  if (most == 4 * radix) {
+    for (std::uint32_t items = 16; items >= 4; --items) {
+      SortShape widest = shape_of(4 * radix, items);
+      if (fits(widest)) return widest;
+    }
+  }
+  if (most >= 2 * radix) {
     for (std::uint32_t items : {20u, 16u, 8u}) {
       SortShape wide = shape_of(2 * radix, items);
       if (fits(wide)) return wide;
