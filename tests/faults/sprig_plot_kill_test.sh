@@ -11,7 +11,7 @@ set -u
 plot=$1
 dir=$2
 mkdir -p "$dir" && cd "$dir" || exit 1
-rm -f killed.plot killed.plot.partial* timed.plot
+rm -f killed.plot killed.plot.partial* timed.plot timed.plot.partial*  # an interrupted earlier run leaves partials
 args="plot --sector-id 0303030303030303030303030303030303030303030303030303030303030303 --records 6 --k 15"
 export SPRIG_PLOT_RECORD_DELAY_MS=150
 

@@ -111,6 +111,31 @@ TEST_CASE("a bit range sorts by those bits only, stably, in both pass modes") {
   check_pairs(*t.device, keys64, SortOptions{30, 50, mode});
 }
 
+// The tile shapes sort_shape gives (docs/benchmarks.md measures them on the H100): workgroups
+// of 1024 with as many items as fit, pairs as large as keys alone since their values pass
+// through shared memory after the keys, and smaller workgroups where 1024 are not allowed.
+TEST_CASE("sort tiles: 1024 invocations with the most items that fit, pairs as large as keys") {
+  DeviceInfo gpu;
+  gpu.name = "a GPU of 48 KiB and 1024 invocations";
+  gpu.max_shared_memory = 48 * 1024;
+  auto shape = [&](auto key, bool with_values) {
+    detail::SortShape s = detail::sort_shape<decltype(key)>(gpu, with_values);
+    return std::to_string(s.tile.invocations) + " x " + std::to_string(s.tile.items);
+  };
+  CHECK(shape(std::uint32_t(), false) == "1024 x 10");
+  CHECK(shape(std::uint32_t(), true) == "1024 x 10");
+  CHECK(shape(std::uint64_t(), false) == "1024 x 5");
+  CHECK(shape(std::uint64_t(), true) == "1024 x 5");
+  gpu.max_shared_memory = 32 * 1024;  // as lavapipe
+  CHECK(shape(std::uint32_t(), true) == "1024 x 6");
+  gpu.max_shared_memory = 48 * 1024;
+  gpu.max_workgroup_invocations = 512;
+  CHECK(shape(std::uint32_t(), false) == "512 x 20");
+  CHECK(shape(std::uint64_t(), true) == "512 x 8");
+  gpu.max_workgroup_invocations = 256;
+  CHECK(shape(std::uint32_t(), true) == "256 x 16");
+}
+
 TEST_CASE("one scratch serves sorts of growing and shrinking sizes in one sequence") {
   auto t = STDLIB_TARGET;
   std::size_t large = std::min<std::size_t>(t.max_elements, 40000);

@@ -1,5 +1,6 @@
-// The radix sort's digit pass: rank, publish the tile's counts, reorder in shared memory,
-// look back, write out (radix_sort.hpp describes the algorithm).
+// The radix sort's digit pass: rank, publish the tile's counts, reorder the keys in shared
+// memory, look back, write the keys out, then move the values through the same shared
+// memory (radix_sort.hpp describes the algorithm).
 #pragma once
 
 #include "sprig/stdlib/sort/sort_shape.hpp"
@@ -44,28 +45,30 @@ inline void look_back_digit(const CoherentBuffer<std::uint32_t>& status, const U
   });
 }
 
-// A tile's keys after ranking: key j of each invocation (striped over the tile) and its
-// rank among its subgroup's keys of that digit (earlier runs, then lower lanes). The digit
-// and whether the key exists (the last tile is partial) are computed again where needed:
-// keys and ranks are what a tile holds in registers until it is reordered, so ranks (below
-// 2^16: a subgroup holds at most 128 x 20 keys) are packed two to a word.
-template <RadixKey K>
-class RankedKeys {
+// Values below 2^16, one per item, packed two to a word: what an invocation holds per item
+// across the tile's stages costs half the registers.
+class HalfWords {
  public:
-  explicit RankedKeys(std::vector<Var<K>> loaded) : keys(std::move(loaded)) {}
-
-  std::vector<Var<K>> keys;
-  std::vector<UInt> rank_pairs;  // key 2i's rank in the low half, key 2i + 1's in the high
-
-  void add_rank(const UInt& rank) {
-    if (ranks_ % 2 == 0) rank_pairs.push_back(rank);
-    else rank_pairs.back() = rank_pairs.back() | (rank << 16u);
-    ++ranks_;
+  void push_back(const UInt& value) {
+    if (size_ % 2 == 0) pairs_.push_back(value);
+    else pairs_.back() = pairs_.back() | (value << 16u);
+    ++size_;
   }
-  UInt rank(std::uint32_t j) const { return (rank_pairs[j / 2] >> (16u * (j % 2))) & 0xFFFFu; }
+  UInt operator[](std::uint32_t j) const { return (pairs_[j / 2] >> (16u * (j % 2))) & 0xFFFFu; }
 
  private:
-  std::uint32_t ranks_ = 0;
+  std::vector<UInt> pairs_;
+  std::uint32_t size_ = 0;
+};
+
+// A tile's keys after ranking: key j of each invocation (striped over the tile) and its
+// rank among its subgroup's keys of that digit (earlier runs, then lower lanes; below 2^16:
+// a subgroup holds at most 128 x 20 keys). The digit and whether the key exists (the last
+// tile is partial) are computed again where needed.
+template <RadixKey K>
+struct RankedKeys {
+  std::vector<Var<K>> keys;
+  HalfWords rank;
 };
 
 // The digits an invocation owns in the scan over digits: the invocation at place p in
@@ -123,7 +126,7 @@ class DigitPassStages {
   // group's size to the subgroup's count of that digit (two 16-bit counts a scratch word).
   RankedKeys<K> rank_keys(const ReadBuffer<K>& keys_in, const TileBounds& bounds, const UInt& count,
                           const UInt& shift, const UInt& mask) {
-    RankedKeys<K> ranked{load_items(keys_in, bounds, count, shape_.tile, Expr<K>(K(0)))};
+    RankedKeys<K> ranked{load_items(keys_in, bounds, count, shape_.tile, Expr<K>(K(0))), {}};
     for (std::uint32_t j = 0; j < shape_.tile.items; ++j) {
       Bool valid = striped_index(bounds.first, shape_.tile.items, j) < count;
       UInt digit = digit_of<K>(ranked.keys[j].load(), shift, mask);
@@ -136,7 +139,7 @@ class DigitPassStages {
       UInt before = ballot_exclusive_bit_count(peers);
       UInt word = subgroup_ * (radix / 2) + (digit >> 1u), half = (digit & 1u) * 16u;
       UInt earlier_runs = (UInt(scratch_[word]) >> half) & 0xFFFFu;
-      ranked.add_rank(earlier_runs + before);
+      ranked.rank.push_back(earlier_runs + before);
       subgroup_barrier(Orders::Shared);  // everyone has read before the counts move on
       if_(valid && before == 0u,
           [&] { atomic_add(scratch_[word], ballot_bit_count(peers) << half, MemoryOrder::Relaxed, Scope::Workgroup); });
@@ -204,35 +207,22 @@ class DigitPassStages {
     barrier();
   }
 
-  // Reorders the tile by digit in shared memory (keys, then their values, in scratch).
-  // Before the look-back: a tile waiting on its predecessors then holds its keys in shared
-  // memory, not in registers.
-  void reorder(const RankedKeys<K>& ranked, const ReadBuffer<std::uint32_t>& values_in, const TileBounds& bounds,
-               const UInt& count, const UInt& shift, const UInt& mask) {
+  // Reorders the tile's keys by digit in shared memory and returns each key's place in the
+  // sorted tile (below 2^16: tiles hold at most 16 x 1024 keys). Before the look-back: a
+  // tile waiting on its predecessors then holds its keys in shared memory, not in registers.
+  HalfWords reorder_keys(const RankedKeys<K>& ranked, const TileBounds& bounds, const UInt& count, const UInt& shift,
+                         const UInt& mask) {
     const std::uint32_t items = shape_.tile.items, tile_elements = shape_.tile.elements();
-    std::vector<UInt> position;
-    std::vector<Bool> valid;
+    HalfWords position;
     for (std::uint32_t j = 0; j < items; ++j) {
-      valid.push_back(striped_index(bounds.first, items, j) < count);
       UInt digit = digit_of<K>(ranked.keys[j].load(), shift, mask);
       UInt word = subgroup_ * (radix / 2) + (digit >> 1u), half = (digit & 1u) * 16u;
       UInt subgroups_before = (UInt(scratch_[word]) >> half) & 0xFFFFu;
-      position.push_back(UInt(digit_start_[digit]) + subgroups_before + ranked.rank(j));
-    }
-    std::vector<Var<std::uint32_t>> payload;
-    payload.reserve(items);
-    if (with_values()) {
-      for (std::uint32_t j = 0; j < items; ++j) payload.emplace_back(0u);
-      if_(bounds.full, [&] {
-        for (std::uint32_t j = 0; j < items; ++j) payload[j] = UInt(values_in[striped_index(bounds.first, items, j)]);
-      }).else_([&] {
-        for (std::uint32_t j = 0; j < items; ++j)
-          if_(valid[j], [&] { payload[j] = UInt(values_in[striped_index(bounds.first, items, j)]); });
-      });
+      position.push_back(UInt(digit_start_[digit]) + subgroups_before + ranked.rank[j]);
     }
     barrier();  // the counts in scratch have been read
     for (std::uint32_t j = 0; j < items; ++j) {
-      if_(valid[j], [&] {
+      if_(striped_index(bounds.first, items, j) < count, [&] {
         Expr<K> key = ranked.keys[j].load();
         if constexpr (std::same_as<K, std::uint32_t>) {
           scratch_[position[j]] = key;
@@ -240,9 +230,9 @@ class DigitPassStages {
           scratch_[position[j]] = cast<std::uint32_t>(key);
           scratch_[position[j] + tile_elements] = cast<std::uint32_t>(key >> 32ull);
         }
-        if (with_values()) scratch_[position[j] + tile_elements * shape_.key_words] = payload[j].load();
       });
     }
+    return position;
   }
 
   // Where the tile's keys of each owned digit go in the output, minus where the digit
@@ -268,30 +258,52 @@ class DigitPassStages {
     after_lookback_.arrive_and_wait();
   }
 
-  // Writes the sorted tile out: consecutive invocations take consecutive sorted keys, so
-  // runs of equal digits go to consecutive addresses.
-  void write_out(const WriteBuffer<K>& keys_out, const WriteBuffer<std::uint32_t>& values_out, const TileBounds& bounds,
-                 const UInt& count, const UInt& shift, const UInt& mask) {
+  // Writes the sorted keys out: consecutive invocations take consecutive sorted keys, so
+  // runs of equal digits go to consecutive addresses. Returns where each of this
+  // invocation's sorted places went in the output (its values go there too).
+  std::vector<Var<std::uint32_t>> write_keys(const WriteBuffer<K>& keys_out, const TileBounds& bounds, const UInt& count,
+                                             const UInt& shift, const UInt& mask) {
     const std::uint32_t tile_elements = shape_.tile.elements();
     UInt in_tile = min(count - bounds.first, tile_elements);
+    std::vector<Var<std::uint32_t>> output_place;
+    output_place.reserve(shape_.tile.items);  // a Var copy would declare a new device variable
     for (std::uint32_t j = 0; j < shape_.tile.items; ++j) {
+      output_place.emplace_back(0u);
       UInt i = local_ + j * shape_.tile.invocations;
       if_(i < in_tile, [&] {
         Expr<K> key = [&] {
           if constexpr (std::same_as<K, std::uint32_t>) return Expr<K>(scratch_[i]);
           else return cast<K>(UInt(scratch_[i])) | (cast<K>(UInt(scratch_[i + tile_elements])) << 32ull);
         }();
-        UInt at = UInt(destination_[digit_of<K>(key, shift, mask)]) + i;
-        keys_out[at] = key;
-        if (with_values()) values_out[at] = UInt(scratch_[i + tile_elements * shape_.key_words]);
+        output_place[j] = UInt(destination_[digit_of<K>(key, shift, mask)]) + i;
+        keys_out[output_place[j].load()] = key;
       });
+    }
+    return output_place;
+  }
+
+  // Moves the values as the keys moved, through the same shared memory once the keys have
+  // left it: the tile needs room for its keys only, so pairs sort in tiles as large as
+  // keys alone.
+  void move_values(const ReadBuffer<std::uint32_t>& values_in, const WriteBuffer<std::uint32_t>& values_out,
+                   const HalfWords& position, const std::vector<Var<std::uint32_t>>& output_place,
+                   const TileBounds& bounds, const UInt& count) {
+    const std::uint32_t items = shape_.tile.items;
+    barrier();  // every key has been read out of scratch
+    for (std::uint32_t j = 0; j < items; ++j) {
+      UInt from = striped_index(bounds.first, items, j);
+      if_(from < count, [&] { scratch_[position[j]] = UInt(values_in[from]); });
+    }
+    barrier();
+    UInt in_tile = min(count - bounds.first, shape_.tile.elements());
+    for (std::uint32_t j = 0; j < items; ++j) {
+      UInt i = local_ + j * shape_.tile.invocations;
+      if_(i < in_tile, [&] { values_out[output_place[j].load()] = UInt(scratch_[i]); });
     }
   }
 
  private:
   using Plus = decltype(plus<std::uint32_t>());
-
-  bool with_values() const { return shape_.value_words != 0; }
 
   // The look-back word of digit d for this tile: 1 + tile * 256 + d past status_base.
   // The status words carry the counts themselves, so relaxed atomics suffice (on the GPU
@@ -357,9 +369,10 @@ auto onesweep_kernel(const SortShape& shape) {
       stages.count_digits();
       OwnedDigits owned = stages.own_digits(status, tile, status_base);
       stages.place_digits(owned);
-      stages.reorder(ranked, values_in, bounds, count, shift, mask);
+      HalfWords position = stages.reorder_keys(ranked, bounds, count, shift, mask);
       stages.find_destinations(owned, status, digit_offsets, tile_offsets, tile, pass, status_base, tiles);
-      stages.write_out(keys_out, values_out, bounds, count, shift, mask);
+      std::vector<Var<std::uint32_t>> output_place = stages.write_keys(keys_out, bounds, count, shift, mask);
+      if (with_values) stages.move_values(values_in, values_out, position, output_place, bounds, count);
     }, workgroup(shape.tile.invocations));
   };
   return cached_kernel<decltype(trace())>(name + shape.key(), trace);

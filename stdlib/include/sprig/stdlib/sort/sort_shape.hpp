@@ -31,10 +31,8 @@ struct SortShape {
   std::uint32_t max_subgroups;  // invocations / the device's smallest subgroup
   std::uint32_t key_words, value_words;
   // 32-bit words of the shared scratch: per-subgroup digit counts (two 16-bit counts a
-  // word) while ranking, the reordered tile afterwards.
-  std::uint32_t scratch_words() const {
-    return std::max(max_subgroups * radix / 2, tile.elements() * (key_words + value_words));
-  }
+  // word) while ranking, the reordered keys afterwards, then the reordered values.
+  std::uint32_t scratch_words() const { return std::max(max_subgroups * radix / 2, tile.elements() * key_words); }
   LookBackTraits lookback;
   bool prefixed = false;  // tile offsets come from a scan (CountScanScatter), no look-back
   std::string key() const {
