@@ -81,8 +81,10 @@ struct OwnedDigits {
 };
 
 // The stages of one digit pass, in the order the kernel runs them; each ends with the
-// barrier after which its results in shared memory may be read. Construct at the top level
-// of the kernel: it declares the workgroup's shared memory and reads its builtins.
+// barrier after which its results in shared memory may be read, except reorder_keys, which
+// the look-back's closing barrier ends, and write_keys, which move_values' first barrier
+// ends (only the keys' scratch is read there). Construct at the top level of the kernel: it
+// declares the workgroup's shared memory and reads its builtins.
 template <RadixKey K>
 class DigitPassStages {
  public:
