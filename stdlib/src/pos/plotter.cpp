@@ -62,6 +62,11 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
                                 device.info().name + " allows " + std::to_string(device.info().max_buffer_bytes >> 20) +
                                 " MiB per buffer");
   detail::check_match_shared_memory(device.info(), k, mode);
+  if (mode != Mode::Subspace && options.subspace_room != 0)
+    throw std::invalid_argument("pos::Plotter: subspace_room is for Subspace's rules, not Abundance's");
+  if (options.subspace_room < 0 || options.subspace_room > 4)
+    throw std::invalid_argument("pos::Plotter: subspace_room is a multiple of 2^K from 0 (the default room) to 4, not " +
+                                std::to_string(options.subspace_room));
   pair_sizes_ = device.alloc<std::uint32_t>(num_pairs(k), "plotter pair sizes");
   targets_ = device.alloc<std::uint32_t>(num_s_buckets, "plotter s-bucket targets");
   found_ = device.alloc<std::uint32_t>(num_s_buckets, "plotter proofs found");
@@ -75,12 +80,7 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
   readback_s_buckets_ =
       device.alloc<std::uint32_t>(kept_s_buckets_.size(), "readback s-buckets", MemoryKind::HostCached);
   readback_bitmap_ = device.alloc<std::uint32_t>(bitmap_.size(), "readback bitmap", MemoryKind::HostCached);
-  if (mode != Mode::Subspace && options.subspace_room != 0)
-    throw std::invalid_argument("pos::Plotter: subspace_room is for Subspace's rules, not Abundance's");
   if (mode == Mode::Subspace) {
-    if (options.subspace_room < 0 || options.subspace_room > 4)
-      throw std::invalid_argument("pos::Plotter: subspace_room is a multiple of 2^K from 0 (the default room) to 4, not " +
-                                  std::to_string(options.subspace_room));
     for (int t = 2; t <= 6; ++t)
       room_[std::size_t(t)] =
           options.subspace_room > 0
