@@ -10,7 +10,8 @@
 //     chunk-parallel blake3_fixed and the one-invocation-per-message blake3;
 //   * ChaCha8 keystream: GB/s against the write bound (half a copy).
 //
-//   bench_hash [--repeat 10] [--scale 1.0]     (--scale multiplies the batch sizes)
+//   bench_hash [--repeat 10] [--scale 1.0] [--only sha256|chacha8|blake3]
+//   (--scale multiplies the batch sizes; --only runs one table and the bounds it needs)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -140,7 +141,8 @@ void bench_sha256(Device& dev, int repeat, double scale, double arx_per_ms) {
                    arx_per_ms);
 }
 
-void bench_blake3(Device& dev, int repeat, double scale) {
+// `profiling` (SPRIG_PROFILE=1) adds each size's GPU time by launch.
+void bench_blake3(Device& dev, int repeat, double scale, bool profiling) {
   const std::size_t total = std::max<std::size_t>(1 << 20, std::size_t(scale * (std::size_t(1) << 28)));
   auto data = dev.alloc<std::uint32_t>(total / 4);
   {
@@ -167,6 +169,15 @@ void bench_blake3(Device& dev, int repeat, double scale) {
     if (dev.download(out) != fixed_digests) std::printf("WRONG RESULT: the two BLAKE3 paths differ\n");
     std::printf("| %zu | %zu | %.3f | %.1f | %.3f | %.3f | %.1f |\n", bytes, count, ms, double(total) / ms / 1e6,
                 read_bound_ms / ms, spans_ms, double(total) / spans_ms / 1e6);
+    if (profiling) {
+      // One more call, its launches timed on the GPU: where the time of a size goes.
+      auto s = dev.sequence();
+      hash::blake3_fixed(dev, s, data, std::uint32_t(bytes), count, out);
+      s.run_and_wait();
+      std::printf("|   GPU time by launch:");
+      for (const LaunchTiming& t : s.timings()) std::printf(" %s %.4f ms;", t.kernel.c_str(), t.gpu_ms);
+      std::printf(" |\n");
+    }
     std::fflush(stdout);
   }
 }
@@ -191,14 +202,25 @@ int main(int argc, char** argv) {
   const bool cpu = gpu.info().type == "cpu";
   int repeat = cpu ? 2 : 10;
   double scale = cpu ? 1.0 / 256 : 1.0;
+  std::string only;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--scale")) scale = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
   }
+  if (!only.empty() && only != "sha256" && only != "chacha8" && only != "blake3") {
+    std::fprintf(stderr, "bench_hash: --only takes sha256, chacha8 or blake3, not '%s'\n", only.c_str());
+    return 2;
+  }
+  auto runs = [&](const char* table) { return only.empty() || only == table; };
   std::printf("Hashing on %s (%s)\n", gpu.name().c_str(), gpu.info().backend.c_str());
-  double arx = arx_ops_per_ms(gpu, repeat);
-  std::printf("\nARX loop: %.2f T integer ops/s\n", arx / 1e9);
-  bench_sha256(gpu, repeat, scale, arx);
-  bench_chacha8(gpu, repeat, scale);
-  bench_blake3(gpu, repeat, scale);
+  if (runs("sha256")) {
+    double arx = arx_ops_per_ms(gpu, repeat);
+    std::printf("\nARX loop: %.2f T integer ops/s\n", arx / 1e9);
+    bench_sha256(gpu, repeat, scale, arx);
+  }
+  if (runs("chacha8")) bench_chacha8(gpu, repeat, scale);
+  const char* profile = std::getenv("SPRIG_PROFILE");
+  if (runs("blake3")) bench_blake3(gpu, repeat, scale, profile && std::string(profile) == "1");
+  stdlib_bench::print_pipeline_statistics(gpu);
 }

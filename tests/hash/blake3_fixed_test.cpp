@@ -97,6 +97,26 @@ TEST_CASE("blake3_fixed of hundreds of chunks over several workgroups equals b3s
   }
 }
 
+TEST_CASE("blake3_fixed of messages whose length is a multiple of 16 bytes (read 16 bytes a load) equals b3sum") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  if (std::string(SPRIG_B3SUM).empty()) {
+    WARN("b3sum not found: install the b3sum package");
+    return;
+  }
+  std::mt19937 rng(13);
+  // One invocation a message (16, 48, 1024 bytes) and chunk-parallel (a last chunk of one
+  // vector, of a partial and of whole blocks), over several workgroups; 65 and 130 chunks
+  // take two launches of the tree, the last group's one or two nodes moving up alone.
+  for (std::size_t length : {16, 48, 1024, 1040, 2064, 4112, 6144, 65 * 1024, 130 * 1024 - 48}) {
+    std::vector<Bytes> messages;
+    for (int i = 0; i < (length > 8192 ? 5 : 40); ++i) messages.push_back(random_bytes(length, rng));
+    INFO("length " << length);
+    auto hashes = device_blake3_fixed(dev, messages, 32, Mode::Hash);
+    auto expected = b3sum(messages, 32, Mode::Hash);
+    for (std::size_t i = 0; i < messages.size(); ++i) CHECK(to_hex(hashes[i]) == expected[i]);
+  }
+}
+
 TEST_CASE("blake3_fixed rejects a short data buffer, a short output buffer and an empty output") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   auto data = dev.alloc<std::uint32_t>(256 * 3);  // 3 KiB

@@ -41,7 +41,9 @@ TEST_CASE("the simulator reports no problem in any hash kernel") {
   auto counter = dev.upload(std::vector<std::uint32_t>{0});
   auto winners = dev.alloc<std::uint32_t>(16);  // fewer than win: the overflow path runs too
   hash::sha256d_search(sequence, data, 5, 100, target, counter, winners);
-  hash::blake3_fixed(dev, sequence, data, 2048, 2, out);  // chunk-parallel, whole words
+  hash::blake3_fixed(dev, sequence, data, 2048, 2, out);  // chunk-parallel, 16-byte loads
+  hash::blake3_fixed(dev, sequence, data, 2044, 2, out);  // chunk-parallel, whole words
+  hash::blake3_fixed(dev, sequence, data, 48, 8, out);    // one invocation a message, 16-byte loads
   hash::blake3_fixed(dev, sequence, data, 1025, 4, out);  // chunk-parallel, unaligned
   sequence.run_and_wait();
 

@@ -1,14 +1,64 @@
 #include "sprig/stdlib/hash/blake3_fixed.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <utility>
 
+#include "sprig/stdlib/hash/vector_bytes.hpp"
+#include "sprig/stdlib/tiling.hpp"
+#include "sprig/stdlib/vector_view.hpp"
+
 namespace sprig::hash {
 
-namespace detail {
+namespace {
 
-const Blake3FixedSmallKernel& blake3_fixed_small_kernel(bool aligned) {
-  std::string name = std::string("blake3_fixed_small") + (aligned ? "" : "_unaligned");
+// How a kernel reads the messages: whole words (messages at multiples of 4 bytes), words
+// put together from two (any byte offset), or 16-byte vectors (multiples of 16 bytes).
+enum class MessageLoads { Words, UnalignedWords, Vectors };
+
+MessageLoads message_loads(std::uint32_t message_bytes, const DeviceBuffer<std::uint32_t>& data) {
+  if (message_bytes % 16 == 0 && data.size() >= 4) return MessageLoads::Vectors;
+  return message_bytes % 4 == 0 ? MessageLoads::Words : MessageLoads::UnalignedWords;
+}
+
+const char* loads_suffix(MessageLoads loads) {
+  switch (loads) {
+    case MessageLoads::Words: return "";
+    case MessageLoads::UnalignedWords: return "_unaligned";
+    case MessageLoads::Vectors: return "_vec4";
+  }
+  return "";
+}
+
+MessageLoads word_loads(bool aligned) { return aligned ? MessageLoads::Words : MessageLoads::UnalignedWords; }
+
+// One invocation per message of at most one chunk.
+template <class Source>
+void hash_small_message(const Source& source, const ReadBuffer<std::uint32_t>& key,
+                        const WriteBuffer<std::uint32_t>& out, const UInt& i, const UInt& message_bytes, const UInt& mode_flags, const UInt& out_words) {
+  Blake3Root root = blake3_single_chunk_message(source, message_bytes, detail::blake3_key_of(key), mode_flags);
+  detail::blake3_store_output(out, i, out_words, root);
+}
+
+// The chaining value of chunk c (`length` bytes, at least one), to cvs[g].
+template <class Source>
+void chunk_chaining_value(const Source& source, const ReadBuffer<std::uint32_t>& key,
+                          const WriteBuffer<std::uint32_t>& cvs, const UInt& g, const UInt& c, const UInt& length,
+                          const UInt& mode_flags) {
+  Blake3Root node = blake3_chunk_node(source, UInt(0u), length, c, detail::blake3_key_of(key), mode_flags);
+  Blake3Words cv = blake3_chaining_value(blake3_compress(node.cv, node.block, c, 0u, node.block_len, node.flags));
+  for (std::uint32_t k = 0; k < 8; ++k) cvs[g * 8u + k] = cv[k];
+}
+
+// Messages of at most one chunk: one invocation each.
+using SmallKernel =
+    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
+using SmallVectorKernel =
+    Kernel<ReadBuffer<uvec4>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
+
+const SmallKernel& small_kernel(bool aligned) {
+  std::string name = std::string("blake3_fixed_small") + loads_suffix(word_loads(aligned));
   auto trace = [=] {
     return kernel(
         name,
@@ -16,87 +66,173 @@ const Blake3FixedSmallKernel& blake3_fixed_small_kernel(bool aligned) {
             UInt message_bytes, UInt count, UInt mode_flags, UInt out_words) {
           UInt i = global_id().x();
           if_(i < count, [&] {
-            Blake3Root root = blake3_message(buffer_bytes(data, i * message_bytes, aligned), message_bytes,
-                                             blake3_key_of(key), mode_flags);
-            blake3_store_output(out, i, out_words, root);
+            hash_small_message(buffer_bytes(data, i * message_bytes, aligned), key, out, i, message_bytes, mode_flags,
+                               out_words);
           });
         },
         workgroup(64));
   };
-  return sprig::detail::cached_kernel<Blake3FixedSmallKernel>(name, trace);
+  return sprig::detail::cached_kernel<SmallKernel>(name, trace);
 }
 
-const Blake3ChunkCvKernel& blake3_chunk_cv_kernel(bool aligned) {
-  std::string name = std::string("blake3_chunk_cvs") + (aligned ? "" : "_unaligned");
+const SmallVectorKernel& small_vector_kernel() {
+  std::string name = std::string("blake3_fixed_small") + loads_suffix(MessageLoads::Vectors);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<uvec4> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> out, UInt message_bytes,
+            UInt count, UInt mode_flags, UInt out_words) {
+          UInt i = global_id().x();
+          if_(i < count, [&] {
+            hash_small_message(VectorBytes(data, i * message_bytes), key, out, i, message_bytes, mode_flags, out_words);
+          });
+        },
+        workgroup(64));
+  };
+  return sprig::detail::cached_kernel<SmallVectorKernel>(name, trace);
+}
+
+// One invocation per chunk (message i = g / chunks, chunk c = g % chunks): its chaining
+// value, to cvs[g]. Never a root: these messages have at least two chunks.
+using ChunkCvKernel =
+    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
+using ChunkCvVectorKernel =
+    Kernel<ReadBuffer<uvec4>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
+
+// Where chunk g lies: its message's byte offset plus the chunk's, its index in the message
+// and its length.
+struct ChunkPlace {
+  UInt begin, c, length;
+};
+inline ChunkPlace chunk_place(const UInt& g, const UInt& message_bytes, const UInt& chunks) {
+  UInt i = g / chunks, c = g % chunks;
+  UInt in_message = c * blake3_chunk_bytes;
+  return {i * message_bytes + in_message, c, min(message_bytes - in_message, UInt(blake3_chunk_bytes))};
+}
+
+const ChunkCvKernel& chunk_cv_kernel(bool aligned) {
+  std::string name = std::string("blake3_chunk_cvs") + loads_suffix(word_loads(aligned));
   auto trace = [=] {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> cvs,
             UInt message_bytes, UInt chunks, UInt total_chunks, UInt mode_flags) {
-          using namespace blake3_flags;
           UInt g = global_id().x();
           if_(g < total_chunks, [&] {
-            UInt i = g / chunks, c = g % chunks;
-            UInt begin = c * blake3_chunk_bytes;
-            UInt length = min(message_bytes - begin, UInt(blake3_chunk_bytes));
-            UInt blocks = (length + 63u) / 64u;
-            auto source = buffer_bytes(data, i * message_bytes + begin, aligned);
-            WordVars<8> cv(blake3_key_of(key));
-            for_(0u, blocks, [&](UInt b) {
-              UInt block_len = min(length - b * 64u, 64u);
-              Blake3Block m = zero_words<16>();
-              for (std::uint32_t j = 0; j < 16; ++j) {
-                UInt p = b * 64u + j * 4u;
-                m[j] = keep_low_bytes(source(p), bytes_before(length, p));
-              }
-              UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u)) |
-                           select(b + 1u == blocks, UInt(chunk_end), UInt(0u));
-              cv.store(blake3_chaining_value(blake3_compress(cv.load(), m, c, 0u, block_len, flags)));
-            });
-            for (std::uint32_t k = 0; k < 8; ++k) cvs[g * 8u + k] = cv[k];
+            ChunkPlace chunk = chunk_place(g, message_bytes, chunks);
+            chunk_chaining_value(buffer_bytes(data, chunk.begin, aligned), key, cvs, g, chunk.c, chunk.length,
+                                 mode_flags);
           });
         },
         workgroup(64));
   };
-  return sprig::detail::cached_kernel<Blake3ChunkCvKernel>(name, trace);
+  return sprig::detail::cached_kernel<ChunkCvKernel>(name, trace);
 }
 
-const Blake3TreeLevelKernel& blake3_tree_level_kernel() {
-  std::string name = "blake3_tree_level";
+const ChunkCvVectorKernel& chunk_cv_vector_kernel() {
+  std::string name = std::string("blake3_chunk_cvs") + loads_suffix(MessageLoads::Vectors);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<uvec4> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> cvs, UInt message_bytes,
+            UInt chunks, UInt total_chunks, UInt mode_flags) {
+          UInt g = global_id().x();
+          if_(g < total_chunks, [&] {
+            ChunkPlace chunk = chunk_place(g, message_bytes, chunks);
+            chunk_chaining_value(VectorBytes(data, chunk.begin), key, cvs, g, chunk.c, chunk.length, mode_flags);
+          });
+        },
+        workgroup(64));
+  };
+  return sprig::detail::cached_kernel<ChunkCvVectorKernel>(name, trace);
+}
+
+// Tree levels in shared memory: a group of `span` consecutive nodes of one message's level
+// (span a power of two up to the workgroup's size, groups aligned to it, so pairs never
+// straddle two groups) merges level by level, pairs into parents and a last odd node moved
+// up unchanged, which is BLAKE3's left-balanced tree; a workgroup holds size / span groups.
+// `nodes` chaining values per message in `below` become ceil(nodes / span) in `above`;
+// when a level has two nodes left, their parent is the root and its output goes to `out`
+// instead. One launch so replaces log2(span) launches of one level each, which are short
+// and latency-bound. On each level the workgroup's pairs go to its first invocations, so
+// that the compressions fill whole subgroups while the tree narrows.
+using TreeLevelsKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+                                WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt, UInt, UInt>;
+
+const TreeLevelsKernel& tree_levels_kernel(std::uint32_t invocations) {
+  std::string name = "blake3_tree_levels";
   auto trace = [=] {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> below, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> above,
-            WriteBuffer<std::uint32_t> out, UInt nodes, UInt count, UInt mode_flags, UInt out_words) {
-          UInt parents = (nodes + 1u) / 2u;
-          UInt g = global_id().x();
-          if_(g < count * parents, [&] {
-            UInt i = g / parents, j = g % parents;
-            UInt left = (i * nodes + 2u * j) * 8u;
-            if_(2u * j + 1u == nodes, [&] {
-              for (std::uint32_t k = 0; k < 8; ++k) above[g * 8u + k] = below[left + k].load();
-            }).else_([&] {
+            WriteBuffer<std::uint32_t> out, UInt nodes, UInt span, UInt levels, UInt count, UInt mode_flags,
+            UInt out_words) {
+          auto level = shared_array<std::uint32_t>(invocations * 8, "blake3_tree_nodes");
+          UInt groups = (nodes + span - 1u) / span;  // per message
+          UInt lane = local_index();
+          UInt first_group = sprig::detail::linear_workgroup_id() * (invocations / span);
+          // Group g's nodes on the first level (0 past the last group: the launch is padded).
+          auto nodes_of = [&](const UInt& g) {
+            return select(g < count * groups, min(nodes - (g % groups) * span, span), UInt(0u));
+          };
+          {
+            UInt g = first_group + lane / span, local = lane % span;
+            if_(local < nodes_of(g), [&] {
+              for (std::uint32_t k = 0; k < 8; ++k)
+                level[lane * 8u + k] = below[((g / groups) * nodes + (g % groups) * span + local) * 8u + k].load();
+            });
+          }
+          barrier();
+          Blake3Words key_words = detail::blake3_key_of(key);
+          Var<std::uint32_t> total = nodes;  // the message's nodes on the level, the same in every group
+          Var<std::uint32_t> step = 1u;      // first-level nodes per node of the level
+          for_(0u, levels, [&](UInt) {
+            if_(total.load() == 1u, [] { break_(); });  // uniform: the root is written
+            // Invocation t takes pair j of group gi; a group's nodes on the level stay at
+            // its first slots, gi * span + 0, 1, ...
+            UInt pairs_per_group = span / (2u * step.load());
+            UInt gi = lane / pairs_per_group, j = lane % pairs_per_group;
+            UInt g = first_group + gi;
+            Bool active = gi < invocations / span;
+            UInt here = select(active, (nodes_of(g) + step.load() - 1u) / step.load(), UInt(0u));
+            UInt left = (gi * span + 2u * j) * 8u;
+            WordVars<8> parent(zero_words<8>());
+            if_(2u * j + 1u < here, [&] {
               Blake3Block m = zero_words<16>();
-              for (std::uint32_t k = 0; k < 16; ++k) m[k] = below[left + k];
-              Blake3Root node{blake3_key_of(key), m, UInt(blake3_block_bytes), mode_flags | blake3_flags::parent};
-              if_(nodes == 2u, [&] { blake3_store_output(out, i, out_words, node); }).else_([&] {
-                Blake3Words cv =
-                    blake3_chaining_value(blake3_compress(node.cv, node.block, 0u, 0u, node.block_len, node.flags));
-                for (std::uint32_t k = 0; k < 8; ++k) above[g * 8u + k] = cv[k];
+              for (std::uint32_t k = 0; k < 16; ++k) m[k] = level[left + k];
+              Blake3Root node{key_words, m, UInt(blake3_block_bytes), mode_flags | blake3_flags::parent};
+              if_(total.load() == 2u, [&] {
+                detail::blake3_store_output(out, g / groups, out_words, node);
+              }).else_([&] {
+                parent.store(
+                    blake3_chaining_value(blake3_compress(node.cv, node.block, 0u, 0u, node.block_len, node.flags)));
+              });
+            }).else_([&] {
+              if_(2u * j < here, [&] {
+                Blake3Words moved = zero_words<8>();
+                for (std::uint32_t k = 0; k < 8; ++k) moved[k] = level[left + k];
+                parent.store(moved);
               });
             });
+            barrier();  // every pair read before any parent is written over it
+            if_(2u * j < here, [&] {
+              for (std::uint32_t k = 0; k < 8; ++k) level[(gi * span + j) * 8u + k] = parent[k];
+            });
+            barrier();
+            step = step.load() * 2u;
+            total = (total.load() + 1u) / 2u;
+          });
+          UInt g = first_group + lane;
+          if_(total.load() > 1u && lane < invocations / span && nodes_of(g) > 0u, [&] {
+            for (std::uint32_t k = 0; k < 8; ++k) above[g * 8u + k] = level[lane * span * 8u + k].load();
           });
         },
-        workgroup(64));
+        workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<Blake3TreeLevelKernel>(name, trace);
+  return sprig::detail::cached_kernel<TreeLevelsKernel>(name + "/" + std::to_string(invocations), trace);
 }
 
-}  // namespace detail
-
-namespace {
-
-void blake3_fixed_launch(Sequence& sequence, const DeviceBuffer<std::uint32_t>& data,
+void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<std::uint32_t>& data,
                          std::uint32_t message_bytes, std::size_t count, const DeviceBuffer<std::uint32_t>& key,
                          const DeviceBuffer<std::uint32_t>& out, std::uint32_t out_bytes, std::uint32_t mode_flags) {
   if (out_bytes == 0) throw std::invalid_argument("blake3_fixed: the output length must be positive");
@@ -108,11 +244,15 @@ void blake3_fixed_launch(Sequence& sequence, const DeviceBuffer<std::uint32_t>& 
   if (out.size() < std::size_t(out_words) * count)
     throw std::invalid_argument("blake3_fixed: the output buffer is too small");
   if (count == 0) return;
-  const bool aligned = message_bytes % 4 == 0;
+  const MessageLoads loads = message_loads(message_bytes, data);
+  const bool aligned = loads != MessageLoads::UnalignedWords;
   const auto n = std::uint32_t(count);
   if (message_bytes <= blake3_chunk_bytes) {
-    sequence.run(detail::blake3_fixed_small_kernel(aligned), grid(count), data, key, out, message_bytes, n, mode_flags,
-                 out_words);
+    if (loads == MessageLoads::Vectors)
+      sequence.run(small_vector_kernel(), grid(count), sprig::detail::as_vectors(data), key, out, message_bytes, n,
+                   mode_flags, out_words);
+    else
+      sequence.run(small_kernel(aligned), grid(count), data, key, out, message_bytes, n, mode_flags, out_words);
     return;
   }
   const std::uint32_t chunks = (message_bytes + blake3_chunk_bytes - 1) / blake3_chunk_bytes;
@@ -123,13 +263,23 @@ void blake3_fixed_launch(Sequence& sequence, const DeviceBuffer<std::uint32_t>& 
   // again once the roots are written.
   auto below = sequence.transient<std::uint32_t>(total_chunks * 8, "blake3 tree level");
   auto above = sequence.transient<std::uint32_t>(std::size_t((chunks + 1) / 2) * count * 8, "blake3 tree level above");
-  sequence.run(detail::blake3_chunk_cv_kernel(aligned), grid(total_chunks), data, key, below, message_bytes, chunks,
-               std::uint32_t(total_chunks), mode_flags);
-  for (std::uint32_t nodes = chunks; nodes >= 2; nodes = (nodes + 1) / 2) {
-    const std::size_t parents = std::size_t((nodes + 1) / 2) * count;
-    sequence.run(detail::blake3_tree_level_kernel(), grid(parents), below, key, above, out, nodes, n, mode_flags,
-                 out_words);
-    if (nodes == 2) break;
+  if (loads == MessageLoads::Vectors)
+    sequence.run(chunk_cv_vector_kernel(), grid(total_chunks), sprig::detail::as_vectors(data), key, below,
+                 message_bytes, chunks, std::uint32_t(total_chunks), mode_flags);
+  else
+    sequence.run(chunk_cv_kernel(aligned), grid(total_chunks), data, key, below, message_bytes, chunks,
+                 std::uint32_t(total_chunks), mode_flags);
+  const std::uint32_t invocations = sprig::detail::fit_invocations(256, device.info());
+  for (std::uint32_t nodes = chunks; nodes >= 2;) {
+    // Groups as large as the level needs, up to a workgroup.
+    const std::uint32_t span = std::min(std::bit_ceil(nodes), invocations);
+    const std::uint32_t groups = (nodes + span - 1) / span;
+    const std::size_t workgroups = (std::size_t(groups) * count + invocations / span - 1) / (invocations / span);
+    sequence.run(tree_levels_kernel(invocations),
+                 sprig::detail::tile_grid(workgroups, sprig::detail::TileShape{invocations, 1}), below, key, above, out,
+                 nodes, span, std::uint32_t(std::countr_zero(span)), n, mode_flags, out_words);
+    if (groups == 1) break;  // the root is written
+    nodes = groups;
     std::swap(below, above);
   }
 }
@@ -139,7 +289,7 @@ void blake3_fixed_launch(Sequence& sequence, const DeviceBuffer<std::uint32_t>& 
 void blake3_fixed(Device& device, Sequence& sequence, const DeviceBuffer<std::uint32_t>& data,
                   std::uint32_t message_bytes, std::size_t count, const DeviceBuffer<std::uint32_t>& out,
                   std::uint32_t out_bytes) {
-  blake3_fixed_launch(sequence, data, message_bytes, count, device.upload(detail::blake3_iv_words()), out,
+  blake3_fixed_launch(device, sequence, data, message_bytes, count, device.upload(detail::blake3_iv_words()), out,
                       out_bytes, 0);
 }
 
@@ -147,14 +297,14 @@ void blake3_keyed_fixed(Device& device, Sequence& sequence, const std::array<std
                         const DeviceBuffer<std::uint32_t>& data, std::uint32_t message_bytes, std::size_t count,
                         const DeviceBuffer<std::uint32_t>& out, std::uint32_t out_bytes) {
   auto key_buffer = device.upload(std::vector<std::uint32_t>(key.begin(), key.end()));
-  blake3_fixed_launch(sequence, data, message_bytes, count, key_buffer, out, out_bytes,
+  blake3_fixed_launch(device, sequence, data, message_bytes, count, key_buffer, out, out_bytes,
                       blake3_flags::keyed_hash);
 }
 
 void blake3_derive_key_fixed(Device& device, Sequence& sequence, std::string_view context,
                              const DeviceBuffer<std::uint32_t>& data, std::uint32_t message_bytes, std::size_t count,
                              const DeviceBuffer<std::uint32_t>& out, std::uint32_t out_bytes) {
-  blake3_fixed_launch(sequence, data, message_bytes, count, detail::blake3_context_key(device, sequence, context),
+  blake3_fixed_launch(device, sequence, data, message_bytes, count, detail::blake3_context_key(device, sequence, context),
                       out, out_bytes, blake3_flags::derive_key_material);
 }
 

@@ -24,6 +24,7 @@
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/scan_tile.hpp"
 #include "sprig/stdlib/scan_tile_vectorized.hpp"
+#include "sprig/stdlib/vector_view.hpp"
 
 namespace sprig {
 
@@ -123,15 +124,6 @@ auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, const LookBack
   };
   return cached_kernel<decltype(trace())>(name + op.cache_key() + traits.key() + shape_key(shape),
                                           trace);
-}
-
-// `buffer`'s first size/4*4 elements as 4-vectors (the same memory).
-template <class T>
-DeviceBuffer<vector4_t<T>> as_vectors(const DeviceBuffer<T>& buffer) {
-  std::size_t vectors = buffer.size() / 4;
-  return DeviceBuffer<vector4_t<T>>(
-      RawBuffer(buffer.shared_storage(), std::max<std::size_t>(vectors, 1) * 16, device_type<vector4_t<T>>()),
-      vectors);
 }
 
 template <DeviceValue T, AssociativeOperator Op>

@@ -3,12 +3,14 @@
 //   hash::blake3_fixed(device, sequence, data, message_bytes, count, out, 32);
 //
 // Messages longer than one chunk (1024 bytes) are hashed chunk-parallel: one invocation
-// per chunk of every message computes its chaining value, then one launch per tree level
-// merges pairs of nodes (a last odd node moves up unchanged, which is exactly BLAKE3's
-// left-balanced tree), and the last level is the root with its extended output. A 1 MiB
-// message so occupies 1024 invocations instead of one. Messages of at most one chunk
+// per chunk of every message computes its chaining value, then the tree's levels merge
+// pairs of nodes (a last odd node moves up unchanged, which is exactly BLAKE3's
+// left-balanced tree), up to eight levels per launch in shared memory, and the last level
+// is the root with its extended output. A 1 MiB message so occupies 1024 invocations
+// instead of one. Messages of at most one chunk
 // take one invocation each. Output i is `out_bytes` bytes in words i*W .. i*W+W-1 of
-// `out`, W = ceil(out_bytes / 4), as in blake3_batch.hpp.
+// `out`, W = ceil(out_bytes / 4), as in blake3_batch.hpp. Messages whose length is a
+// multiple of 16 bytes are read 16 bytes per load (vector_bytes.hpp).
 #pragma once
 
 #include <stdexcept>
@@ -21,28 +23,6 @@
 #include "sprig/stdlib/kernel_cache.hpp"
 
 namespace sprig::hash {
-
-namespace detail {
-
-// Messages of at most one chunk: one invocation each.
-using Blake3FixedSmallKernel =
-    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
-const Blake3FixedSmallKernel& blake3_fixed_small_kernel(bool aligned);
-
-// One invocation per chunk (message i = g / chunks, chunk c = g % chunks): its chaining
-// value, to cvs[g]. Never a root: these messages have at least two chunks.
-using Blake3ChunkCvKernel =
-    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
-const Blake3ChunkCvKernel& blake3_chunk_cv_kernel(bool aligned);
-
-// One tree level: `nodes` chaining values per message in `below` become ceil(nodes / 2)
-// in `above` (a pair's parent; a last odd node unchanged). With two nodes per message the
-// parent is the root, and its output goes to `out` instead.
-using Blake3TreeLevelKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
-                                     WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
-const Blake3TreeLevelKernel& blake3_tree_level_kernel();
-
-}  // namespace detail
 
 // Records the BLAKE3 hashes (out_bytes each) of `count` messages of `message_bytes` bytes
 // stored back to back in `data`.

@@ -4,9 +4,8 @@
 // incremental algorithm, section 5.1.2). The result is the root node's inputs, from which
 // any number of output bytes follows (blake3_root_output), as the extended output needs.
 //
-// One invocation walks the whole tree, so long messages are serial here; a chunk-parallel
-// layout (one invocation per chunk, then one launch per tree level) would spread a 1 MiB
-// message over 1024 invocations.
+// One invocation walks the whole tree, so long messages are serial here; blake3_fixed.hpp
+// spreads messages of one length chunk-parallel (a 1 MiB message over 1024 invocations).
 #pragma once
 
 #include "sprig/stdlib/hash/blake3_compress.hpp"
@@ -26,19 +25,43 @@ struct Blake3Root {
 // messages below 2^32 bytes.
 inline constexpr std::uint32_t blake3_max_stack = 24;
 
+// A chunk of `chunk_len` bytes (0..1024; 0 only for an empty message) at `chunk_begin`,
+// chunk counter `counter`: its whole blocks chained, and its last block (1..64 bytes, or 0)
+// left uncompressed, as a node whose compression gives the chunk's chaining value, or the
+// root output when the chunk is the whole message.
+template <class Source>
+Blake3Root blake3_chunk_node(const Source& source, const UInt& chunk_begin, const UInt& chunk_len, const UInt& counter,
+                             const Blake3Words& key, const UInt& mode_flags) {
+  using namespace blake3_flags;
+  UInt blocks = max((chunk_len + 63u) / 64u, 1u);
+  WordVars<8> cv(key);
+  for_(0u, blocks - 1u, [&](UInt b) {
+    UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u));
+    cv.store(blake3_chaining_value(
+        blake3_compress(cv.load(), source.block64(chunk_begin + b * 64u), counter, 0u, UInt(64u), flags)));
+  });
+  UInt tail_begin = chunk_begin + (blocks - 1u) * 64u;
+  UInt tail_len = chunk_len - (blocks - 1u) * 64u;
+  Blake3Block tail = source.block64(tail_begin);
+  for (std::uint32_t j = 0; j < 16; ++j) tail[j] = keep_low_bytes(tail[j], bytes_before(tail_len, UInt(j * 4u)));
+  return {cv.load(), tail, tail_len, mode_flags | chunk_end | select(blocks == 1u, UInt(chunk_start), UInt(0u))};
+}
+
+// The root of a message of at most one chunk (`length` <= 1024): no tree, no stack.
+template <class Source>
+Blake3Root blake3_single_chunk_message(const Source& source, const UInt& length, const Blake3Words& key,
+                                       const UInt& mode_flags) {
+  return blake3_chunk_node(source, UInt(0u), length, UInt(0u), key, mode_flags);
+}
+
 // The root of the BLAKE3 tree of `length` bytes from `source` (a byte source as in
-// sha256_message.hpp: bytes p..p+3 as a little-endian word) under `key` (the IV for plain
-// hashing) with the mode's flags `mode_flags` (0, keyed_hash, derive_key_context or
-// derive_key_material).
+// byte_words.hpp: block64(p) is bytes p..p+63 as 16 little-endian words, p a multiple of
+// 64) under `key` (the IV for plain hashing) with the mode's flags `mode_flags` (0,
+// keyed_hash, derive_key_context or derive_key_material).
 template <class Source>
 Blake3Root blake3_message(const Source& source, const UInt& length, const Blake3Words& key,
                           const UInt& mode_flags) {
   using namespace blake3_flags;
-  auto full_block = [&](const UInt& p) {
-    Blake3Block m = zero_words<16>();
-    for (std::uint32_t j = 0; j < 16; ++j) m[j] = source(p + j * 4u);
-    return m;
-  };
   auto parent_cv = [&](const Blake3Words& left, const Blake3Words& right) {
     Blake3Block m{left[0],  left[1],  left[2],  left[3],  left[4],  left[5],  left[6],  left[7],
                   right[0], right[1], right[2], right[3], right[4], right[5], right[6], right[7]};
@@ -63,37 +86,22 @@ Blake3Root blake3_message(const Source& source, const UInt& length, const Blake3
     for_(0u, 16u, [&](UInt b) {
       UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u)) | select(b == 15u, UInt(chunk_end), UInt(0u));
       cv.store(blake3_chaining_value(
-          blake3_compress(cv.load(), full_block(c * blake3_chunk_bytes + b * 64u), c, 0u, UInt(64u), flags)));
+          blake3_compress(cv.load(), source.block64(c * blake3_chunk_bytes + b * 64u), c, 0u, UInt(64u), flags)));
     });
     for_(0u, count_trailing_zeros(c + 1u), [&](UInt) { cv.store(parent_cv(pop(), cv.load())); });
     for (std::uint32_t k = 0; k < 8; ++k) stack[depth * 8u + k] = cv[k];
     depth += 1u;
   });
 
-  // The last chunk: its whole blocks, then its last block (1..64 bytes, or 0 for an empty
-  // message), which stays uncompressed: it is the root when there is no parent.
+  // The last chunk: its whole blocks chained, its last block pending.
   UInt last_chunk = chunks - 1u;
   UInt chunk_begin = last_chunk * blake3_chunk_bytes;
-  UInt chunk_len = length - chunk_begin;
-  UInt blocks = max((chunk_len + 63u) / 64u, 1u);
-  cv.store(key);
-  for_(0u, blocks - 1u, [&](UInt b) {
-    UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u));
-    cv.store(blake3_chaining_value(
-        blake3_compress(cv.load(), full_block(chunk_begin + b * 64u), last_chunk, 0u, UInt(64u), flags)));
-  });
-  UInt tail_begin = chunk_begin + (blocks - 1u) * 64u;
-  UInt tail_len = chunk_len - (blocks - 1u) * 64u;
-  Blake3Block tail = zero_words<16>();
-  for (std::uint32_t j = 0; j < 16; ++j) {
-    UInt p(j * 4u);
-    tail[j] = keep_low_bytes(source(tail_begin + p), bytes_before(tail_len, p));
-  }
-  WordVars<8> node_cv(cv.load());
-  WordVars<16> node_block(tail);
+  Blake3Root last = blake3_chunk_node(source, chunk_begin, length - chunk_begin, last_chunk, key, mode_flags);
+  WordVars<8> node_cv(last.cv);
+  WordVars<16> node_block(last.block);
   Var<std::uint32_t> node_counter = last_chunk;
-  Var<std::uint32_t> node_len = tail_len;
-  Var<std::uint32_t> node_flags = mode_flags | chunk_end | select(blocks == 1u, UInt(chunk_start), UInt(0u));
+  Var<std::uint32_t> node_len = last.block_len;
+  Var<std::uint32_t> node_flags = last.flags;
 
   // Fold the stack from the top: the pending node becomes the right child of each parent.
   UInt levels = depth.load();

@@ -6,10 +6,12 @@
 // Messages inside a buffer are named by byte offset and length (ByteSpan), any alignment.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sprig/dsl.hpp"
@@ -75,6 +77,12 @@ class BufferBytes {
     return (lo >> shift) | ((hi << 1u) << (31u - shift));
   }
   UInt operator()(const UInt& pos) const { return word_at(pos); }
+  // Message bytes pos..pos+63 as 16 words (a hash block).
+  std::array<UInt, 16> block64(const UInt& pos) const {
+    return [&]<std::size_t... J>(std::index_sequence<J...>) {
+      return std::array<UInt, 16>{word_at(pos + std::uint32_t(J * 4))...};
+    }(std::make_index_sequence<16>{});
+  }
 
  private:
   Buffer words_;
