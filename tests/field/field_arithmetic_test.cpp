@@ -57,14 +57,17 @@ std::pair<std::vector<mpz_class>, std::vector<mpz_class>> operand_pairs() {
 
 }  // namespace
 
-TEMPLATE_LIST_TEST_CASE("field arithmetic matches GMP on both backends, with 32- and 64-bit product limbs", "[field]",
-                        field_test::AllFields) {
+TEMPLATE_LIST_TEST_CASE("field arithmetic matches GMP on both backends, with 32-, 64- and 29-bit product limbs",
+                        "[field]", field_test::AllFields) {
   using Ref = Reference<TestType>;
   using M = field::Montgomery<TestType>;
   sprig::Device& device = test::device(SPRIG_BACKEND);
   // 64-bit limbs where the field has an even number of 32-bit ones (else the 32-bit product).
-  const field::ProductLimbs limbs = GENERATE(field::ProductLimbs::Bits32, field::ProductLimbs::Bits64);
-  INFO((limbs == field::ProductLimbs::Bits64 ? "64-bit limbs" : "32-bit limbs"));
+  const field::ProductLimbs limbs =
+      GENERATE(field::ProductLimbs::Bits32, field::ProductLimbs::Bits64, field::ProductLimbs::Bits29);
+  INFO((limbs == field::ProductLimbs::Bits64   ? "64-bit limbs"
+        : limbs == field::ProductLimbs::Bits29 ? "29-bit limbs in 64-bit sums"
+                                               : "32-bit limbs"));
   field::ProductLimbsScope scope(field::product_limbs_for(device.info(), field::FieldConstants<TestType>::limbs, limbs));
   auto [a, b] = operand_pairs<TestType>();
   std::size_t n = a.size();

@@ -228,34 +228,39 @@ TEST_CASE("an MSM's run length (entries per accumulating invocation) does not ch
   CHECK(curve::detail::msm_run_length(std::uint64_t(1) << 24) == 128);
 }
 
-TEST_CASE("an MSM gives the same sum with 32- and 64-bit field product limbs") {
+TEST_CASE("an MSM gives the same sum with 32-, 64- and 29-bit field product limbs") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   msm_test::Progression<Bn254G1> inputs(90, 29);
   auto scalars = msm_test::random_scalars<Bn254G1>(90, 30);
   RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
   auto narrow = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.product_limbs = field::ProductLimbs::Bits32});
   auto wide = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.product_limbs = field::ProductLimbs::Bits64});
+  auto unsaturated =
+      msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.product_limbs = field::ProductLimbs::Bits29});
   msm_test::check_point(narrow.point, expected);
   CHECK(wide.point == narrow.point);
-  // Auto takes 64-bit limbs where the device has Int64, on CPU devices and the simulator only
-  // for fields of up to 8 limbs; without Int64, asking for them is refused.
+  CHECK(unsaturated.point == narrow.point);
+  // Auto takes 29-bit limbs where the device has Int64, whatever the field and the kind of
+  // device; without Int64, asking for 64- or 29-bit limbs is refused.
   DeviceInfo without = device.info();
   without.supported.int64 = false;
   CHECK(field::product_limbs_for(without, 8) == field::ProductLimbs::Bits32);
   CHECK(field::product_limbs_for(without, 12) == field::ProductLimbs::Bits32);
   CHECK(field::product_limbs_for(device.info(), 8) ==
-        (device.info().supported.int64 ? field::ProductLimbs::Bits64 : field::ProductLimbs::Bits32));
+        (device.info().supported.int64 ? field::ProductLimbs::Bits29 : field::ProductLimbs::Bits32));
   DeviceInfo gpu = device.info(), cpu = device.info(), simulator = device.info();
   gpu.supported.int64 = cpu.supported.int64 = simulator.supported.int64 = true;
   gpu.kind = DeviceKind::Discrete;
   cpu.kind = DeviceKind::Cpu;
   simulator.kind = DeviceKind::Simulator;
-  CHECK(field::product_limbs_for(gpu, 12) == field::ProductLimbs::Bits64);  // BLS12-381's base field
-  CHECK(field::product_limbs_for(cpu, 12) == field::ProductLimbs::Bits32);
-  CHECK(field::product_limbs_for(simulator, 12) == field::ProductLimbs::Bits32);
-  CHECK(field::product_limbs_for(cpu, 8) == field::ProductLimbs::Bits64);
+  for (const DeviceInfo& info : {gpu, cpu, simulator}) {
+    CHECK(field::product_limbs_for(info, 8) == field::ProductLimbs::Bits29);
+    CHECK(field::product_limbs_for(info, 12) == field::ProductLimbs::Bits29);  // BLS12-381's base field
+  }
   CHECK_THROWS_WITH(field::product_limbs_for(without, 8, field::ProductLimbs::Bits64),
                     Catch::Contains("64-bit integers (shaderInt64)"));
+  CHECK_THROWS_WITH(field::product_limbs_for(without, 8, field::ProductLimbs::Bits29),
+                    Catch::Contains("29-bit limbs in 64-bit sums need 64-bit integers"));
 }
 
 TEST_CASE("an MSM's segment length (buckets per reducing invocation) does not change its sum") {

@@ -26,6 +26,7 @@
 #include "sprig/stdlib/field/field_struct.hpp"
 #include "sprig/stdlib/field/modular_sum.hpp"
 #include "sprig/stdlib/field/montgomery_product.hpp"
+#include "sprig/stdlib/field/montgomery_product_unsaturated.hpp"
 #include "sprig/stdlib/field/montgomery_product_wide.hpp"
 #include "sprig/stdlib/field/product_limbs.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
@@ -63,6 +64,7 @@ Words<FieldConstants<P>::limbs> traced_montgomery_product(const Words<FieldConst
                                                           const Words<FieldConstants<P>::limbs>& b) {
   if constexpr (FieldConstants<P>::limbs % 2 == 0)
     if (traced_product_limbs == ProductLimbs::Bits64) return montgomery_product_wide<P>(a, b);
+  if (traced_product_limbs == ProductLimbs::Bits29) return montgomery_product_unsaturated<P>(a, b);
   return montgomery_product<P>(a, b);
 }
 

@@ -1,8 +1,9 @@
 // Which Montgomery product the field's device functions are traced with: 32-bit limbs
-// (every device) or 64-bit limbs (devices with Int64). Both compute the same a * b * R^-1
-// mod p with R = 2^(32 N) on the same 32-bit words in memory, so only the code differs. On
-// an H100 (driver 580) the 64-bit product ran 2.13x the 32-bit one for BN254 and 1.93x for
-// BLS12-381, on lavapipe 1.03x and 0.79x (bench_msm, docs/fields.md).
+// (every device), 64-bit limbs or 29-bit limbs summed in 64-bit columns (devices with
+// Int64). All compute the same a * b * R^-1 mod p with R = 2^(32 N) on the same 32-bit
+// words in memory, so only the code differs. On an H100 (driver 580) BN254 product chains
+// ran 2.10x the 32-bit product's speed with 64-bit limbs and 3.00x with 29-bit ones; on
+// lavapipe 0.65x and 1.55x, and BLS12-381's 1.10x and 2.68x (bench_msm, docs/fields.md).
 //
 // The choice is made at trace time, for the calling thread: code that knows its device
 // (curve::msm) traces inside a ProductLimbsScope, and every cached device function and
@@ -21,34 +22,37 @@ enum class ProductLimbs {
   Auto,    // what product_limbs_for picks for the device and field
   Bits32,  // every device
   Bits64,  // devices with Int64 (shaderInt64)
+  Bits29,  // 29-bit limbs summed in 64-bit columns, carries taken once (devices with Int64)
 };
 
 namespace detail {
 inline thread_local ProductLimbs traced_product_limbs = ProductLimbs::Bits32;
 
 // Appended to the cache keys of traced field and curve code: "" for 32-bit limbs.
-inline std::string product_limbs_key() { return traced_product_limbs == ProductLimbs::Bits64 ? "/limbs64" : ""; }
+inline std::string product_limbs_key() {
+  switch (traced_product_limbs) {
+    case ProductLimbs::Bits64: return "/limbs64";
+    case ProductLimbs::Bits29: return "/limbs29";
+    default: return "";
+  }
+}
 }  // namespace detail
 
-// The limbs `wanted` resolves to on `device` for a field of `field_limbs` 32-bit limbs;
-// Bits64 on a device without Int64 throws. Auto takes 64-bit limbs on devices with Int64:
-// an MSM of 2^20 BN254 points ran 1.8x as fast on the H100, of 2^13 to 2^18 BLS12-381 points
-// 1.7x to 1.9x. On CPU devices and the simulator it keeps fields of more than 8 limbs
-// (BLS12-381's base field) on 32-bit limbs: lavapipe's BLS12-381 product chains ran 0.79x
-// as fast with 64-bit ones (docs/fields.md).
-inline ProductLimbs product_limbs_for(const DeviceInfo& device, std::size_t field_limbs,
+// The limbs `wanted` resolves to on `device`; Bits64 or Bits29 on a device without Int64
+// throws. Auto takes 29-bit limbs wherever the device has Int64, the fastest of the three
+// on every device measured, GPU and CPU, and for every field: an MSM of 2^20 BN254 points
+// on the H100 took 14.4 ms against 25.3 with 64-bit limbs (docs/fields.md).
+inline ProductLimbs product_limbs_for(const DeviceInfo& device, std::size_t /*field_limbs*/,
                                       ProductLimbs wanted = ProductLimbs::Auto) {
-  if (wanted == ProductLimbs::Auto) {
-    const bool on_cpu = device.kind == DeviceKind::Cpu || device.kind == DeviceKind::Simulator;
-    return device.supported.int64 && (field_limbs <= 8 || !on_cpu) ? ProductLimbs::Bits64 : ProductLimbs::Bits32;
-  }
-  if (wanted == ProductLimbs::Bits64 && !device.supported.int64)
-    throw std::invalid_argument("field products with 64-bit limbs need 64-bit integers (shaderInt64), which " +
-                                device.name + " does not offer");
+  if (wanted == ProductLimbs::Auto) return device.supported.int64 ? ProductLimbs::Bits29 : ProductLimbs::Bits32;
+  if ((wanted == ProductLimbs::Bits64 || wanted == ProductLimbs::Bits29) && !device.supported.int64)
+    throw std::invalid_argument(std::string("field products with ") +
+                                (wanted == ProductLimbs::Bits64 ? "64-bit limbs" : "29-bit limbs in 64-bit sums") +
+                                " need 64-bit integers (shaderInt64), which " + device.name + " does not offer");
   return wanted;
 }
 
-// Field and curve code traced on this thread while it lives uses `limbs` (Bits32 or Bits64).
+// Field and curve code traced on this thread while it lives uses `limbs` (not Auto).
 class ProductLimbsScope {
  public:
   explicit ProductLimbsScope(ProductLimbs limbs) : saved_(detail::traced_product_limbs) {

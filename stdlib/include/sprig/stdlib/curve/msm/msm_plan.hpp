@@ -34,8 +34,8 @@ struct MsmOptions {
   // 1024); 0: chosen from the batch (msm_segment_length). Shorter segments mean more
   // invocations and tree levels.
   std::uint32_t segment_length = 0;
-  // The field products' limbs: Auto takes what field::product_limbs_for picks (64-bit limbs
-  // on GPUs with Int64, about twice the 32-bit product's speed on an H100).
+  // The field products' limbs: Auto takes what field::product_limbs_for picks (29-bit limbs
+  // in 64-bit sums on devices with Int64, three times the 32-bit product's speed on an H100).
   field::ProductLimbs product_limbs = field::ProductLimbs::Auto;
   // Tuning: windows one batch takes at most; 0: about msm_batch_entries entries (16
   // windows of the points at least). The budget may leave room for fewer.
