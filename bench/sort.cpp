@@ -1,6 +1,7 @@
 // Radix sort of uint32 keys (and of pairs, and of uint64 keys up to 2^27) against CUB's
 // radix sort (cupy.sort for keys, torch.sort for pairs) and the bytes-moved bound of an LSD
-// sort with 8-bit digits: one read for the histogram, then a read and a write per pass.
+// sort with 8-bit digits: one read for the histogram, then a read and a write per pass;
+// then pairs under memory budgets of a half to an eighth of the sort's temporaries.
 #include <array>
 #include <random>
 
@@ -133,6 +134,38 @@ int main(int argc, char** argv) {
     }
     std::printf("| 2^%d | %.4f | %.4f |\n", log_n, ms[0], ms[1]);
     std::fflush(stdout);
+  }
+
+  // Under a memory budget (SortOptions::memory_budget): chunks sorted and merged, at the
+  // largest size. The budget's fraction of what the plain sort's temporaries take.
+  {
+    const int log_n = args.log_sizes.back();
+    const std::size_t n = std::size_t(1) << log_n;
+    std::printf("\nradix_sort<uint32> pairs of 2^%d under a memory budget\n\n"
+                "| budget | MiB | transients MiB | ms |\n|---|---|---|---|\n", log_n);
+    std::vector<std::uint32_t> host = random_keys(log_n);
+    auto pristine = gpu.upload(host);
+    auto keys = gpu.alloc<std::uint32_t>(n), values = gpu.alloc<std::uint32_t>(n);
+    auto restore = [&](Sequence& s) {
+      record_copy(s, pristine, keys);
+      record_copy(s, pristine, values);
+    };
+    const double restore_ms = time_ms(gpu, args.repeat, restore);
+    const std::uint64_t unconstrained = radix_sort_scratch_bytes<std::uint32_t>(gpu.info(), n, true);
+    for (std::uint64_t divisor : {1, 2, 4, 8}) {
+      SortOptions options{.memory_budget = unconstrained / divisor};
+      auto planned = gpu.sequence();
+      radix_sort(gpu, planned, keys, values, options);
+      const double transients = double(planned.memory_plan().scratch_bytes);
+      const double ms = time_ms(gpu, args.repeat, [&](Sequence& s) {
+        restore(s);
+        radix_sort(gpu, s, keys, values, options);
+      }) - restore_ms;
+      check_sorted(gpu, keys, host, log_n);
+      std::printf("| 1/%llu | %.1f | %.1f | %.3f |\n", static_cast<unsigned long long>(divisor),
+                  double(options.memory_budget) / (1 << 20), transients / (1 << 20), ms);
+      std::fflush(stdout);
+    }
   }
   print_pipeline_statistics(gpu);
 }

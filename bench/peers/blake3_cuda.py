@@ -11,15 +11,17 @@ NVRTC through CuPy (optimizing by default). Three ways to load a block:
   * "warp": the 32 lanes of a warp load 8 chunks' blocks at a time, 2 whole 64-byte blocks
     per load instruction of 16 bytes a lane, and hand each lane its words by shuffles.
 
-Prints "<kernel> <MiB> <milliseconds> <GB/s> (registers, local memory)" lines (the median of CUDA-event timings), and
-checks one chaining value against a Python model of the compression.
+Prints "<kernel> <MiB> <milliseconds> <GB/s> (registers, local memory)" lines (the median
+of CUDA-event timings), and checks one chaining value against a Python model of the
+compression.
 
     python3 bench/peers/blake3_cuda.py --mib 256
 """
 import argparse
-import statistics
 
 import cupy
+
+from cuda_timing import median_ms
 
 IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
 PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8]  # specification, table 2
@@ -159,20 +161,6 @@ def chunk_cv_model(words, counter):
         flags = (CHUNK_START if b == 0 else 0) | (CHUNK_END if b == 15 else 0)
         cv = compress_model(cv, words[16 * b: 16 * b + 16], counter, flags)
     return cv
-
-
-def median_ms(fn, repeat):
-    fn()
-    cupy.cuda.Device().synchronize()
-    times = []
-    for _ in range(repeat):
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end))
-    return statistics.median(times)
 
 
 def main():

@@ -14,9 +14,10 @@ Prints "<kernel> <log2 count> <milliseconds>" lines (the median of CUDA-event ti
     python3 bench/peers/sha256_cuda.py --log-count 24
 """
 import argparse
-import statistics
 
 import cupy
+
+from cuda_timing import median_ms
 
 K = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -95,20 +96,6 @@ extern "C" __global__ void sha256_search7(unsigned suffix, unsigned target7, uns
   block7(i, suffix | 0x80u, nullptr, true, target7, found);
 }
 """
-
-
-def median_ms(fn, repeat):
-    fn()
-    cupy.cuda.Device().synchronize()
-    times = []
-    for _ in range(repeat):
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end))
-    return statistics.median(times)
 
 
 def main():

@@ -5,6 +5,7 @@
 //   sprig::radix_sort(device, keys, values, {0, 24});     // pairs, low 24 bits only
 //   sprig::radix_sort(device, sequence, keys);            // recorded, temporaries transient
 //   sprig::radix_sort(device, sequence, keys, scratch);   // recorded, temporaries kept
+//   sprig::radix_sort(device, keys, {.memory_budget = 64 << 20});  // temporaries within 64 MiB
 //
 // Onesweep (Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
 // for GPUs", 2022): one histogram pass counts every digit of every pass at once; then each
@@ -23,9 +24,11 @@
 // slower than OneSweep at every size (docs/benchmarks.md), so Auto is OneSweep.
 #pragma once
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/sort/budgeted_sort.hpp"
 #include "sprig/stdlib/sort/digit_counts.hpp"
 #include "sprig/stdlib/sort/onesweep.hpp"
 #include "sprig/stdlib/sort/sort_shape.hpp"
@@ -40,6 +43,11 @@ struct SortOptions {
   std::uint32_t begin_bit = 0;
   std::uint32_t end_bit = ~0u;  // the key's width
   SortMode mode = SortMode::Auto;
+  // Bytes the sort's temporaries may take (0: no limit). Below what the sort needs
+  // (radix_sort_scratch_bytes), it sorts chunks that fit and merges them (budgeted_sort.hpp):
+  // the same result, slower; a budget too small for two keys at a time throws
+  // MemoryBudgetExceeded. A budgeted sort's temporaries are the sequence's transients.
+  std::uint64_t memory_budget = 0;
 };
 
 namespace detail {
@@ -112,21 +120,73 @@ class SortScratchOf {
 
 inline SortMode resolve_sort_mode(SortMode mode) { return mode == SortMode::Auto ? SortMode::OneSweep : mode; }
 
+// How a sort of n keys runs: its digit passes, tile shape and tiles.
+struct RadixSortLayout {
+  std::uint32_t begin = 0, end = 0, passes = 0;
+  SortShape shape;
+  std::size_t tiles = 0;
+  std::size_t status_words = 0;  // per pass
+  std::size_t tile_words = 0;    // CountScanScatter's per-(digit, tile) counts
+};
+
+template <RadixKey K>
+RadixSortLayout radix_sort_layout(const DeviceInfo& device, std::size_t n, bool pairs, const SortOptions& options) {
+  RadixSortLayout layout;
+  const std::uint32_t width = sizeof(K) * 8;
+  layout.begin = options.begin_bit;
+  layout.end = std::min(options.end_bit, width);
+  if (n <= 1 || layout.begin >= layout.end) return layout;
+  layout.passes = (layout.end - layout.begin + radix_bits - 1) / radix_bits;
+  layout.shape = sort_shape<K>(device, pairs);
+  layout.shape.prefixed = resolve_sort_mode(options.mode) == SortMode::CountScanScatter;
+  layout.tiles = layout.shape.tile.tiles_for(n);
+  layout.status_words = layout.shape.prefixed ? 1 : 1 + layout.tiles * radix;
+  layout.tile_words = layout.shape.prefixed ? radix * layout.tiles : 1;
+  return layout;
+}
+
+}  // namespace detail
+
+// The bytes of temporaries a sort of n keys (pairs: with values) takes without a budget:
+// the second buffer of keys (and values), the digit histograms and the look-back words.
+template <detail::RadixKey K>
+std::uint64_t radix_sort_scratch_bytes(const DeviceInfo& device, std::size_t n, bool pairs, SortOptions options = {}) {
+  detail::RadixSortLayout layout = detail::radix_sort_layout<K>(device, n, pairs, options);
+  if (layout.passes == 0) return 0;
+  const std::uint64_t words = detail::max_passes<K>() * detail::radix + layout.status_words * layout.passes +
+                              2 * layout.tile_words + (pairs ? n : 1);
+  return n * sizeof(K) + words * sizeof(std::uint32_t);
+}
+
+namespace detail {
+
 template <RadixKey K>
 void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>& keys,
                        const DeviceBuffer<std::uint32_t>* values, SortOptions options, SortScratch<K>* scratch_buffers) {
   std::size_t n = keys.size();
-  std::uint32_t width = sizeof(K) * 8;
-  std::uint32_t begin = options.begin_bit, end = std::min(options.end_bit, width);
   if (values && values->size() < n) throw std::invalid_argument("radix_sort: fewer values than keys");
   if (n >= (std::size_t(1) << 30)) throw std::invalid_argument("radix_sort: at most 2^30 - 1 keys");
-  if (n <= 1 || begin >= end) return;
-  std::uint32_t passes = (end - begin + radix_bits - 1) / radix_bits;
-  SortShape shape = sort_shape<K>(device.info(), values != nullptr);
-  std::size_t tiles = shape.tile.tiles_for(n);
+  const bool pairs = values != nullptr;
+  RadixSortLayout layout = radix_sort_layout<K>(device.info(), n, pairs, options);
+  if (layout.passes == 0) return;
+  // A budget below the temporaries: chunks sorted one at a time, then merged.
+  const std::uint64_t budget = options.memory_budget;
+  if (budget != 0 && radix_sort_scratch_bytes<K>(device.info(), n, pairs, options) > budget) {
+    SortOptions plain = options;
+    plain.memory_budget = 0;
+    record_budgeted_radix_sort<K>(
+        sequence, keys, values, layout.begin, layout.end, budget,
+        [&](std::size_t chunk) { return radix_sort_scratch_bytes<K>(device.info(), chunk, pairs, plain); },
+        [&](const DeviceBuffer<K>& part, const DeviceBuffer<std::uint32_t>* part_values) {
+          record_radix_sort<K>(device, sequence, part, part_values, plain, nullptr);
+        });
+    return;
+  }
+  const std::uint32_t begin = layout.begin, end = layout.end, passes = layout.passes;
+  SortShape shape = layout.shape;
+  const std::size_t tiles = layout.tiles;
 
   SortScratchOf<K> scratch(device, sequence, scratch_buffers);
-  shape.prefixed = resolve_sort_mode(options.mode) == SortMode::CountScanScatter;
   // Digit counts of all passes, then their offsets.
   const DeviceBuffer<std::uint32_t>& histograms = scratch.histograms(max_passes<K>() * radix);
   if (!shape.prefixed) {
@@ -135,12 +195,12 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
     sequence.run(digit_offsets_kernel(scanning), grid(std::uint64_t(max_passes<K>()) * scanning), histograms);
   }
 
-  std::size_t status_words = shape.prefixed ? 1 : 1 + tiles * radix;
+  const std::size_t status_words = layout.status_words;
   const DeviceBuffer<std::uint32_t>& status = scratch.status(status_words * passes);
   if (!shape.prefixed) sequence.fill(status, 0, status_words * passes * sizeof(std::uint32_t), 0);
   // CountScanScatter's per-(digit, tile) counts and their exclusive scan, exactly sized
   // views of the scratch (the scan covers its buffer's whole length).
-  std::size_t tile_words = shape.prefixed ? radix * tiles : 1;
+  const std::size_t tile_words = layout.tile_words;
   DeviceBuffer<std::uint32_t> tile_counts(scratch.tile_counts(tile_words), tile_words);
   DeviceBuffer<std::uint32_t> tile_offsets(scratch.tile_offsets(tile_words), tile_words);
   const DeviceBuffer<K>& other_keys = scratch.keys(n);
