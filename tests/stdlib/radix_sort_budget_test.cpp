@@ -85,7 +85,7 @@ TEST_CASE("radix sort under a budget of a half, a quarter and an eighth of its t
   }
 }
 
-TEST_CASE("radix sort of uint32 keys and of uint64 pairs under a quarter budget equals the plain sort") {
+TEST_CASE("radix sort of uint32 keys, pairs counted and scattered, and uint64 pairs under a quarter budget equals the plain sort") {
   stdlib_test::Target t = STDLIB_TARGET;
   sprig::Device& dev = *t.device;
   INFO(t.name);
@@ -99,6 +99,18 @@ TEST_CASE("radix sort of uint32 keys and of uint64 pairs under a quarter budget 
     sequence.run_and_wait();
     std::sort(keys.begin(), keys.end());
     CHECK(dev.download(k) == keys);
+  }
+  {
+    // CountScanScatter's tile counts are scanned: the scan's transients count too.
+    std::vector<std::uint32_t> keys = random_values<std::uint32_t>(30000, 11);
+    const SortOptions plain{.mode = SortMode::CountScanScatter};
+    const std::uint64_t unconstrained = radix_sort_scratch_bytes<std::uint32_t>(dev.info(), keys.size(), true, plain);
+    BudgetedRun whole = check_budgeted_pairs(dev, keys, plain);
+    CHECK(whole.scratch_bytes >= unconstrained);
+    CHECK(whole.scratch_bytes <= unconstrained + 8 * 256);
+    SortOptions quarter = plain;
+    quarter.memory_budget = unconstrained / 4;
+    CHECK(check_budgeted_pairs(dev, keys, quarter).scratch_bytes <= quarter.memory_budget);
   }
   {
     std::vector<std::uint64_t> keys = random_values<std::uint64_t>(12001, 10);

@@ -208,6 +208,18 @@ TileShape lookback_scan_shape(const ScanOptions& options, const DeviceInfo& devi
   return shape;
 }
 
+// The bytes of the transients a scan of n elements records (callers that plan memory
+// around a scan, such as the radix sort under a budget, count them).
+template <DeviceValue T>
+std::uint64_t scan_scratch_bytes(const DeviceInfo& device, std::size_t n, const ScanOptions& options = {}) {
+  if (n == 0) return 0;
+  if (resolve_scan_mode(options.mode, device) == ScanMode::DecoupledLookBack) {
+    std::size_t tiles = lookback_scan_shape<T>(options, device).tiles_for(n);
+    return tile_status_words(tiles) * sizeof(std::uint64_t) + tile_value_slots<T>(tiles) * sizeof(T);
+  }
+  return scan_shape<T>(options, device).tiles_for(n) * sizeof(T);
+}
+
 template <DeviceValue T, AssociativeOperator Op>
 void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out,
                  const Op& op, ScanKind kind, ScanOptions options) {

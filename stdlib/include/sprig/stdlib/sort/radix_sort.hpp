@@ -148,14 +148,17 @@ RadixSortLayout radix_sort_layout(const DeviceInfo& device, std::size_t n, bool 
 }  // namespace detail
 
 // The bytes of temporaries a sort of n keys (pairs: with values) takes without a budget:
-// the second buffer of keys (and values), the digit histograms and the look-back words.
+// the second buffer of keys (and values), the digit histograms and the look-back words, or
+// CountScanScatter's tile counts and their scan.
 template <detail::RadixKey K>
 std::uint64_t radix_sort_scratch_bytes(const DeviceInfo& device, std::size_t n, bool pairs, SortOptions options = {}) {
   detail::RadixSortLayout layout = detail::radix_sort_layout<K>(device, n, pairs, options);
   if (layout.passes == 0) return 0;
   const std::uint64_t words = detail::max_passes<K>() * detail::radix + layout.status_words * layout.passes +
                               2 * layout.tile_words + (pairs ? n : 1);
-  return n * sizeof(K) + words * sizeof(std::uint32_t);
+  const std::uint64_t scan =
+      layout.shape.prefixed ? detail::scan_scratch_bytes<std::uint32_t>(device, layout.tile_words) : 0;
+  return n * sizeof(K) + words * sizeof(std::uint32_t) + scan;
 }
 
 namespace detail {
