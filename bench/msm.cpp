@@ -7,6 +7,9 @@
 //
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
 //             [--segment-length 32] [--limbs 32|64|29] [--curve bn254|bls12_381] [--batch-windows N]
+//             [--window-bits C] [--table]
+//   --table: the MSMs run over a table of the points' window multiples (curve::msm_table),
+//   built before the timing; its build time and bytes are printed beside the table.
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //   bench_msm --profile 20  where one MSM of 2^20 points spends its GPU time, by kernel
 //                           (SPRIG_PROFILE=1 adds each kernel's registers and spills)
@@ -17,6 +20,7 @@
 // first call of the run (the drivers compile the kernels then) is shown apart.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -133,14 +137,16 @@ double integer_multiplies_per_ms(Device& device, std::size_t invocations, int re
 // doublings are additions that branch to the doubling) and Horner's doublings and additions.
 // Zero digits and the runs' combination are not counted.
 double msm_products(const curve::MsmPlan& plan) {
+  // Over a table of window multiples, one set of buckets is reduced and there is no Horner.
+  const double bucket_sets = plan.summed_windows();
   double w = plan.windows, n = double(plan.points), buckets = plan.buckets, segments = plan.segments();
   double segment_bits = std::log2(double(plan.segment_length)), levels = std::log2(segments);
   double tree = 0;
   for (double level = 0; level < levels; ++level)
     tree += segments / std::exp2(level + 1) * ((segment_bits + level) * (addition_products + doubling_products) +
                                               3 * addition_products);
-  double horner = w * plan.window_bits * (addition_products + doubling_products) + w * addition_products;
-  return w * (n * mixed_addition_products + 2 * buckets * addition_products + tree) + horner;
+  double horner = plan.fixed_base ? 0 : w * plan.window_bits * (addition_products + doubling_products) + w * addition_products;
+  return w * n * mixed_addition_products + bucket_sets * (2 * buckets * addition_products + tree) + horner;
 }
 
 template <class G1>
@@ -179,14 +185,18 @@ std::pair<DeviceBuffer<curve::Affine<G1>>, DeviceBuffer<curve::MsmScalar<G1>>> b
 // the first builds the kernels, the rest give the GPU time to raise its clocks (a GPU
 // profiled cold measured the accumulation 4.6 times as long).
 template <class G1>
-void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options) {
+void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options, bool table) {
   const std::size_t n = std::size_t(1) << log_n;
-  auto [points, scalars] = bench_inputs<G1>(gpu, n);
-  curve::msm<G1>(gpu, points, scalars, options);
+  auto [inputs, scalars] = bench_inputs<G1>(gpu, n);
+  std::optional<curve::MsmTable<G1>> multiples;
+  if (table) multiples = curve::msm_table<G1>(gpu, inputs, options.window_bits, options.product_limbs);
+  auto run = [&] { return multiples ? curve::msm<G1>(gpu, *multiples, scalars, options) : curve::msm<G1>(gpu, inputs, scalars, options); };
+  run();
   for (const auto warm_from = std::chrono::steady_clock::now();
        std::chrono::steady_clock::now() - warm_from < std::chrono::seconds(1);)
-    curve::msm<G1>(gpu, points, scalars, options);
-  curve::MsmPlan plan = curve::msm_plan<G1>(gpu, n, options);
+    run();
+  curve::MsmPlan plan = multiples ? curve::msm_plan<G1>(gpu, *multiples, options) : curve::msm_plan<G1>(gpu, n, options);
+  const DeviceBuffer<curve::Affine<G1>>& points = multiples ? multiples->multiples : inputs;
   field::ProductLimbsScope limbs(
       field::product_limbs_for(gpu.info(), field::FieldConstants<typename G1::Base>::limbs, options.product_limbs));
   curve::detail::MsmResultBuffers<G1> kept(gpu, plan);
@@ -219,7 +229,7 @@ void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options) {
 }
 
 template <class G1>
-void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::MsmOptions& options) {
+void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::MsmOptions& options, bool table) {
   const bool cpu = gpu.info().type == "cpu";
   std::printf("%s MSM on %s (%s), median of %d runs\n", std::string(G1::name).c_str(), gpu.name().c_str(),
               gpu.info().backend.c_str(), repeat);
@@ -267,16 +277,30 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
       s.copy(all_scalars, 0, k, 0, n * sizeof(curve::MsmScalar<G1>));
       s.run_and_wait();
     }
-    curve::MsmPlan plan = curve::msm_plan<G1>(gpu, n, options);
+    // With --table, the MSM runs over a table of the points' window multiples, built (and
+    // timed, the second build) before; its bytes count with the inputs.
+    std::optional<curve::MsmTable<G1>> multiples;
+    double inputs_mib = double(n) * (sizeof(curve::Affine<G1>) + sizeof(curve::MsmScalar<G1>)) / (1 << 20);
+    if (table) {
+      curve::msm_table<G1>(gpu, p, options.window_bits, options.product_limbs);
+      auto start = std::chrono::steady_clock::now();
+      multiples = curve::msm_table<G1>(gpu, p, options.window_bits, options.product_limbs);
+      double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      inputs_mib += double(multiples->multiples.bytes() - p.bytes()) / (1 << 20);
+      std::printf("2^%d: a table of %u windows of %u bits, %.1f MiB, built in %.2f ms\n", log_n, multiples->windows,
+                  multiples->window_bits, double(multiples->multiples.bytes()) / (1 << 20), build_ms);
+    }
+    auto run = [&] { return multiples ? curve::msm<G1>(gpu, *multiples, k, options) : curve::msm<G1>(gpu, p, k, options); };
+    curve::MsmPlan plan = multiples ? curve::msm_plan<G1>(gpu, *multiples, options) : curve::msm_plan<G1>(gpu, n, options);
     auto first_start = std::chrono::steady_clock::now();
-    curve::msm<G1>(gpu, p, k, options);  // pipelines, first-touch allocations
+    run();  // pipelines, first-touch allocations
     double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
     std::vector<double> ms;
     std::uint64_t temporaries = 0;  // what the memory planner placed, with the kept results
     curve::Affine<G1> sum{};
     for (int r = 0; r < repeat; ++r) {
       auto start = std::chrono::steady_clock::now();
-      auto result = curve::msm<G1>(gpu, p, k, options);
+      auto result = run();
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
       temporaries = result.peak_device_bytes;
       sum = result.point;
@@ -288,9 +312,11 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
       std::printf("2^%d under the budget: %s the sum without a budget\n", log_n,
                   curve::msm<G1>(gpu, p, k, unlimited).point == sum ? "the same as" : "DIFFERENT FROM");
     }
+    if (multiples)
+      std::printf("2^%d over the table: %s the plain MSM's sum\n", log_n,
+                  curve::msm<G1>(gpu, p, k, options).point == sum ? "the same as" : "DIFFERENT FROM");
     std::sort(ms.begin(), ms.end());
     double median = ms[ms.size() / 2];
-    double inputs_mib = double(n) * (sizeof(curve::Affine<G1>) + sizeof(curve::MsmScalar<G1>)) / (1 << 20);
     double temporaries_mib = double(temporaries) / (1 << 20);
     double products_per_s = msm_products(plan) / median * 1e3;
     std::printf("| 2^%d | %.2f | %.0f | %.4g | %u | %u | %.2f | %.2f | %.4g | %.3f |\n", log_n, median, first_ms,
@@ -307,11 +333,18 @@ int main(int argc, char** argv) {
   const bool cpu = gpu.info().type == "cpu";
   int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
   std::uint64_t budget_mib = 0;
-  std::uint32_t run_length = 0, segment_length = 0, batch_windows = 0;
+  std::uint32_t run_length = 0, segment_length = 0, batch_windows = 0, window_bits = 0;
   int limbs = 0;  // 32 or 64; 0: the device's choice
   std::string curve_name = "bn254";
   int plan_log = 0, profile_log = 0;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool table = false;
+  for (int i = 1; i < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--table")) {
+      table = true;
+      --i;
+      continue;
+    }
+    if (i + 1 == argc) break;
     if (!std::strcmp(argv[i], "--min-log")) min_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--max-log")) max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--repeat")) repeat = std::max(1, std::atoi(argv[i + 1]));
@@ -323,9 +356,11 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--segment-length")) segment_length = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--limbs")) limbs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--batch-windows")) batch_windows = std::uint32_t(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--window-bits")) window_bits = std::uint32_t(std::atoi(argv[i + 1]));
   }
   curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length, .segment_length = segment_length};
   options.windows_per_batch = batch_windows;
+  options.window_bits = window_bits;
   if (limbs == 32) options.product_limbs = field::ProductLimbs::Bits32;
   if (limbs == 64) options.product_limbs = field::ProductLimbs::Bits64;
   if (limbs == 29) options.product_limbs = field::ProductLimbs::Bits29;
@@ -335,12 +370,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (profile_log > 0) {
-    if (curve_name == "bls12_381") profile<curve::Bls12381G1>(gpu, profile_log, options);
-    else profile<curve::Bn254G1>(gpu, profile_log, options);
+    if (curve_name == "bls12_381") profile<curve::Bls12381G1>(gpu, profile_log, options, table);
+    else profile<curve::Bn254G1>(gpu, profile_log, options, table);
     return 0;
   }
-  if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, options);
-  else bench<curve::Bn254G1>(gpu, min_log, max_log, repeat, options);
+  if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, options, table);
+  else bench<curve::Bn254G1>(gpu, min_log, max_log, repeat, options, table);
 
   std::printf("\nPipeline creation (vkCreateComputePipelines; a driver may compile later, at the first launch):\n");
   for (const vk::KernelTimes& t : gpu.kernel_times()) std::printf("  %s: %.0f ms\n", t.kernel.c_str(), t.pipeline_ms);

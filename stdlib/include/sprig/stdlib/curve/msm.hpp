@@ -3,6 +3,8 @@
 //
 //   auto result = curve::msm<curve::Bn254G1>(device, points, scalars);   // result.point: Affine
 //   auto many = curve::msm_batch<curve::Bn254G1>(device, points, scalar_vectors);
+//   auto table = curve::msm_table<curve::Bn254G1>(device, points);   // fixed points: msm_table.hpp
+//   auto again = curve::msm<curve::Bn254G1>(device, table, scalars);
 //
 // Scalars are curve::MsmScalar<C> (the scalar field's Canonical struct): 256-bit integers
 // as eight 32-bit words, least significant first. Any 256-bit value is accepted and reduced
@@ -21,6 +23,7 @@
 #include "sprig/stdlib/curve/msm/bucket_grouping.hpp"
 #include "sprig/stdlib/curve/msm/bucket_reduction.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/msm/msm_table.hpp"
 #include "sprig/stdlib/curve/msm/signed_digits.hpp"
 #include "sprig/stdlib/curve/msm/window_combination.hpp"
 
@@ -86,23 +89,29 @@ struct MsmBatchBuffers {
 // Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,
 // first_window + windows) of points [first_point, first_point + count) into window_sums
 // (added to what earlier batches of points left there), and after the last batch their
-// combination.
+// combination. Over a table of window multiples (plan.fixed_base, `points` the table) the
+// batch's windows share one set of buckets, and every batch adds to the one sum.
 template <ShortWeierstrass C>
 void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
                       const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
                       std::uint32_t msm, std::uint32_t first_window, std::uint32_t windows,
                       std::uint64_t first_point, std::uint64_t count) {
   const MsmBatchBuffers<C> buffers(sequence, plan);
-  std::uint64_t bucket_count = std::uint64_t(windows) * plan.buckets;
+  const std::uint32_t bucket_windows = plan.bucket_windows(windows);
+  std::uint64_t bucket_count = std::uint64_t(bucket_windows) * plan.buckets;
   sequence.fill(buffers.bucket_counts, 0);
   sequence.run(signed_digits_kernel<C>(), msm_grid(count), scalars, buffers.digits, buffers.bucket_counts,
                std::uint32_t(count), std::uint32_t(msm * plan.points + first_point), first_window, windows,
-               plan.window_bits);
+               plan.window_bits, plan.fixed_base ? 0u : plan.buckets);
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
-                            buffers.entries, first_point, count, windows);
+                            buffers.entries, first_point, count, first_window, windows,
+                            plan.fixed_base ? plan.points : 0);
   XyzzSumBuffers<C> sums{buffers.bucket_ends, buffers.buckets, buffers.partial_sums, kept.window_sums, kept.results};
   record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, count * windows, bucket_count, plan.run_length);
-  record_bucket_reduction<C>(sequence, plan, sums, first_window, windows, /*add_to_window_sums=*/first_point > 0);
+  // A window's sum starts with its first batch of points; a table's one sum with the first batch.
+  const bool first_of_sum = first_point == 0 && (!plan.fixed_base || first_window == 0);
+  record_bucket_reduction<C>(sequence, plan, sums, plan.fixed_base ? 0 : first_window, bucket_windows,
+                             /*add_to_window_sums=*/!first_of_sum);
   if (first_window + windows == plan.windows && first_point + count == plan.points)
     record_window_combination<C>(sequence, plan, sums, msm);
 }
@@ -119,15 +128,11 @@ void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const M
   }
 }
 
+// `msms` MSMs of the plan's points: `points` holds them, or their table of window multiples
+// where plan.fixed_base.
 template <ShortWeierstrass C>
-MsmBatchResult<C> run_msms(Device& device, const DeviceBuffer<Affine<C>>& points,
+MsmBatchResult<C> run_msms(Device& device, const MsmPlan& plan, const DeviceBuffer<Affine<C>>& points,
                            const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msms, const MsmOptions& options) {
-  const std::uint64_t n = points.size();
-  if (n == 0) {  // the empty sum: nothing to plan or allocate
-    std::uint32_t c = options.window_bits ? options.window_bits : msm_window_bits<C>(1);
-    return {std::vector<Affine<C>>(msms, Affine<C>::infinity()), c, 0, 0, 0};
-  }
-  MsmPlan plan = plan_msm<C>(device.info(), n, msms, options);
   // Every kernel below is traced (or found in its cache) with the device's field products.
   field::ProductLimbsScope limbs(
       field::product_limbs_for(device.info(), field::FieldConstants<typename C::Base>::limbs, options.product_limbs));
@@ -155,15 +160,11 @@ MsmPlan msm_plan(const Device& device, std::uint64_t n, const MsmOptions& option
   return plan_msm<C>(device.info(), std::max<std::uint64_t>(n, 1), msms, options);
 }
 
-// sum_i scalars[i] points[i].
+// The plan msm() and msm_batch() follow over `table`.
 template <ShortWeierstrass C>
-MsmResult<C> msm(Device& device, const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
-                 const MsmOptions& options = {}) {
-  if (points.size() != scalars.size())
-    throw std::invalid_argument(std::string(C::name) + " msm: " + std::to_string(points.size()) + " points but " +
-                                std::to_string(scalars.size()) + " scalars");
-  MsmBatchResult<C> batch = detail::run_msms<C>(device, points, scalars, 1, options);
-  return {batch.points[0], batch.window_bits, batch.batches, batch.peak_device_bytes, batch.input_device_bytes};
+MsmPlan msm_plan(const Device& device, const MsmTable<C>& table, MsmOptions options = {}, std::uint32_t msms = 1) {
+  options.window_bits = table.window_bits;
+  return plan_msm<C>(device.info(), std::max<std::uint64_t>(table.points, 1), msms, options, /*fixed_base=*/true);
 }
 
 // Several MSMs over the same n points: scalar vector v is scalars[v n .. v n + n), and
@@ -176,7 +177,53 @@ MsmBatchResult<C> msm_batch(Device& device, const DeviceBuffer<Affine<C>>& point
   if (scalars.size() % points.size() != 0)
     throw std::invalid_argument(what + std::to_string(scalars.size()) +
                                 " scalars are not a whole number of vectors of " + std::to_string(points.size()));
-  return detail::run_msms<C>(device, points, scalars, std::uint32_t(scalars.size() / points.size()), options);
+  const std::uint32_t msms = std::uint32_t(scalars.size() / points.size());
+  return detail::run_msms<C>(device, plan_msm<C>(device.info(), points.size(), msms, options), points, scalars, msms,
+                             options);
+}
+
+// sum_i scalars[i] points[i].
+template <ShortWeierstrass C>
+MsmResult<C> msm(Device& device, const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
+                 const MsmOptions& options = {}) {
+  if (points.size() != scalars.size())
+    throw std::invalid_argument(std::string(C::name) + " msm: " + std::to_string(points.size()) + " points but " +
+                                std::to_string(scalars.size()) + " scalars");
+  if (points.size() == 0)  // the empty sum: nothing to plan or allocate
+    return {Affine<C>::infinity(), options.window_bits ? options.window_bits : msm_window_bits<C>(1), 0, 0, 0};
+  MsmBatchResult<C> batch = msm_batch<C>(device, points, scalars, options);
+  return {batch.points[0], batch.window_bits, batch.batches, batch.peak_device_bytes, batch.input_device_bytes};
+}
+
+// The same sums over a table of the points' window multiples (msm_table.hpp): the windows
+// share one set of buckets and need no Horner's rule. The table fixes the window size:
+// options.window_bits is 0 or the table's.
+template <ShortWeierstrass C>
+MsmBatchResult<C> msm_batch(Device& device, const MsmTable<C>& table, const DeviceBuffer<MsmScalar<C>>& scalars,
+                            MsmOptions options = {}) {
+  const std::string what = std::string(C::name) + " msm over a table: ";
+  if (table.points == 0) throw std::invalid_argument(what + "the table is empty (made by msm_table?)");
+  if (options.window_bits != 0 && options.window_bits != table.window_bits)
+    throw std::invalid_argument(what + "window_bits " + std::to_string(options.window_bits) +
+                                ", but the table holds windows of " + std::to_string(table.window_bits) + " bits");
+  if (scalars.size() == 0 || scalars.size() % table.points != 0)
+    throw std::invalid_argument(what + std::to_string(scalars.size()) +
+                                " scalars are not a whole, non-zero number of vectors of the table's " +
+                                std::to_string(table.points) + " points");
+  options.window_bits = table.window_bits;
+  const std::uint32_t msms = std::uint32_t(scalars.size() / table.points);
+  MsmPlan plan = plan_msm<C>(device.info(), table.points, msms, options, /*fixed_base=*/true);
+  return detail::run_msms<C>(device, plan, table.multiples, scalars, msms, options);
+}
+
+template <ShortWeierstrass C>
+MsmResult<C> msm(Device& device, const MsmTable<C>& table, const DeviceBuffer<MsmScalar<C>>& scalars,
+                 const MsmOptions& options = {}) {
+  if (table.points != 0 && scalars.size() != table.points)
+    throw std::invalid_argument(std::string(C::name) + " msm over a table: " + std::to_string(table.points) +
+                                " points but " + std::to_string(scalars.size()) + " scalars");
+  MsmBatchResult<C> batch = msm_batch<C>(device, table, scalars, options);
+  return {batch.points[0], batch.window_bits, batch.batches, batch.peak_device_bytes, batch.input_device_bytes};
 }
 
 }  // namespace sprig::curve

@@ -5,7 +5,8 @@
 // starts, advanced by the counts), the one array the later stages need: bucket b holds
 // entries [ends[b - 1], ends[b]).
 //
-// An entry is the point's index with the digit's sign in the top bit. Within a bucket the
+// An entry is the point's index with the digit's sign in the top bit: over a table of
+// window multiples (msm_table.hpp), the index of the point's multiple for the window. Within a bucket the
 // entries come in the order the atomics ran, which varies between runs on a GPU: bucket
 // sums then differ in their XYZZ coordinates, never as points.
 #pragma once
@@ -25,33 +26,36 @@ const auto& bucket_scatter_kernel() {
     return kernel(
         std::string(C::name) + "_msm_bucket_scatter",
         [](ReadBuffer<std::uint32_t> digits, Buffer<std::uint32_t> ends, WriteBuffer<std::uint32_t> entries,
-           UInt first_point, UInt n, UInt count) {
+           UInt first_point, UInt n, UInt count, UInt first_window, UInt window_stride) {
           UInt e = msm_invocation();
           if_(e < count, [&] {
             UInt digit = digits[e];
             if_(digit != msm_no_bucket, [&] {
               UInt slot = atomic_add(ends[digit >> 1u], 1u);
-              entries[slot] = (first_point + e % n) | select((digit & 1u) != 0u, UInt(msm_sign_bit), UInt(0u));
+              UInt point = (first_window + e / n) * window_stride + first_point + e % n;
+              entries[slot] = point | select((digit & 1u) != 0u, UInt(msm_sign_bit), UInt(0u));
             });
           });
         },
-        workgroup(msm_workgroup_size).names("digits", "ends", "entries", "first_point", "n", "count"));
+        workgroup(msm_workgroup_size).names("digits", "ends", "entries", "first_point", "n", "count", "first_window",
+                                               "window_stride"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_scatter"), trace);
 }
 
 // Records the grouping of `windows` windows of n digits each, of the points from
 // `first_point` on: `counts` (from the digit stage) scanned into `ends`, then the scatter
-// into `entries`, which hold the points' indices in the whole MSM.
+// into `entries`, which hold the points' indices in the whole MSM, or in a table whose
+// window w holds its multiples from w * window_stride on (window_stride 0: no table).
 template <ShortWeierstrass C>
 void record_bucket_grouping(Device& device, Sequence& sequence, const DeviceBuffer<std::uint32_t>& digits,
                             const DeviceBuffer<std::uint32_t>& counts, const DeviceBuffer<std::uint32_t>& ends,
                             const DeviceBuffer<std::uint32_t>& entries, std::uint64_t first_point, std::uint64_t n,
-                            std::uint32_t windows) {
+                            std::uint32_t first_window, std::uint32_t windows, std::uint64_t window_stride) {
   exclusive_scan(device, sequence, counts, ends, plus<std::uint32_t>());
   std::uint64_t count = n * windows;
   sequence.run(bucket_scatter_kernel<C>(), msm_grid(count), digits, ends, entries, std::uint32_t(first_point),
-               std::uint32_t(n), std::uint32_t(count));
+               std::uint32_t(n), std::uint32_t(count), first_window, std::uint32_t(window_stride));
 }
 
 }  // namespace sprig::curve::detail

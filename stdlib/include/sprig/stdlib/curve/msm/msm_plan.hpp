@@ -131,9 +131,15 @@ struct MsmPlan {
   // all of them. Each window's sum is then the sum of its point batches' sums.
   std::uint64_t points_per_batch = 0;
   std::uint32_t batches = 0;  // per MSM: batches of windows times batches of points
+  // Over a table of the points' window multiples (msm_table.hpp): every window's digits
+  // go into one set of buckets, whose sum is the MSM's, and Horner's rule has one window.
+  bool fixed_base = false;
   std::vector<MsmBuffer> buffers;
 
   std::uint32_t segments() const { return buckets / segment_length; }
+  // Sets of buckets a batch of `batch_windows` windows fills, and window sums in all.
+  std::uint32_t bucket_windows(std::uint32_t batch_windows) const { return fixed_base ? 1 : batch_windows; }
+  std::uint32_t summed_windows() const { return fixed_base ? 1 : windows; }
   std::uint64_t peak_bytes() const {
     std::uint64_t sum = 0;
     for (const MsmBuffer& b : buffers) sum += b.bytes;
@@ -166,9 +172,10 @@ template <ShortWeierstrass C>
 std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan, std::uint32_t batch_windows,
                                    std::uint64_t batch_points) {
   const std::uint64_t n = batch_points, xyzz = sizeof(Xyzz<C>);
-  const std::uint64_t entries = n * batch_windows, bucket_slots = std::uint64_t(plan.buckets) * batch_windows;
+  const std::uint64_t entries = n * batch_windows;
+  const std::uint64_t bucket_slots = std::uint64_t(plan.buckets) * plan.bucket_windows(batch_windows);
   const std::uint64_t runs = (entries + plan.run_length - 1) / plan.run_length;
-  const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * batch_windows;
+  const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * plan.bucket_windows(batch_windows);
   using S = MsmStage;
   return {
       {"digits", entries * 4, S::Decompose, S::Scatter},
@@ -180,23 +187,26 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
       // The runs' carried partial sums, then (the lifetimes do not overlap) the reduction's
       // segment sums.
       {"partial_sums", std::max(runs, segment_sums) * xyzz, S::Accumulate, S::WindowSum},
-      {"window_sums", std::uint64_t(plan.windows) * xyzz, S::WindowSum, S::Horner},
+      {"window_sums", std::uint64_t(plan.summed_windows()) * xyzz, S::WindowSum, S::Horner},
       {"results", std::uint64_t(plan.msms) * (xyzz + sizeof(Affine<C>)), S::Horner, S::Horner},
   };
 }
 
 }  // namespace detail
 
-// The plan for `n` points and `msms` scalar vectors: the most windows per batch that the
-// budget and the device's largest binding allow, up to about msm_batch_entries entries. A
-// budget (or binding) too small for one window per batch throws std::invalid_argument with
-// the bytes asked for, the budget and the largest buffer.
+// The plan for `n` points and `msms` scalar vectors (over a table of the points' window
+// multiples where `fixed_base`): the most windows per batch that the budget and the device's
+// largest binding allow, up to about msm_batch_entries entries. A budget (or binding) too
+// small for one window per batch throws std::invalid_argument with the bytes asked for, the
+// budget and the largest buffer.
 template <ShortWeierstrass C>
-MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options) {
+MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options,
+                 bool fixed_base = false) {
   const std::string what = std::string(C::name) + " msm: ";
   MsmPlan plan;
   plan.points = n;
   plan.msms = msms;
+  plan.fixed_base = fixed_base;
   plan.window_bits = options.window_bits ? options.window_bits : msm_window_bits<C>(n);
   if (plan.window_bits < 2 || plan.window_bits > 24)
     throw std::invalid_argument(what + "window_bits must be 2 to 24, not " + std::to_string(plan.window_bits));
@@ -231,7 +241,7 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   if (options.windows_per_batch) wanted = options.windows_per_batch;
   std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows, wanted));
   plan.segment_length = options.segment_length ? std::min(plan.buckets, options.segment_length)
-                                               : detail::msm_segment_length(plan.buckets, batch_windows);
+                                               : detail::msm_segment_length(plan.buckets, plan.bucket_windows(batch_windows));
   plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(std::uint64_t(batch_windows) * n);
   while (batch_windows > 1 && !fits(batch_windows, n, nullptr)) --batch_windows;
   // One window of all points too much: batches of fewer points, halved down to the size

@@ -8,7 +8,8 @@
 // above, which reads that carry as its bit wc - 1. Each digit depends on c + 1 bits only,
 // so any batch of windows is decomposed without the windows below it.
 //
-// One u32 per (window, point): the bucket (window in the batch * 2^(c-1) + |d| - 1) shifted
+// One u32 per (window, point): the bucket (window in the batch * 2^(c-1) + |d| - 1, or
+// |d| - 1 where the windows share their buckets over a table of window multiples) shifted
 // left by one, with the sign in bit 0, or msm_no_bucket for d = 0. The same invocation
 // counts its bucket's entries (atomically), the counts the grouping stage scans.
 #pragma once
@@ -45,7 +46,7 @@ const auto& signed_digits_kernel() {
     return kernel(
         std::string(C::name) + "_msm_signed_digits",
         [](ReadBuffer<Scalar> scalars, WriteBuffer<std::uint32_t> digits, Buffer<std::uint32_t> counts, UInt n,
-           UInt first_scalar, UInt first_window, UInt windows, UInt c) {
+           UInt first_scalar, UInt first_window, UInt windows, UInt c, UInt bucket_stride) {
           UInt i = msm_invocation();
           if_(i < n, [&] {
             // Scalars at or above r are reduced: k mod r is the same multiple of a point of
@@ -55,14 +56,13 @@ const auto& signed_digits_kernel() {
             Var<ScalarBits> words;
             for (std::size_t j = 0; j < reduced.size(); ++j) words[std::uint32_t(j)] = reduced[j];
             words[8u] = 0u;
-            UInt buckets = 1u << (c - 1u);
             for_(0u, windows, [&](UInt b) {
               UInt lo = (first_window + b) * c;
               UInt raw = bits_at(words, lo, c);
               UInt carry = select(lo == 0u, UInt(0u), bits_at(words, max(lo, 1u) - 1u, 1u));
               Bool negative = (raw >> (c - 1u)) != 0u;
               UInt magnitude = select(negative, (1u << c) - raw - carry, raw + carry);
-              UInt bucket = b * buckets + magnitude - 1u;
+              UInt bucket = b * bucket_stride + magnitude - 1u;
               digits[b * n + i] =
                   select(magnitude == 0u, UInt(msm_no_bucket), (bucket << 1u) | select(negative, 1u, 0u));
               if_(magnitude != 0u, [&] { atomic_add(counts[bucket], 1u); });
@@ -70,7 +70,8 @@ const auto& signed_digits_kernel() {
           });
         },
         workgroup(msm_workgroup_size)
-            .names("scalars", "digits", "counts", "n", "first_scalar", "first_window", "windows", "c"));
+            .names("scalars", "digits", "counts", "n", "first_scalar", "first_window", "windows", "c",
+                   "bucket_stride"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_signed_digits"), trace);
 }

@@ -1,7 +1,8 @@
 // MSM stage (e): the windows' sums combined by Horner's rule, from the most significant
 // window down: result = (...(S_(W-1) 2^c + S_(W-2)) 2^c + ...) + S_0, c doublings and one
 // full addition per window, in one invocation on the device (W c doublings: 260 for BN254
-// at c = 13), writing results[msm] in XYZZ coordinates. It is a program of the XYZZ sums
+// at c = 13), writing results[msm] in XYZZ coordinates. Over a table of window multiples
+// there is one sum, the result. It is a program of the XYZZ sums
 // kernel (xyzz_sums.hpp).
 #pragma once
 
@@ -13,7 +14,7 @@ namespace sprig::curve::detail {
 template <ShortWeierstrass C>
 void record_window_combination(Sequence& sequence, const MsmPlan& plan, const XyzzSumBuffers<C>& buffers,
                                std::uint32_t msm) {
-  record_xyzz_sums<C>(sequence, buffers, XyzzSums::Horner, 1, msm, plan.windows, plan.window_bits);
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::Horner, 1, msm, plan.summed_windows(), plan.window_bits);
 }
 
 }  // namespace sprig::curve::detail

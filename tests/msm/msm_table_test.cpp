@@ -1,0 +1,172 @@
+// curve::msm over a table of window multiples (msm_table.hpp), on both backends against
+// GMP: the table's points themselves, sums equal to the plain MSM's and to the reference for
+// the inputs the bucket method treats specially, the batch form, budgets giving batches of
+// windows and of points, and the errors of bad input.
+#include <catch2/catch.hpp>
+
+#include "msm_test_support.hpp"
+
+using namespace sprig;
+using curve::Bn254G1;
+using msm_test::CurveReference;
+using msm_test::RefPoint;
+
+namespace {
+
+template <class C>
+curve::MsmTable<C> table_of(Device& device, const std::vector<RefPoint>& points, std::uint32_t window_bits = 0) {
+  return curve::msm_table<C>(device, device.upload(curve_test::affine_points<C>(points)), window_bits);
+}
+
+template <class C>
+curve::MsmResult<C> run_table_msm(Device& device, const curve::MsmTable<C>& table, const std::vector<mpz_class>& scalars,
+                                  const curve::MsmOptions& options = {}) {
+  return curve::msm<C>(device, table, device.upload(msm_test::scalar_words<C>(scalars)), options);
+}
+
+}  // namespace
+
+TEST_CASE("an MSM table holds 2^(c w) P_i for every window w") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  using Ref = CurveReference<Bn254G1>;
+  msm_test::Progression<Bn254G1> inputs(5, 60);
+  inputs.points[2] = RefPoint::at_infinity();
+  auto table = table_of<Bn254G1>(device, inputs.points, 7);
+  CHECK(table.points == 5);
+  CHECK(table.window_bits == 7);
+  CHECK(table.windows == 37);  // 37 * 7 = 259 bits cover r's 254 and one more
+  auto multiples = device.download(table.multiples);
+  REQUIRE(multiples.size() == 5 * 37);
+  for (std::uint32_t w = 0; w < table.windows; ++w) {
+    mpz_class factor = mpz_class(1) << (7 * w);
+    for (std::size_t i = 0; i < 5; ++i) {
+      INFO("window " << w << ", point " << i);
+      msm_test::check_point(multiples[w * 5 + i], Ref::multiply(inputs.points[i], factor));
+    }
+  }
+}
+
+TEST_CASE("an MSM over a table is the plain MSM's sum") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  std::size_t n = GENERATE(1, 3, 64, 257);
+  std::uint32_t c = GENERATE(0u, 4u, 11u);
+  INFO(n << " points, windows of " << c << " bits (0: the table's choice)");
+  msm_test::Progression<Bn254G1> inputs(n, 300 + n);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 400 + n);
+  auto table = table_of<Bn254G1>(device, inputs.points, c);
+  auto result = run_table_msm<Bn254G1>(device, table, scalars);
+  CHECK(result.window_bits == table.window_bits);
+  CHECK(result.input_device_bytes == table.multiples.bytes() + n * 32);
+  msm_test::check_point(result.point, msm_test::naive_sum<Bn254G1>(inputs.points, scalars));
+  CHECK(result.point == msm_test::run_msm<Bn254G1>(device, inputs.points, scalars).point);
+}
+
+TEST_CASE("an MSM over a table takes the inputs the buckets treat specially") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  using Ref = CurveReference<Bn254G1>;
+  const std::size_t n = 200;
+  msm_test::Progression<Bn254G1> inputs(n, 70);
+  inputs.points[9] = RefPoint::at_infinity();
+  inputs.points[11] = inputs.points[10];                  // a repeated point
+  inputs.points[13] = Ref::negate(inputs.points[12]);     // a point and its negation
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 71);
+  for (std::size_t i = 20; i < 120; ++i) scalars[i] = 4242;  // one bucket in every window, over runs
+  scalars[10] = scalars[11];
+  scalars[12] = scalars[13];
+  scalars[30] = 0;
+  scalars[31] = Ref::r() + 5;   // reduced modulo r
+  scalars[32] = Ref::r() - 1;
+  auto table = table_of<Bn254G1>(device, inputs.points, 6);
+  std::vector<mpz_class> reduced = scalars;
+  for (auto& k : reduced) k %= Ref::r();
+  RefPoint expected = msm_test::naive_sum<Bn254G1>(inputs.points, reduced);
+  msm_test::check_point(run_table_msm<Bn254G1>(device, table, scalars).point, expected);
+  for (std::uint32_t run_length : {1u, 7u}) {
+    INFO("runs of " << run_length);
+    msm_test::check_point(run_table_msm<Bn254G1>(device, table, scalars, {.run_length = run_length}).point, expected);
+  }
+  std::vector<mpz_class> zeros(n, 0);
+  CHECK(run_table_msm<Bn254G1>(device, table, zeros).point == curve::Affine<Bn254G1>::infinity());
+}
+
+TEST_CASE("msm_batch over a table sums each scalar vector") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::size_t n = 40, vectors = 3;
+  msm_test::Progression<Bn254G1> inputs(n, 80);
+  std::vector<mpz_class> all;
+  std::vector<RefPoint> expected;
+  for (std::size_t v = 0; v < vectors; ++v) {
+    auto scalars = msm_test::random_scalars<Bn254G1>(n, 81 + v);
+    all.insert(all.end(), scalars.begin(), scalars.end());
+    expected.push_back(msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
+  }
+  auto table = table_of<Bn254G1>(device, inputs.points, 9);
+  auto result = curve::msm_batch<Bn254G1>(device, table, device.upload(msm_test::scalar_words<Bn254G1>(all)));
+  REQUIRE(result.points.size() == vectors);
+  for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], expected[v]);
+}
+
+TEST_CASE("budgets give an MSM over a table batches of windows and of points, with the same sum") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::size_t n = 1100;
+  msm_test::Progression<Bn254G1> inputs(n, 90);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 91);
+  for (std::size_t i = 1000; i < 1050; ++i) scalars[i] = 77;  // one bucket across both batches of points
+  RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  auto table = table_of<Bn254G1>(device, inputs.points, 8);
+  const curve::MsmPlan whole = curve::msm_plan<Bn254G1>(device, table);
+  CHECK(whole.fixed_base);
+  CHECK(whole.buffer("buckets").bytes == 128 * 128);  // one set of 2^7 buckets for all windows
+  CHECK(whole.buffer("window_sums").bytes == 128);
+  // A budget just below one window of all points: batches of 1024 points and 76.
+  std::uint64_t one_window = 0;
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), whole, 1, n)) one_window += b.bytes;
+  for (std::uint64_t budget : {whole.peak_bytes() / 2, whole.peak_bytes() / 8, one_window - 1}) {
+    INFO("budget " << budget);
+    curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, table, {.memory_budget = budget});
+    auto result = run_table_msm<Bn254G1>(device, table, scalars, {.memory_budget = budget});
+    CHECK(result.batches == plan.batches);
+    CHECK(result.batches > 1);
+    CHECK(result.peak_device_bytes <= budget);
+    msm_test::check_point(result.point, expected);
+  }
+  curve::MsmPlan split = curve::msm_plan<Bn254G1>(device, table, {.memory_budget = one_window - 1});
+  CHECK(split.windows_per_batch == 1);
+  CHECK(split.points_per_batch == 1024);
+  CHECK(split.batches == 2 * table.windows);
+}
+
+TEST_CASE("an MSM table and an MSM over one refuse bad input, naming it") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  auto none = device.alloc<curve::Affine<Bn254G1>>(0);
+  CHECK_THROWS_WITH(curve::msm_table<Bn254G1>(device, none), Catch::Contains("bn254_g1 msm_table: no points"));
+  auto points = device.upload(std::vector<curve::Affine<Bn254G1>>(3, curve::Affine<Bn254G1>::generator()));
+  CHECK_THROWS_WITH(curve::msm_table<Bn254G1>(device, points, 25), Catch::Contains("window_bits must be 2 to 24, not 25"));
+  auto table = curve::msm_table<Bn254G1>(device, points, 5);
+  auto two = device.upload(std::vector<curve::MsmScalar<Bn254G1>>(2));
+  CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, table, two),
+                    Catch::Contains("bn254_g1 msm over a table: 3 points but 2 scalars"));
+  CHECK_THROWS_WITH(curve::msm_batch<Bn254G1>(device, table, two),
+                    Catch::Contains("2 scalars are not a whole, non-zero number of vectors of the table's 3 points"));
+  auto three = device.upload(std::vector<curve::MsmScalar<Bn254G1>>(3));
+  CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, table, three, {.window_bits = 6}),
+                    Catch::Contains("window_bits 6, but the table holds windows of 5 bits"));
+  CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, curve::MsmTable<Bn254G1>{}, three),
+                    Catch::Contains("the table is empty"));
+}
+
+TEST_CASE("an MSM table refuses to outgrow the device's largest binding") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::uint64_t binding = device.info().max_buffer_bytes;
+  // Windows of 2 bits: 128 windows of 64 bytes a point, so this many points pass the binding.
+  const std::uint64_t n = binding / (128 * 64) + 1;
+  CHECK_THROWS_WITH(curve::msm_table<Bn254G1>(device, device.alloc<curve::Affine<Bn254G1>>(n), 2),
+                    Catch::Contains(std::to_string(n) + " points in 128 windows of 2 bits need a table of " +
+                                    std::to_string(n * 128) + " points"));
+}
+
+TEST_CASE("the table's window size minimises its mixed additions") {
+  CHECK(curve::msm_table_window_bits<Bn254G1>(1) == 4);
+  CHECK(curve::msm_table_window_bits<Bn254G1>(1u << 10) == 11);
+  CHECK(curve::msm_table_window_bits<Bn254G1>(1u << 20) == 20);
+}
