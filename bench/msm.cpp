@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <span>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -189,14 +190,14 @@ void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options, bool 
   const std::size_t n = std::size_t(1) << log_n;
   auto [inputs, scalars] = bench_inputs<G1>(gpu, n);
   std::optional<curve::MsmTable<G1>> multiples;
-  if (table) multiples = curve::msm_table<G1>(gpu, inputs, options.window_bits, options.product_limbs);
+  if (table) multiples = curve::msm_table<G1>(gpu, inputs, {options.window_bits, options.product_limbs});
   auto run = [&] { return multiples ? curve::msm<G1>(gpu, *multiples, scalars, options) : curve::msm<G1>(gpu, inputs, scalars, options); };
   run();
   for (const auto warm_from = std::chrono::steady_clock::now();
        std::chrono::steady_clock::now() - warm_from < std::chrono::seconds(1);)
     run();
   curve::MsmPlan plan = multiples ? curve::msm_plan<G1>(gpu, *multiples, options) : curve::msm_plan<G1>(gpu, n, options);
-  const DeviceBuffer<curve::Affine<G1>>& points = multiples ? multiples->multiples : inputs;
+  std::span<const DeviceBuffer<curve::Affine<G1>>> points = multiples ? std::span(multiples->parts) : std::span(&inputs, 1);
   field::ProductLimbsScope limbs(
       field::product_limbs_for(gpu.info(), field::FieldConstants<typename G1::Base>::limbs, options.product_limbs));
   curve::detail::MsmResultBuffers<G1> kept(gpu, plan);
@@ -282,13 +283,14 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
     std::optional<curve::MsmTable<G1>> multiples;
     double inputs_mib = double(n) * (sizeof(curve::Affine<G1>) + sizeof(curve::MsmScalar<G1>)) / (1 << 20);
     if (table) {
-      curve::msm_table<G1>(gpu, p, options.window_bits, options.product_limbs);
+      curve::msm_table<G1>(gpu, p, {options.window_bits, options.product_limbs});
       auto start = std::chrono::steady_clock::now();
-      multiples = curve::msm_table<G1>(gpu, p, options.window_bits, options.product_limbs);
+      multiples = curve::msm_table<G1>(gpu, p, {options.window_bits, options.product_limbs});
       double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      inputs_mib += double(multiples->multiples.bytes() - p.bytes()) / (1 << 20);
-      std::printf("2^%d: a table of %u windows of %u bits, %.1f MiB, built in %.2f ms\n", log_n, multiples->windows,
-                  multiples->window_bits, double(multiples->multiples.bytes()) / (1 << 20), build_ms);
+      inputs_mib += double(multiples->bytes() - p.bytes()) / (1 << 20);
+      std::printf("2^%d: a table of %u windows of %u bits in %zu parts, %.1f MiB, built in %.2f ms\n", log_n,
+                  multiples->windows, multiples->window_bits, multiples->parts.size(),
+                  double(multiples->bytes()) / (1 << 20), build_ms);
     }
     auto run = [&] { return multiples ? curve::msm<G1>(gpu, *multiples, k, options) : curve::msm<G1>(gpu, p, k, options); };
     curve::MsmPlan plan = multiples ? curve::msm_plan<G1>(gpu, *multiples, options) : curve::msm_plan<G1>(gpu, n, options);

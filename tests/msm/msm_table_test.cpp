@@ -14,8 +14,10 @@ using msm_test::RefPoint;
 namespace {
 
 template <class C>
-curve::MsmTable<C> table_of(Device& device, const std::vector<RefPoint>& points, std::uint32_t window_bits = 0) {
-  return curve::msm_table<C>(device, device.upload(curve_test::affine_points<C>(points)), window_bits);
+curve::MsmTable<C> table_of(Device& device, const std::vector<RefPoint>& points, std::uint32_t window_bits = 0,
+                            std::uint64_t part_bytes = 0) {
+  return curve::msm_table<C>(device, device.upload(curve_test::affine_points<C>(points)),
+                             {.window_bits = window_bits, .part_bytes = part_bytes});
 }
 
 template <class C>
@@ -26,22 +28,29 @@ curve::MsmResult<C> run_table_msm(Device& device, const curve::MsmTable<C>& tabl
 
 }  // namespace
 
+// In one part, and in parts of 16 windows (the last of 5): 2^(c w) P_i at (w % 16) n + i
+// of part w / 16.
 TEST_CASE("an MSM table holds 2^(c w) P_i for every window w") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   using Ref = CurveReference<Bn254G1>;
   msm_test::Progression<Bn254G1> inputs(5, 60);
   inputs.points[2] = RefPoint::at_infinity();
-  auto table = table_of<Bn254G1>(device, inputs.points, 7);
+  const std::uint64_t window_bytes = 5 * sizeof(curve::Affine<Bn254G1>);
+  std::uint64_t part_bytes = GENERATE_COPY(std::uint64_t(0), 16 * window_bytes + 7);
+  auto table = table_of<Bn254G1>(device, inputs.points, 7, part_bytes);
   CHECK(table.points == 5);
   CHECK(table.window_bits == 7);
   CHECK(table.windows == 37);  // 37 * 7 = 259 bits cover r's 254 and one more
-  auto multiples = device.download(table.multiples);
-  REQUIRE(multiples.size() == 5 * 37);
+  const std::uint32_t per_part = part_bytes ? 16 : 37;
+  CHECK(table.windows_per_part == per_part);
+  REQUIRE(table.parts.size() == (part_bytes ? 3u : 1u));
+  CHECK(table.bytes() == 37 * window_bytes);
   for (std::uint32_t w = 0; w < table.windows; ++w) {
+    auto part = device.download(table.parts[w / per_part]);
     mpz_class factor = mpz_class(1) << (7 * w);
     for (std::size_t i = 0; i < 5; ++i) {
       INFO("window " << w << ", point " << i);
-      msm_test::check_point(multiples[w * 5 + i], Ref::multiply(inputs.points[i], factor));
+      msm_test::check_point(part[(w % per_part) * 5 + i], Ref::multiply(inputs.points[i], factor));
     }
   }
 }
@@ -56,7 +65,7 @@ TEST_CASE("an MSM over a table is the plain MSM's sum") {
   auto table = table_of<Bn254G1>(device, inputs.points, c);
   auto result = run_table_msm<Bn254G1>(device, table, scalars);
   CHECK(result.window_bits == table.window_bits);
-  CHECK(result.input_device_bytes == table.multiples.bytes() + n * 32);
+  CHECK(result.input_device_bytes == table.bytes() + n * 32);
   msm_test::check_point(result.point, msm_test::naive_sum<Bn254G1>(inputs.points, scalars));
   CHECK(result.point == msm_test::run_msm<Bn254G1>(device, inputs.points, scalars).point);
 }
@@ -87,6 +96,30 @@ TEST_CASE("an MSM over a table takes the inputs the buckets treat specially") {
   }
   std::vector<mpz_class> zeros(n, 0);
   CHECK(run_table_msm<Bn254G1>(device, table, zeros).point == curve::Affine<Bn254G1>::infinity());
+}
+
+TEST_CASE("an MSM over a table in parts binds each batch's part, with the same sum") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::size_t n = 300;
+  msm_test::Progression<Bn254G1> inputs(n, 95);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 96);
+  RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  // Windows of 9 bits: 29 of them, in parts of 4 (the last of 1).
+  auto table = table_of<Bn254G1>(device, inputs.points, 9, 4 * n * sizeof(curve::Affine<Bn254G1>));
+  REQUIRE(table.parts.size() == 8);
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, table);
+  CHECK(plan.windows_per_part == 4);
+  CHECK(plan.windows_per_batch == 4);
+  CHECK(plan.batches == 8);
+  auto result = run_table_msm<Bn254G1>(device, table, scalars);
+  CHECK(result.batches == 8);
+  msm_test::check_point(result.point, expected);
+  // A budget for fewer windows than a part holds: batches of 3 do not span parts (2 a part).
+  std::uint64_t three = 0;
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, 3, n)) three += b.bytes;
+  auto budgeted = run_table_msm<Bn254G1>(device, table, scalars, {.memory_budget = three});
+  CHECK(budgeted.batches == 7 * 2 + 1);
+  msm_test::check_point(budgeted.point, expected);
 }
 
 TEST_CASE("msm_batch over a table sums each scalar vector") {
@@ -141,8 +174,11 @@ TEST_CASE("an MSM table and an MSM over one refuse bad input, naming it") {
   auto none = device.alloc<curve::Affine<Bn254G1>>(0);
   CHECK_THROWS_WITH(curve::msm_table<Bn254G1>(device, none), Catch::Contains("bn254_g1 msm_table: no points"));
   auto points = device.upload(std::vector<curve::Affine<Bn254G1>>(3, curve::Affine<Bn254G1>::generator()));
-  CHECK_THROWS_WITH(curve::msm_table<Bn254G1>(device, points, 25), Catch::Contains("window_bits must be 2 to 24, not 25"));
-  auto table = curve::msm_table<Bn254G1>(device, points, 5);
+  CHECK_THROWS_WITH(curve::msm_table<Bn254G1>(device, points, {.window_bits = 25}),
+                    Catch::Contains("window_bits must be 2 to 24, not 25"));
+  CHECK_THROWS_WITH(curve::msm_table<Bn254G1>(device, points, {.part_bytes = 100}),
+                    Catch::Contains("3 points make windows of 192 bytes, above the 100 bytes a part may hold"));
+  auto table = curve::msm_table<Bn254G1>(device, points, {.window_bits = 5});
   auto two = device.upload(std::vector<curve::MsmScalar<Bn254G1>>(2));
   CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, table, two),
                     Catch::Contains("bn254_g1 msm over a table: 3 points but 2 scalars"));
@@ -155,14 +191,21 @@ TEST_CASE("an MSM table and an MSM over one refuse bad input, naming it") {
                     Catch::Contains("the table is empty"));
 }
 
-TEST_CASE("an MSM table refuses to outgrow the device's largest binding") {
-  sprig::Device& device = test::device(SPRIG_BACKEND);
-  const std::uint64_t binding = device.info().max_buffer_bytes;
-  // Windows of 2 bits: 128 windows of 64 bytes a point, so this many points pass the binding.
-  const std::uint64_t n = binding / (128 * 64) + 1;
-  CHECK_THROWS_WITH(curve::msm_table<Bn254G1>(device, device.alloc<curve::Affine<Bn254G1>>(n), 2),
-                    Catch::Contains(std::to_string(n) + " points in 128 windows of 2 bits need a table of " +
-                                    std::to_string(n * 128) + " points"));
+// A simulator binding 4 KiB: a window of 22 points takes 1,408 bytes, so parts hold two.
+TEST_CASE("an MSM table's parts stay within the device's largest binding") {
+  sim::Options options;
+  options.max_buffer_bytes = 4096;
+  sim::Device small(options);
+  const std::size_t n = 22;
+  msm_test::Progression<Bn254G1> inputs(n, 97);
+  auto table = curve::msm_table<Bn254G1>(small, small.upload(curve_test::affine_points<Bn254G1>(inputs.points)),
+                                         {.window_bits = 24});
+  CHECK(table.windows == 11);
+  CHECK(table.windows_per_part == 2);
+  CHECK(table.parts.size() == 6);
+  for (const auto& part : table.parts) CHECK(part.bytes() <= 4096);
+  auto last = small.download(table.parts[5]);
+  msm_test::check_point(last[3], CurveReference<Bn254G1>::multiply(inputs.points[3], mpz_class(1) << 240));
 }
 
 TEST_CASE("the table's window size minimises its mixed additions") {

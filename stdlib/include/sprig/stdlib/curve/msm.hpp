@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -89,13 +90,14 @@ struct MsmBatchBuffers {
 // Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,
 // first_window + windows) of points [first_point, first_point + count) into window_sums
 // (added to what earlier batches of points left there), and after the last batch their
-// combination. Over a table of window multiples (plan.fixed_base, `points` the table) the
-// batch's windows share one set of buckets, and every batch adds to the one sum.
+// combination. Over a table of window multiples (plan.fixed_base; `points` the table's part
+// whose first window is `part_first`) the batch's windows share one set of buckets, and
+// every batch adds to the one sum.
 template <ShortWeierstrass C>
 void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
-                      const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
-                      std::uint32_t msm, std::uint32_t first_window, std::uint32_t windows,
-                      std::uint64_t first_point, std::uint64_t count) {
+                      const DeviceBuffer<Affine<C>>& points, std::uint32_t part_first,
+                      const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msm, std::uint32_t first_window,
+                      std::uint32_t windows, std::uint64_t first_point, std::uint64_t count) {
   const MsmBatchBuffers<C> buffers(sequence, plan);
   const std::uint32_t bucket_windows = plan.bucket_windows(windows);
   std::uint64_t bucket_count = std::uint64_t(bucket_windows) * plan.buckets;
@@ -104,7 +106,7 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
                std::uint32_t(count), std::uint32_t(msm * plan.points + first_point), first_window, windows,
                plan.window_bits, plan.fixed_base ? 0u : plan.buckets);
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
-                            buffers.entries, first_point, count, first_window, windows,
+                            buffers.entries, first_point, count, first_window - part_first, windows,
                             plan.fixed_base ? plan.points : 0);
   XyzzSumBuffers<C> sums{buffers.bucket_ends, buffers.buckets, buffers.partial_sums, kept.window_sums, kept.results};
   record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, count * windows, bucket_count, plan.run_length);
@@ -117,31 +119,37 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
 }
 
 // Records every batch of MSM `msm`: its batches of windows, each over its batches of points.
+// `parts` holds the points: one buffer, or a table's parts of plan.windows_per_part windows.
 template <ShortWeierstrass C>
 void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
-                const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msm) {
-  for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_batch) {
-    const std::uint32_t windows = std::min(plan.windows_per_batch, plan.windows - first);
-    for (std::uint64_t point = 0; point < plan.points; point += plan.points_per_batch)
-      record_msm_batch<C>(device, sequence, plan, kept, points, scalars, msm, first, windows, point,
-                          std::min(plan.points_per_batch, plan.points - point));
+                std::span<const DeviceBuffer<Affine<C>>> parts, const DeviceBuffer<MsmScalar<C>>& scalars,
+                std::uint32_t msm) {
+  for (std::uint32_t part = 0, part_first = 0; part_first < plan.windows; ++part, part_first += plan.windows_per_part) {
+    const std::uint32_t part_end = std::min(plan.windows, part_first + plan.windows_per_part);
+    for (std::uint32_t first = part_first; first < part_end; first += plan.windows_per_batch) {
+      const std::uint32_t windows = std::min(plan.windows_per_batch, part_end - first);
+      for (std::uint64_t point = 0; point < plan.points; point += plan.points_per_batch)
+        record_msm_batch<C>(device, sequence, plan, kept, parts[part], part_first, scalars, msm, first, windows, point,
+                            std::min(plan.points_per_batch, plan.points - point));
+    }
   }
 }
 
-// `msms` MSMs of the plan's points: `points` holds them, or their table of window multiples
+// `msms` MSMs of the plan's points: `parts` holds them, or their table of window multiples
 // where plan.fixed_base.
 template <ShortWeierstrass C>
-MsmBatchResult<C> run_msms(Device& device, const MsmPlan& plan, const DeviceBuffer<Affine<C>>& points,
+MsmBatchResult<C> run_msms(Device& device, const MsmPlan& plan, std::span<const DeviceBuffer<Affine<C>>> parts,
                            const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msms, const MsmOptions& options) {
   // Every kernel below is traced (or found in its cache) with the device's field products.
   field::ProductLimbsScope limbs(
       field::product_limbs_for(device.info(), field::FieldConstants<typename C::Base>::limbs, options.product_limbs));
-  MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, 0, points.bytes() + scalars.bytes()};
+  MsmBatchResult<C> result{{}, plan.window_bits, plan.batches, 0, scalars.bytes()};
+  for (const DeviceBuffer<Affine<C>>& part : parts) result.input_device_bytes += part.bytes();
   MsmResultBuffers<C> buffers(device, plan);
   // Every batch of every MSM in one submission: no host round trip between batches, and the
   // planner places each batch's transients (and the scan's) where the previous batch's were.
   auto sequence = device.sequence();
-  for (std::uint32_t msm = 0; msm < msms; ++msm) record_msm<C>(device, sequence, plan, buffers, points, scalars, msm);
+  for (std::uint32_t msm = 0; msm < msms; ++msm) record_msm<C>(device, sequence, plan, buffers, parts, scalars, msm);
   to_affine(device, sequence, buffers.results, buffers.affine_results);
   sequence.run_and_wait();
   // What the MSM really held besides its inputs: the planned scratch and the kept buffers.
@@ -164,7 +172,8 @@ MsmPlan msm_plan(const Device& device, std::uint64_t n, const MsmOptions& option
 template <ShortWeierstrass C>
 MsmPlan msm_plan(const Device& device, const MsmTable<C>& table, MsmOptions options = {}, std::uint32_t msms = 1) {
   options.window_bits = table.window_bits;
-  return plan_msm<C>(device.info(), std::max<std::uint64_t>(table.points, 1), msms, options, /*fixed_base=*/true);
+  return plan_msm<C>(device.info(), std::max<std::uint64_t>(table.points, 1), msms, options,
+                     std::max(table.windows_per_part, 1u));
 }
 
 // Several MSMs over the same n points: scalar vector v is scalars[v n .. v n + n), and
@@ -178,8 +187,8 @@ MsmBatchResult<C> msm_batch(Device& device, const DeviceBuffer<Affine<C>>& point
     throw std::invalid_argument(what + std::to_string(scalars.size()) +
                                 " scalars are not a whole number of vectors of " + std::to_string(points.size()));
   const std::uint32_t msms = std::uint32_t(scalars.size() / points.size());
-  return detail::run_msms<C>(device, plan_msm<C>(device.info(), points.size(), msms, options), points, scalars, msms,
-                             options);
+  return detail::run_msms<C>(device, plan_msm<C>(device.info(), points.size(), msms, options),
+                             std::span(&points, 1), scalars, msms, options);
 }
 
 // sum_i scalars[i] points[i].
@@ -212,8 +221,8 @@ MsmBatchResult<C> msm_batch(Device& device, const MsmTable<C>& table, const Devi
                                 std::to_string(table.points) + " points");
   options.window_bits = table.window_bits;
   const std::uint32_t msms = std::uint32_t(scalars.size() / table.points);
-  MsmPlan plan = plan_msm<C>(device.info(), table.points, msms, options, /*fixed_base=*/true);
-  return detail::run_msms<C>(device, plan, table.multiples, scalars, msms, options);
+  MsmPlan plan = plan_msm<C>(device.info(), table.points, msms, options, table.windows_per_part);
+  return detail::run_msms<C>(device, plan, std::span(table.parts), scalars, msms, options);
 }
 
 template <ShortWeierstrass C>

@@ -134,6 +134,8 @@ struct MsmPlan {
   // Over a table of the points' window multiples (msm_table.hpp): every window's digits
   // go into one set of buckets, whose sum is the MSM's, and Horner's rule has one window.
   bool fixed_base = false;
+  // Windows in one binding of points: W, or a table part's. No batch spans two parts.
+  std::uint32_t windows_per_part = 0;
   std::vector<MsmBuffer> buffers;
 
   std::uint32_t segments() const { return buckets / segment_length; }
@@ -195,18 +197,19 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
 }  // namespace detail
 
 // The plan for `n` points and `msms` scalar vectors (over a table of the points' window
-// multiples where `fixed_base`): the most windows per batch that the budget and the device's
-// largest binding allow, up to about msm_batch_entries entries. A budget (or binding) too
+// multiples in parts of `table_part_windows` windows, where that is not 0): the most windows
+// per batch that the budget and the device's largest binding allow, up to about
+// msm_batch_entries entries and a table part's windows. A budget (or binding) too
 // small for one window per batch throws std::invalid_argument with the bytes asked for, the
 // budget and the largest buffer.
 template <ShortWeierstrass C>
 MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options,
-                 bool fixed_base = false) {
+                 std::uint32_t table_part_windows = 0) {
   const std::string what = std::string(C::name) + " msm: ";
   MsmPlan plan;
   plan.points = n;
   plan.msms = msms;
-  plan.fixed_base = fixed_base;
+  plan.fixed_base = table_part_windows != 0;
   plan.window_bits = options.window_bits ? options.window_bits : msm_window_bits<C>(n);
   if (plan.window_bits < 2 || plan.window_bits > 24)
     throw std::invalid_argument(what + "window_bits must be 2 to 24, not " + std::to_string(plan.window_bits));
@@ -239,7 +242,8 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   const std::uint64_t batch_entries = std::max(detail::msm_batch_entries, detail::msm_batch_windows_of_points * n);
   std::uint64_t wanted = std::max<std::uint64_t>(1, batch_entries / std::max<std::uint64_t>(n, 1));
   if (options.windows_per_batch) wanted = options.windows_per_batch;
-  std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows, wanted));
+  plan.windows_per_part = plan.fixed_base ? std::min(plan.windows, table_part_windows) : plan.windows;
+  std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows_per_part, wanted));
   plan.segment_length = options.segment_length ? std::min(plan.buckets, options.segment_length)
                                                : detail::msm_segment_length(plan.buckets, plan.bucket_windows(batch_windows));
   plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(std::uint64_t(batch_windows) * n);
@@ -268,7 +272,10 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   }
   plan.windows_per_batch = batch_windows;
   plan.points_per_batch = batch_points;
-  plan.batches = std::uint32_t((plan.windows + batch_windows - 1) / batch_windows * ((n + batch_points - 1) / batch_points));
+  std::uint32_t window_batches = 0;
+  for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_part)
+    window_batches += (std::min(plan.windows_per_part, plan.windows - first) + batch_windows - 1) / batch_windows;
+  plan.batches = std::uint32_t(window_batches * ((n + batch_points - 1) / batch_points));
   plan.buffers = detail::msm_buffers<C>(device, plan, batch_windows, batch_points);
   return plan;
 }
