@@ -14,8 +14,11 @@ namespace {
 constexpr std::uint64_t mib = 1u << 20;
 
 // The plan's bytes with `windows` windows of `points` points (0: all n) per batch.
-std::uint64_t bytes_with(const Device& device, std::uint64_t n, std::uint32_t windows, std::uint64_t points = 0) {
-  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n);
+// `shared`: whether batches of points share a set of buckets (MsmPlan::shared_sets).
+std::uint64_t bytes_with(const Device& device, std::uint64_t n, std::uint32_t windows, std::uint64_t points = 0,
+                         std::uint32_t window_bits = 0, bool shared = true) {
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, {.window_bits = window_bits});
+  plan.shared_sets = shared;
   std::uint64_t sum = 0;
   for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, windows, points ? points : n))
     sum += b.bytes;
@@ -100,29 +103,44 @@ TEST_CASE("budgets giving one, two and many batches of windows give the same MSM
   msm_test::check_point(points[0], expected);
 }
 
+// Windows of 6 bits: 32 buckets, so that the points' digits and entries, not the buckets,
+// are what a batch's size changes. Batches of points either share a set of buckets (a
+// second set for the later batches' own) or reduce their own set each; the plan takes the
+// way with fewer batches, sharing on a tie.
 TEST_CASE("budgets below one window of all points split the points into batches, with the same MSM") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
-  const std::uint64_t n = 1100;
+  const std::uint64_t n = 2100;
+  const std::uint32_t c = 6;
   msm_test::Progression<Bn254G1> inputs(n, 40);
   auto scalars = msm_test::random_scalars<Bn254G1>(n, 41);
-  for (std::size_t i = 1000; i < 1050; ++i) scalars[i] = 77;  // one bucket across both batches of points
+  for (std::size_t i = 1000; i < 1100; ++i) scalars[i] = 77;  // one bucket across both batches of points
   scalars[5] = 0;
   RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
-  const std::uint32_t windows = curve::msm_plan<Bn254G1>(device, n).windows;
-  // Halved from 1100 points a batch, but to no fewer than 1024: batches of 1024 and 76.
-  const std::uint64_t budget = bytes_with(device, n, 1) - 1;
-  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, {.memory_budget = budget});
-  CHECK(plan.windows_per_batch == 1);
-  CHECK(plan.points_per_batch == 1024);
-  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.memory_budget = budget});
-  CHECK(result.batches == 2 * windows);
-  CHECK(result.peak_device_bytes <= budget);
-  msm_test::check_point(result.point, expected);
-  const std::uint64_t fewest = bytes_with(device, n, 1, 1024);
-  CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.memory_budget = fewest - 1}),
-                    Catch::Contains("1100 points in windows of " + std::to_string(curve::msm_window_bits<Bn254G1>(n)) +
-                                    " bits ask for " + std::to_string(fewest) +
-                                    " bytes of temporaries with one window of 1024 points per batch"));
+  const std::uint32_t windows = curve::msm_plan<Bn254G1>(device, n, {.window_bits = c}).windows;
+  // Just below one window of all points: batches of 1050 either way, so they share.
+  const std::uint64_t below_one_window = bytes_with(device, n, 1, 0, c) - 1;
+  // Room for 1050 points apart, but not shared: each batch reduces its own buckets.
+  const std::uint64_t apart_only = bytes_with(device, n, 1, 1050, c, /*shared=*/false);
+  REQUIRE(apart_only < bytes_with(device, n, 1, 1024, c, /*shared=*/true));
+  for (std::uint64_t budget : {below_one_window, apart_only}) {
+    const bool shared = budget == below_one_window;
+    INFO("budget " << budget << (shared ? ", shared sets" : ", sets apart"));
+    curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, {.window_bits = c, .memory_budget = budget});
+    CHECK(plan.windows_per_batch == 1);
+    CHECK(plan.points_per_batch == 1050);
+    CHECK(plan.shared_sets == shared);
+    CHECK(plan.buffer("later_buckets").bytes == (shared ? plan.buffer("buckets").bytes : 0));
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = c, .memory_budget = budget});
+    CHECK(result.batches == 2 * windows);
+    CHECK(result.peak_device_bytes <= budget);
+    msm_test::check_point(result.point, expected);
+  }
+  // Halved again, but to no fewer than 1024 points.
+  const std::uint64_t fewest = bytes_with(device, n, 1, 1024, c, /*shared=*/false);
+  CHECK_THROWS_WITH(
+      msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = c, .memory_budget = fewest - 1}),
+      Catch::Contains("2100 points in windows of 6 bits ask for " + std::to_string(fewest) +
+                      " bytes of temporaries with one window of 1024 points per batch"));
 }
 
 TEST_CASE("an MSM refuses a budget below its buffers for one window, naming the bytes") {

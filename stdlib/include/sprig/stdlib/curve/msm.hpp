@@ -71,34 +71,48 @@ struct MsmResultBuffers {
 template <ShortWeierstrass C>
 struct MsmBatchBuffers {
   DeviceBuffer<std::uint32_t> digits, entries, bucket_counts, bucket_ends;
-  DeviceBuffer<Xyzz<C>> buckets, partial_sums;
+  // The batch's own buckets, where an earlier batch began its set: added into the set after.
+  DeviceBuffer<Xyzz<C>> later_buckets, partial_sums;
 
-  MsmBatchBuffers(Sequence& sequence, const MsmPlan& plan) {
+  MsmBatchBuffers(Sequence& sequence, const MsmPlan& plan, bool first_of_set) {
     auto words = [&](std::string_view name) { return std::max<std::uint64_t>(plan.buffer(name).bytes / 4, 1); };
-    auto points = [&](std::string_view name) {
-      return std::max<std::uint64_t>(plan.buffer(name).bytes / sizeof(Xyzz<C>), 1);
-    };
     digits = sequence.transient<std::uint32_t>(words("digits"), "msm digits");
     entries = sequence.transient<std::uint32_t>(words("entries"), "msm entries");
     bucket_counts = sequence.transient<std::uint32_t>(words("bucket_counts"), "msm bucket counts");
     bucket_ends = sequence.transient<std::uint32_t>(words("bucket_ends"), "msm bucket ends");
-    buckets = sequence.transient<Xyzz<C>>(points("buckets"), "msm buckets");
-    partial_sums = sequence.transient<Xyzz<C>>(points("partial_sums"), "msm partial sums");
+    if (!first_of_set) later_buckets = sequence.transient<Xyzz<C>>(xyzz_count(plan, "later_buckets"), "msm later buckets");
+    partial_sums = sequence.transient<Xyzz<C>>(xyzz_count(plan, "partial_sums"), "msm partial sums");
+  }
+
+  static std::uint64_t xyzz_count(const MsmPlan& plan, std::string_view name) {
+    return std::max<std::uint64_t>(plan.buffer(name).bytes / sizeof(Xyzz<C>), 1);
   }
 };
 
+// Where one batch stands in its set of buckets: the set is a batch of windows' (all of them
+// over a table), and its batches are those of the points (of every window over a table).
+struct MsmBatchRole {
+  bool first_of_set = true;        // accumulates into the set itself
+  bool last_of_set = true;         // reduces the set into window sums afterwards
+  bool add_to_window_sums = false;  // ... adding to what an earlier set left there
+  bool last = true;                // the MSM's last batch: Horner's rule follows
+};
+
 // Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,
-// first_window + windows) of points [first_point, first_point + count) into window_sums
-// (added to what earlier batches of points left there), and after the last batch their
-// combination. Over a table of window multiples (plan.fixed_base; `points` the table's part
-// whose first window is `part_first`) the batch's windows share one set of buckets, and
-// every batch adds to the one sum.
+// first_window + windows) of points [first_point, first_point + count) into the set of
+// buckets `set`: the first batch of a set accumulates into it, a later one into buckets of
+// its own that are then added to it, so that a set is reduced once, by its last batch, into
+// the windows' sums (one sum over a table). Where the plan does not share sets, every batch
+// has a set of its own and adds its sums to the window sums of the batches before. Over a table of window multiples
+// (plan.fixed_base; `points` the table's part whose first window is `part_first`) the
+// batch's windows share one set.
 template <ShortWeierstrass C>
 void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
-                      const DeviceBuffer<Affine<C>>& points, std::uint32_t part_first,
-                      const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msm, std::uint32_t first_window,
-                      std::uint32_t windows, std::uint64_t first_point, std::uint64_t count) {
-  const MsmBatchBuffers<C> buffers(sequence, plan);
+                      const DeviceBuffer<Xyzz<C>>& set, MsmBatchRole role, const DeviceBuffer<Affine<C>>& points,
+                      std::uint32_t part_first, const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msm,
+                      std::uint32_t first_window, std::uint32_t windows, std::uint64_t first_point,
+                      std::uint64_t count) {
+  const MsmBatchBuffers<C> buffers(sequence, plan, role.first_of_set);
   const std::uint32_t bucket_windows = plan.bucket_windows(windows);
   std::uint64_t bucket_count = std::uint64_t(bucket_windows) * plan.buckets;
   sequence.fill(buffers.bucket_counts, 0);
@@ -108,14 +122,17 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
                             buffers.entries, first_point, count, first_window - part_first, windows,
                             plan.fixed_base ? plan.points : 0);
-  XyzzSumBuffers<C> sums{buffers.bucket_ends, buffers.buckets, buffers.partial_sums, kept.window_sums, kept.results};
+  const DeviceBuffer<Xyzz<C>>& target = role.first_of_set ? set : buffers.later_buckets;
+  XyzzSumBuffers<C> sums{buffers.bucket_ends, target, buffers.partial_sums, kept.window_sums, kept.results};
   record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, count * windows, bucket_count, plan.run_length);
-  // A window's sum starts with its first batch of points; a table's one sum with the first batch.
-  const bool first_of_sum = first_point == 0 && (!plan.fixed_base || first_window == 0);
-  record_bucket_reduction<C>(sequence, plan, sums, plan.fixed_base ? 0 : first_window, bucket_windows,
-                             /*add_to_window_sums=*/!first_of_sum);
-  if (first_window + windows == plan.windows && first_point + count == plan.points)
-    record_window_combination<C>(sequence, plan, sums, msm);
+  XyzzSumBuffers<C> into_set{buffers.bucket_ends, set, buffers.partial_sums, kept.window_sums, kept.results};
+  if (!role.first_of_set)  // the set's buckets += this batch's (bound as the partial sums)
+    record_xyzz_sums<C>(sequence, {buffers.bucket_ends, set, buffers.later_buckets, kept.window_sums, kept.results},
+                        XyzzSums::AddBuckets, bucket_count);
+  if (role.last_of_set)
+    record_bucket_reduction<C>(sequence, plan, into_set, plan.fixed_base ? 0 : first_window, bucket_windows,
+                               role.add_to_window_sums);
+  if (role.last) record_window_combination<C>(sequence, plan, into_set, msm);
 }
 
 // Records every batch of MSM `msm`: its batches of windows, each over its batches of points.
@@ -124,13 +141,28 @@ template <ShortWeierstrass C>
 void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
                 std::span<const DeviceBuffer<Affine<C>>> parts, const DeviceBuffer<MsmScalar<C>>& scalars,
                 std::uint32_t msm) {
+  const std::uint64_t set_points = MsmBatchBuffers<C>::xyzz_count(plan, "buckets");
+  DeviceBuffer<Xyzz<C>> set;
   for (std::uint32_t part = 0, part_first = 0; part_first < plan.windows; ++part, part_first += plan.windows_per_part) {
     const std::uint32_t part_end = std::min(plan.windows, part_first + plan.windows_per_part);
     for (std::uint32_t first = part_first; first < part_end; first += plan.windows_per_batch) {
       const std::uint32_t windows = std::min(plan.windows_per_batch, part_end - first);
-      for (std::uint64_t point = 0; point < plan.points; point += plan.points_per_batch)
-        record_msm_batch<C>(device, sequence, plan, kept, parts[part], part_first, scalars, msm, first, windows, point,
-                            std::min(plan.points_per_batch, plan.points - point));
+      for (std::uint64_t point = 0; point < plan.points; point += plan.points_per_batch) {
+        const std::uint64_t count = std::min(plan.points_per_batch, plan.points - point);
+        const bool first_batch = first == 0 && point == 0, last_batch = first + windows == plan.windows &&
+                                                                          point + count == plan.points;
+        // A set: every batch over a table, a batch of windows' batches of points without.
+        const bool first_of_sum = plan.fixed_base ? first_batch : point == 0;
+        const bool last_of_sum = plan.fixed_base ? last_batch : point + count == plan.points;
+        MsmBatchRole role{.first_of_set = !plan.shared_sets || first_of_sum,
+                          .last_of_set = !plan.shared_sets || last_of_sum,
+                          .add_to_window_sums = !first_of_sum && !plan.shared_sets,
+                          .last = last_batch};
+        // A set's buckets live from its first batch to its reduction: a transient of their own.
+        if (role.first_of_set) set = sequence.transient<Xyzz<C>>(set_points, "msm buckets");
+        record_msm_batch<C>(device, sequence, plan, kept, set, role, parts[part], part_first, scalars, msm, first,
+                            windows, point, count);
+      }
     }
   }
 }

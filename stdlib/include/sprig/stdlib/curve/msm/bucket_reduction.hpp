@@ -22,9 +22,10 @@
 
 namespace sprig::curve::detail {
 
-// Records the programs (xyzz_sums.hpp) for `windows` windows of the batch starting at
-// `first_window`: the segment sums go to partial_sums, whose run sums are spent by now. The
-// windows' sums are stored, or added to the window sums of earlier batches of points.
+// Records the programs (xyzz_sums.hpp) for `windows` sets of buckets, the windows from
+// `first_window` on: the segment sums go to partial_sums, whose run sums are spent by now.
+// The windows' sums are stored in window_sums, or added to what earlier batches of their
+// points left there (where batches do not share their buckets).
 template <ShortWeierstrass C>
 void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const XyzzSumBuffers<C>& buffers,
                              std::uint32_t first_window, std::uint32_t windows, bool add_to_window_sums) {

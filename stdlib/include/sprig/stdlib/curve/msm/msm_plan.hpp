@@ -136,6 +136,11 @@ struct MsmPlan {
   bool fixed_base = false;
   // Windows in one binding of points: W, or a table part's. No batch spans two parts.
   std::uint32_t windows_per_part = 0;
+  // Batches that share a set of buckets (a batch of windows' batches of points; every batch
+  // over a table): the first accumulates into the set, later ones into buckets of their own
+  // that they add to it, and the set is reduced once. Otherwise (chosen where it leaves room
+  // for fewer batches) each batch reduces its own buckets and adds to the window sums.
+  bool shared_sets = true;
   std::vector<MsmBuffer> buffers;
 
   std::uint32_t segments() const { return buckets / segment_length; }
@@ -178,6 +183,10 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
   const std::uint64_t bucket_slots = std::uint64_t(plan.buckets) * plan.bucket_windows(batch_windows);
   const std::uint64_t runs = (entries + plan.run_length - 1) / plan.run_length;
   const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * plan.bucket_windows(batch_windows);
+  // Batches that share a set of buckets (a window's batches of points; every batch over a
+  // table) accumulate, after the first, into buckets of their own, added into the set.
+  const bool shared_sets =
+      plan.shared_sets && (batch_points < plan.points || (plan.fixed_base && batch_windows < plan.windows));
   using S = MsmStage;
   return {
       {"digits", entries * 4, S::Decompose, S::Scatter},
@@ -186,6 +195,7 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
       {"bucket_ends", bucket_slots * 4, S::Scan, S::Combine},
       {"scan_scratch", scan_scratch_bytes(device, bucket_slots), S::Scan, S::Scan},
       {"buckets", bucket_slots * xyzz, S::Accumulate, S::Reduce},
+      {"later_buckets", shared_sets ? bucket_slots * xyzz : 0, S::Accumulate, S::Combine},
       // The runs' carried partial sums, then (the lifetimes do not overlap) the reduction's
       // segment sums.
       {"partial_sums", std::max(runs, segment_sums) * xyzz, S::Accumulate, S::WindowSum},
@@ -247,17 +257,38 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   plan.segment_length = options.segment_length ? std::min(plan.buckets, options.segment_length)
                                                : detail::msm_segment_length(plan.buckets, plan.bucket_windows(batch_windows));
   plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(std::uint64_t(batch_windows) * n);
-  while (batch_windows > 1 && !fits(batch_windows, n, nullptr)) --batch_windows;
-  // One window of all points too much: batches of fewer points, halved down to the size
-  // below which the buckets, not the points, make up most of a batch.
-  std::uint64_t batch_points = n;
+  // The most windows, then the most points, a batch may take, sharing sets of buckets
+  // between batches or not: batches that share one need a second set (MsmPlan::shared_sets).
+  struct Shape {
+    bool shared = true, fits = false;
+    std::uint32_t windows = 1;
+    std::uint64_t points = 1, batches = 0;
+  };
   const std::uint64_t fewest_points = std::min<std::uint64_t>(n, detail::msm_fewest_batch_points);
-  while (batch_points > fewest_points && !fits(1, batch_points, nullptr))
-    batch_points = std::max(fewest_points, (batch_points + 1) / 2);
+  auto shape = [&](bool shared) {
+    plan.shared_sets = shared;
+    Shape s{shared, false, batch_windows, n};
+    while (s.windows > 1 && !fits(s.windows, n, nullptr)) --s.windows;
+    // One window of all points too much: batches of fewer points, halved down to the size
+    // below which the buckets, not the points, make up most of a batch.
+    while (s.points > fewest_points && !fits(1, s.points, nullptr)) s.points = std::max(fewest_points, (s.points + 1) / 2);
+    s.fits = fits(s.windows, s.points, nullptr);
+    std::uint64_t window_batches = 0;
+    for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_part)
+      window_batches += (std::min(plan.windows_per_part, plan.windows - first) + s.windows - 1) / s.windows;
+    s.batches = window_batches * ((n + s.points - 1) / s.points);
+    return s;
+  };
+  // Sharing reduces each set once; not sharing reduces it after every batch, but leaves
+  // room for larger batches under a tight budget. Fewer batches win, sharing on a tie.
+  const Shape apart = shape(false), shared = shape(true);
+  const Shape chosen = shared.fits && (!apart.fits || shared.batches <= apart.batches) ? shared : apart;
+  plan.shared_sets = chosen.shared;
   MsmBuffer over;
-  if (!fits(batch_windows, batch_points, &over)) {
+  if (!chosen.fits) {
+    fits(chosen.windows, chosen.points, &over);
     MsmPlan trial = plan;
-    trial.buffers = detail::msm_buffers<C>(device, plan, 1, batch_points);
+    trial.buffers = detail::msm_buffers<C>(device, plan, 1, chosen.points);
     std::string limit = over.bytes > device.max_buffer_bytes
                             ? "the buffer '" + over.name + "' needs " + std::to_string(over.bytes) +
                                   " bytes, above the " + std::to_string(device.max_buffer_bytes) + " bytes that " +
@@ -268,15 +299,14 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
     throw std::invalid_argument(what + std::to_string(n) + " points in windows of " +
                                 std::to_string(plan.window_bits) + " bits ask for " +
                                 std::to_string(trial.peak_bytes()) + " bytes of temporaries with one window of " +
-                                std::to_string(batch_points) + " points per batch: " + limit);
+                                std::to_string(chosen.points) + " points per batch: " + limit);
   }
-  plan.windows_per_batch = batch_windows;
-  plan.points_per_batch = batch_points;
-  std::uint32_t window_batches = 0;
-  for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_part)
-    window_batches += (std::min(plan.windows_per_part, plan.windows - first) + batch_windows - 1) / batch_windows;
-  plan.batches = std::uint32_t(window_batches * ((n + batch_points - 1) / batch_points));
-  plan.buffers = detail::msm_buffers<C>(device, plan, batch_windows, batch_points);
+  plan.windows_per_batch = chosen.windows;
+  plan.points_per_batch = chosen.points;
+  plan.batches = std::uint32_t(chosen.batches);
+  const std::uint32_t batch_windows_chosen = chosen.windows;
+  const std::uint64_t batch_points = chosen.points;
+  plan.buffers = detail::msm_buffers<C>(device, plan, batch_windows_chosen, batch_points);
   return plan;
 }
 

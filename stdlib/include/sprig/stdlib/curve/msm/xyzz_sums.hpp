@@ -42,11 +42,15 @@ enum class XyzzSums : std::uint32_t {
   CombineSegments = 3,
   // Per window (count: windows): window_sums[first + w] = the A of the window's group of
   // all segments, or += where the third argument is 1 (a later batch of the window's
-  // points). Arguments: first window, segments per window, 0 or 1.
+  // points, where batches do not share their buckets). Arguments: first window, segments
+  // per window, 0 or 1.
   WindowSums = 4,
   // One invocation: sum = S_(W-1), then per window below, c doublings and sum += S_w, into
   // results[msm]. Arguments: msm, W, c.
   Horner = 5,
+  // Per bucket b (count: buckets): buckets[b] += partial_sums[b], where partial_sums is
+  // bound to a later batch's buckets of the same set (msm.hpp).
+  AddBuckets = 6,
 };
 
 // Runs of a bucket that one invocation of RunChunks sums.
@@ -100,6 +104,9 @@ const auto& xyzz_sums_kernel() {
             }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
               sum = partial_sums[2u * i * b].load();
               steps = c;
+            }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
+              sum = buckets[i].load();
+              steps = 1u;
             }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
               UInt e = i * a;
               if_(e < UInt(ends[b - 1u]), [&] {
@@ -144,6 +151,8 @@ const auto& xyzz_sums_kernel() {
                 }).else_([&] { right = weighted.load(); });
               }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
                 right = window_sums[a + i].load();
+              }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
+                right = partial_sums[i].load();
               }).else_([&] {
                 doubling = step % (c + 1u) != c;
                 right = window_sums[b - 2u - step / (c + 1u)].load();
@@ -172,6 +181,8 @@ const auto& xyzz_sums_kernel() {
               partial_sums[lower.load() + 1u] = running.load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
               window_sums[a + i] = sum.load();
+            }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
+              buckets[i] = sum.load();
             }).else_([&] { results[a] = sum.load(); });
           });
         },
