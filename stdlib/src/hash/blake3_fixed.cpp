@@ -31,8 +31,6 @@ const char* loads_suffix(MessageLoads loads) {
   return "";
 }
 
-MessageLoads word_loads(bool aligned) { return aligned ? MessageLoads::Words : MessageLoads::UnalignedWords; }
-
 // One invocation per message of at most one chunk.
 template <class Source>
 void hash_small_message(const Source& source, const ReadBuffer<std::uint32_t>& key,
@@ -51,53 +49,48 @@ void chunk_chaining_value(const Source& source, const ReadBuffer<std::uint32_t>&
   for (std::uint32_t k = 0; k < 8; ++k) cvs[g * 8u + k] = cv[k];
 }
 
-// Messages of at most one chunk: one invocation each.
-using SmallKernel =
-    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
-using SmallVectorKernel =
-    Kernel<ReadBuffer<uvec4>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
+// The messages' bytes from `offset` on, read as `loads` says: from the words, or from the
+// same data bound as 16-byte vectors.
+BufferBytes<ReadBuffer<std::uint32_t>> message_source(const ReadBuffer<std::uint32_t>& data, const UInt& offset,
+                                                      MessageLoads loads) {
+  return buffer_bytes(data, offset, loads == MessageLoads::Words);
+}
+VectorBytes message_source(const ReadBuffer<uvec4>& data, const UInt& offset, MessageLoads) {
+  return VectorBytes(data, offset);
+}
 
-const SmallKernel& small_kernel(bool aligned) {
-  std::string name = std::string("blake3_fixed_small") + loads_suffix(word_loads(aligned));
+// Each kernel below is one template over the element its data is bound as: std::uint32_t
+// for word loads, uvec4 for vector loads (as_vectors).
+
+// Messages of at most one chunk: one invocation each.
+template <class Word>
+using SmallKernel =
+    Kernel<ReadBuffer<Word>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
+
+template <class Word>
+const SmallKernel<Word>& small_kernel(MessageLoads loads) {
+  std::string name = std::string("blake3_fixed_small") + loads_suffix(loads);
   auto trace = [=] {
     return kernel(
         name,
-        [=](ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> out,
-            UInt message_bytes, UInt count, UInt mode_flags, UInt out_words) {
+        [=](ReadBuffer<Word> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> out, UInt message_bytes,
+            UInt count, UInt mode_flags, UInt out_words) {
           UInt i = global_id().x();
           if_(i < count, [&] {
-            hash_small_message(buffer_bytes(data, i * message_bytes, aligned), key, out, i, message_bytes, mode_flags,
+            hash_small_message(message_source(data, i * message_bytes, loads), key, out, i, message_bytes, mode_flags,
                                out_words);
           });
         },
         workgroup(64));
   };
-  return sprig::detail::cached_kernel<SmallKernel>(name, trace);
-}
-
-const SmallVectorKernel& small_vector_kernel() {
-  std::string name = std::string("blake3_fixed_small") + loads_suffix(MessageLoads::Vectors);
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<uvec4> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> out, UInt message_bytes,
-            UInt count, UInt mode_flags, UInt out_words) {
-          UInt i = global_id().x();
-          if_(i < count, [&] {
-            hash_small_message(VectorBytes(data, i * message_bytes), key, out, i, message_bytes, mode_flags, out_words);
-          });
-        },
-        workgroup(64));
-  };
-  return sprig::detail::cached_kernel<SmallVectorKernel>(name, trace);
+  return sprig::detail::cached_kernel<SmallKernel<Word>>(name, trace);
 }
 
 // One invocation per chunk (message i = g / chunks, chunk c = g % chunks): its chaining
 // value, to cvs[g]. Never a root: these messages have at least two chunks.
+template <class Word>
 using ChunkCvKernel =
-    Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
-using ChunkCvVectorKernel =
-    Kernel<ReadBuffer<uvec4>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
+    Kernel<ReadBuffer<Word>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
 
 // Where chunk g lies: its message's byte offset plus the chunk's, its index in the message
 // and its length.
@@ -110,41 +103,24 @@ inline ChunkPlace chunk_place(const UInt& g, const UInt& message_bytes, const UI
   return {i * message_bytes + in_message, c, min(message_bytes - in_message, UInt(blake3_chunk_bytes))};
 }
 
-const ChunkCvKernel& chunk_cv_kernel(bool aligned) {
-  std::string name = std::string("blake3_chunk_cvs") + loads_suffix(word_loads(aligned));
+template <class Word>
+const ChunkCvKernel<Word>& chunk_cv_kernel(MessageLoads loads) {
+  std::string name = std::string("blake3_chunk_cvs") + loads_suffix(loads);
   auto trace = [=] {
     return kernel(
         name,
-        [=](ReadBuffer<std::uint32_t> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> cvs,
-            UInt message_bytes, UInt chunks, UInt total_chunks, UInt mode_flags) {
+        [=](ReadBuffer<Word> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> cvs, UInt message_bytes,
+            UInt chunks, UInt total_chunks, UInt mode_flags) {
           UInt g = global_id().x();
           if_(g < total_chunks, [&] {
             ChunkPlace chunk = chunk_place(g, message_bytes, chunks);
-            chunk_chaining_value(buffer_bytes(data, chunk.begin, aligned), key, cvs, g, chunk.c, chunk.length,
+            chunk_chaining_value(message_source(data, chunk.begin, loads), key, cvs, g, chunk.c, chunk.length,
                                  mode_flags);
           });
         },
         workgroup(64));
   };
-  return sprig::detail::cached_kernel<ChunkCvKernel>(name, trace);
-}
-
-const ChunkCvVectorKernel& chunk_cv_vector_kernel() {
-  std::string name = std::string("blake3_chunk_cvs") + loads_suffix(MessageLoads::Vectors);
-  auto trace = [=] {
-    return kernel(
-        name,
-        [=](ReadBuffer<uvec4> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> cvs, UInt message_bytes,
-            UInt chunks, UInt total_chunks, UInt mode_flags) {
-          UInt g = global_id().x();
-          if_(g < total_chunks, [&] {
-            ChunkPlace chunk = chunk_place(g, message_bytes, chunks);
-            chunk_chaining_value(VectorBytes(data, chunk.begin), key, cvs, g, chunk.c, chunk.length, mode_flags);
-          });
-        },
-        workgroup(64));
-  };
-  return sprig::detail::cached_kernel<ChunkCvVectorKernel>(name, trace);
+  return sprig::detail::cached_kernel<ChunkCvKernel<Word>>(name, trace);
 }
 
 // Tree levels in shared memory: a group of `span` consecutive nodes of one message's level
@@ -245,14 +221,14 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
     throw std::invalid_argument("blake3_fixed: the output buffer is too small");
   if (count == 0) return;
   const MessageLoads loads = message_loads(message_bytes, data);
-  const bool aligned = loads != MessageLoads::UnalignedWords;
   const auto n = std::uint32_t(count);
   if (message_bytes <= blake3_chunk_bytes) {
     if (loads == MessageLoads::Vectors)
-      sequence.run(small_vector_kernel(), grid(count), sprig::detail::as_vectors(data), key, out, message_bytes, n,
+      sequence.run(small_kernel<uvec4>(loads), grid(count), sprig::detail::as_vectors(data), key, out, message_bytes, n,
                    mode_flags, out_words);
     else
-      sequence.run(small_kernel(aligned), grid(count), data, key, out, message_bytes, n, mode_flags, out_words);
+      sequence.run(small_kernel<std::uint32_t>(loads), grid(count), data, key, out, message_bytes, n, mode_flags,
+                   out_words);
     return;
   }
   const std::uint32_t chunks = (message_bytes + blake3_chunk_bytes - 1) / blake3_chunk_bytes;
@@ -264,10 +240,10 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
   auto below = sequence.transient<std::uint32_t>(total_chunks * 8, "blake3 tree level");
   auto above = sequence.transient<std::uint32_t>(std::size_t((chunks + 1) / 2) * count * 8, "blake3 tree level above");
   if (loads == MessageLoads::Vectors)
-    sequence.run(chunk_cv_vector_kernel(), grid(total_chunks), sprig::detail::as_vectors(data), key, below,
+    sequence.run(chunk_cv_kernel<uvec4>(loads), grid(total_chunks), sprig::detail::as_vectors(data), key, below,
                  message_bytes, chunks, std::uint32_t(total_chunks), mode_flags);
   else
-    sequence.run(chunk_cv_kernel(aligned), grid(total_chunks), data, key, below, message_bytes, chunks,
+    sequence.run(chunk_cv_kernel<std::uint32_t>(loads), grid(total_chunks), data, key, below, message_bytes, chunks,
                  std::uint32_t(total_chunks), mode_flags);
   const std::uint32_t invocations = sprig::detail::fit_invocations(256, device.info());
   for (std::uint32_t nodes = chunks; nodes >= 2;) {
