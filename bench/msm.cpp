@@ -191,13 +191,17 @@ void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options, bool 
   auto [inputs, scalars] = bench_inputs<G1>(gpu, n);
   std::optional<curve::MsmTable<G1>> multiples;
   if (table) multiples = curve::msm_table<G1>(gpu, inputs, {options.window_bits, options.product_limbs});
-  auto run = [&] { return multiples ? curve::msm<G1>(gpu, *multiples, scalars, options) : curve::msm<G1>(gpu, inputs, scalars, options); };
+  auto run = [&] {
+    return multiples ? curve::msm<G1>(gpu, *multiples, scalars, options) : curve::msm<G1>(gpu, inputs, scalars, options);
+  };
   run();
   for (const auto warm_from = std::chrono::steady_clock::now();
        std::chrono::steady_clock::now() - warm_from < std::chrono::seconds(1);)
     run();
-  curve::MsmPlan plan = multiples ? curve::msm_plan<G1>(gpu, *multiples, options) : curve::msm_plan<G1>(gpu, n, options);
-  std::span<const DeviceBuffer<curve::Affine<G1>>> points = multiples ? std::span(multiples->parts) : std::span(&inputs, 1);
+  curve::MsmPlan plan =
+      multiples ? curve::msm_plan<G1>(gpu, *multiples, options) : curve::msm_plan<G1>(gpu, n, options);
+  std::span<const DeviceBuffer<curve::Affine<G1>>> points =
+      multiples ? std::span(multiples->parts) : std::span(&inputs, 1);
   field::ProductLimbsScope limbs(
       field::product_limbs_for(gpu.info(), field::FieldConstants<typename G1::Base>::limbs, options.product_limbs));
   curve::detail::MsmResultBuffers<G1> kept(gpu, plan);
@@ -292,8 +296,11 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
                   multiples->windows, multiples->window_bits, multiples->parts.size(),
                   double(multiples->bytes()) / (1 << 20), build_ms);
     }
-    auto run = [&] { return multiples ? curve::msm<G1>(gpu, *multiples, k, options) : curve::msm<G1>(gpu, p, k, options); };
-    curve::MsmPlan plan = multiples ? curve::msm_plan<G1>(gpu, *multiples, options) : curve::msm_plan<G1>(gpu, n, options);
+    auto run = [&] {
+      return multiples ? curve::msm<G1>(gpu, *multiples, k, options) : curve::msm<G1>(gpu, p, k, options);
+    };
+    curve::MsmPlan plan =
+        multiples ? curve::msm_plan<G1>(gpu, *multiples, options) : curve::msm_plan<G1>(gpu, n, options);
     auto first_start = std::chrono::steady_clock::now();
     run();  // pipelines, first-touch allocations
     double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();

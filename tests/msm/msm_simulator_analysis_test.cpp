@@ -46,7 +46,8 @@ TEST_CASE("the simulator reports no problem in the MSM kernels") {
   auto scalar_buffer = dev.upload(msm_test::scalar_words<Bn254G1>(scalars));
   CHECK(curve::msm<Bn254G1>(dev, table, scalar_buffer).point == first.point);
   std::uint64_t table_budget = 0;  // two windows a batch: batches within parts, and across them
-  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(dev.info(), curve::msm_plan<Bn254G1>(dev, table), 2, n))
+  const curve::MsmPlan table_plan = curve::msm_plan<Bn254G1>(dev, table);
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(dev.info(), table_plan, 2, n))
     table_budget += b.bytes;
   auto table_batched = curve::msm<Bn254G1>(dev, table, scalar_buffer, {.memory_budget = table_budget});
   CHECK(table_batched.batches > 2);

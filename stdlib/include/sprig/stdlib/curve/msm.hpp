@@ -80,7 +80,8 @@ struct MsmBatchBuffers {
     entries = sequence.transient<std::uint32_t>(words("entries"), "msm entries");
     bucket_counts = sequence.transient<std::uint32_t>(words("bucket_counts"), "msm bucket counts");
     bucket_ends = sequence.transient<std::uint32_t>(words("bucket_ends"), "msm bucket ends");
-    if (!first_of_set) later_buckets = sequence.transient<Xyzz<C>>(xyzz_count(plan, "later_buckets"), "msm later buckets");
+    if (!first_of_set)
+      later_buckets = sequence.transient<Xyzz<C>>(xyzz_count(plan, "later_buckets"), "msm later buckets");
     partial_sums = sequence.transient<Xyzz<C>>(xyzz_count(plan, "partial_sums"), "msm partial sums");
   }
 
@@ -103,9 +104,9 @@ struct MsmBatchRole {
 // buckets `set`: the first batch of a set accumulates into it, a later one into buckets of
 // its own that are then added to it, so that a set is reduced once, by its last batch, into
 // the windows' sums (one sum over a table). Where the plan does not share sets, every batch
-// has a set of its own and adds its sums to the window sums of the batches before. Over a table of window multiples
-// (plan.fixed_base; `points` the table's part whose first window is `part_first`) the
-// batch's windows share one set.
+// has a set of its own and adds its sums to the window sums of the batches before. Over a
+// table of window multiples (plan.fixed_base; `points` the table's part whose first window
+// is `part_first`) the batch's windows share one set.
 template <ShortWeierstrass C>
 void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
                       const DeviceBuffer<Xyzz<C>>& set, MsmBatchRole role, const DeviceBuffer<Affine<C>>& points,
@@ -124,7 +125,8 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
                             plan.fixed_base ? plan.points : 0);
   const DeviceBuffer<Xyzz<C>>& target = role.first_of_set ? set : buffers.later_buckets;
   XyzzSumBuffers<C> sums{buffers.bucket_ends, target, buffers.partial_sums, kept.window_sums, kept.results};
-  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, count * windows, bucket_count, plan.run_length);
+  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, count * windows, bucket_count,
+                                plan.run_length);
   XyzzSumBuffers<C> into_set{buffers.bucket_ends, set, buffers.partial_sums, kept.window_sums, kept.results};
   if (!role.first_of_set)  // the set's buckets += this batch's (bound as the partial sums)
     record_xyzz_sums<C>(sequence, {buffers.bucket_ends, set, buffers.later_buckets, kept.window_sums, kept.results},

@@ -6,9 +6,9 @@
 // entries [ends[b - 1], ends[b]).
 //
 // An entry is the point's index with the digit's sign in the top bit: over a table of
-// window multiples (msm_table.hpp), the index of the point's multiple for the window. Within a bucket the
-// entries come in the order the atomics ran, which varies between runs on a GPU: bucket
-// sums then differ in their XYZZ coordinates, never as points.
+// window multiples (msm_table.hpp), the index of the point's multiple for the window. Within
+// a bucket the entries come in the order the atomics ran, which varies between runs on a
+// GPU: bucket sums then differ in their XYZZ coordinates, never as points.
 #pragma once
 
 #include <string>

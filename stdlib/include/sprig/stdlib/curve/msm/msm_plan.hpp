@@ -254,8 +254,9 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   if (options.windows_per_batch) wanted = options.windows_per_batch;
   plan.windows_per_part = plan.fixed_base ? std::min(plan.windows, table_part_windows) : plan.windows;
   std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows_per_part, wanted));
-  plan.segment_length = options.segment_length ? std::min(plan.buckets, options.segment_length)
-                                               : detail::msm_segment_length(plan.buckets, plan.bucket_windows(batch_windows));
+  plan.segment_length = options.segment_length
+                            ? std::min(plan.buckets, options.segment_length)
+                            : detail::msm_segment_length(plan.buckets, plan.bucket_windows(batch_windows));
   plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(std::uint64_t(batch_windows) * n);
   // The most windows, then the most points, a batch may take, sharing sets of buckets
   // between batches or not: batches that share one need a second set (MsmPlan::shared_sets).
@@ -271,7 +272,8 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
     while (s.windows > 1 && !fits(s.windows, n, nullptr)) --s.windows;
     // One window of all points too much: batches of fewer points, halved down to the size
     // below which the buckets, not the points, make up most of a batch.
-    while (s.points > fewest_points && !fits(1, s.points, nullptr)) s.points = std::max(fewest_points, (s.points + 1) / 2);
+    while (s.points > fewest_points && !fits(1, s.points, nullptr))
+      s.points = std::max(fewest_points, (s.points + 1) / 2);
     s.fits = fits(s.windows, s.points, nullptr);
     std::uint64_t window_batches = 0;
     for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_part)
@@ -304,9 +306,7 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   plan.windows_per_batch = chosen.windows;
   plan.points_per_batch = chosen.points;
   plan.batches = std::uint32_t(chosen.batches);
-  const std::uint32_t batch_windows_chosen = chosen.windows;
-  const std::uint64_t batch_points = chosen.points;
-  plan.buffers = detail::msm_buffers<C>(device, plan, batch_windows_chosen, batch_points);
+  plan.buffers = detail::msm_buffers<C>(device, plan, chosen.windows, chosen.points);
   return plan;
 }
 
