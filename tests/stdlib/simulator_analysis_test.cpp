@@ -1,6 +1,8 @@
 // The simulator's analyses find nothing wrong in the stdlib's kernels: no out-of-bounds
 // access, no barrier divergence, no deadlock, no read of an inactive lane, at subgroup
-// sizes 8 and 32 — and the decoupled look-back runs there without hanging.
+// sizes 8 and 32 — and the decoupled look-back runs there without hanging. The sorts run
+// plain and under a memory budget (its chunks' merge).
+#include <algorithm>
 #include <iostream>
 #include <numeric>
 
@@ -52,5 +54,13 @@ TEST_CASE("the simulator reports no problem in any stdlib kernel") {
   auto keys = dev.upload(v);
   radix_sort(dev, in, SortOptions{0, 32, SortMode::OneSweep});
   radix_sort(dev, keys, SortOptions{0, 32, SortMode::CountScanScatter});
+  // Under a quarter of its temporaries: chunks merged in tiles, the last ones partial, over
+  // few distinct keys (tiles that end inside runs of equal keys).
+  auto few = random_values<std::uint32_t>(n, 2, 7);
+  auto budgeted = dev.upload(few), payload = dev.upload(v);
+  radix_sort(dev, budgeted, payload,
+             SortOptions{.memory_budget = radix_sort_scratch_bytes<std::uint32_t>(dev.info(), n, true) / 4});
+  std::sort(few.begin(), few.end());
+  CHECK(dev.download(budgeted) == few);
   require_clean(dev);
 }
