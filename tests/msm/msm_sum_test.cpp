@@ -58,6 +58,22 @@ TEST_CASE("BLS12-381 MSMs match GMP") {
     REQUIRE(result.points.size() == vectors);
     for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], expected[v]);
   }
+  SECTION("an MSM over a table of window multiples in parts is the sum of the products") {
+    const std::size_t n = 7;
+    msm_test::Progression<Bls12381G1> inputs(n, 19);
+    inputs.points[3] = RefPoint::at_infinity();
+    auto scalars = msm_test::random_scalars<Bls12381G1>(n, 20);
+    auto points = device.upload(curve_test::affine_points<Bls12381G1>(inputs.points));
+    // Windows of 8 bits (32 cover BLS12-381's 255-bit r and one more), parts of 10 windows.
+    auto table = curve::msm_table<Bls12381G1>(
+        device, points, {.window_bits = 8, .part_bytes = 10 * n * sizeof(curve::Affine<Bls12381G1>)});
+    CHECK(table.windows == 32);
+    CHECK(table.parts.size() == 4);
+    auto last = device.download(table.parts[3]);
+    msm_test::check_point(last[1 * n + 1], Ref::multiply(inputs.points[1], mpz_class(1) << (8 * 31)));  // window 31
+    auto result = curve::msm<Bls12381G1>(device, table, device.upload(msm_test::scalar_words<Bls12381G1>(scalars)));
+    msm_test::check_point(result.point, msm_test::naive_sum<Bls12381G1>(inputs.points, scalars));
+  }
 }
 
 TEST_CASE("an MSM of 257 points, not a multiple of any run or window, is the sum of the products") {
