@@ -54,8 +54,8 @@ TEST_CASE("the simulator reports no problem in any stdlib kernel") {
   auto keys = dev.upload(v);
   radix_sort(dev, in, SortOptions{0, 32, SortMode::OneSweep});
   radix_sort(dev, keys, SortOptions{0, 32, SortMode::CountScanScatter});
-  // Under a quarter of its temporaries: chunks merged in tiles, the last ones partial, over
-  // few distinct keys (tiles that end inside runs of equal keys).
+  // Under a quarter of its temporaries: chunks sorted, then merged by neighbours, over few
+  // distinct keys (runs of equal keys across the chunks' boundaries).
   auto few = random_values<std::uint32_t>(n, 2, 7);
   auto budgeted = dev.upload(few), payload = dev.upload(v);
   radix_sort(dev, budgeted, payload,
