@@ -46,17 +46,12 @@ TEST_CASE("BLS12-381 MSMs match GMP") {
   SECTION("msm_batch sums each scalar vector over the same points") {
     const std::size_t n = 9, vectors = 2;
     msm_test::Progression<Bls12381G1> inputs(n, 16);
-    std::vector<mpz_class> all;
-    std::vector<RefPoint> expected;
-    for (std::size_t v = 0; v < vectors; ++v) {
-      auto scalars = msm_test::random_scalars<Bls12381G1>(n, 17 + v);
-      all.insert(all.end(), scalars.begin(), scalars.end());
-      expected.push_back(msm_test::sum_by_logs<Bls12381G1>(inputs.logs, scalars));
-    }
+    auto scalars = msm_test::scalar_vectors(inputs, vectors, 17);
     auto points = device.upload(curve_test::affine_points<Bls12381G1>(inputs.points));
-    auto result = curve::msm_batch<Bls12381G1>(device, points, device.upload(msm_test::scalar_words<Bls12381G1>(all)));
+    auto result =
+        curve::msm_batch<Bls12381G1>(device, points, device.upload(msm_test::scalar_words<Bls12381G1>(scalars.all)));
     REQUIRE(result.points.size() == vectors);
-    for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], expected[v]);
+    for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], scalars.sums[v]);
   }
   SECTION("an MSM over a table of window multiples in parts is the sum of the products") {
     const std::size_t n = 7;
@@ -174,18 +169,12 @@ TEST_CASE("msm_batch sums each scalar vector over the same points") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   const std::size_t n = 33, vectors = 3;
   msm_test::Progression<Bn254G1> inputs(n, 16);
-  std::vector<mpz_class> all;
-  std::vector<RefPoint> expected;
-  for (std::size_t v = 0; v < vectors; ++v) {
-    auto scalars = msm_test::random_scalars<Bn254G1>(n, 17 + v);
-    all.insert(all.end(), scalars.begin(), scalars.end());
-    expected.push_back(msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
-  }
+  auto vectors_of_scalars = msm_test::scalar_vectors(inputs, vectors, 17);
   auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
-  auto scalars = device.upload(msm_test::scalar_words<Bn254G1>(all));
+  auto scalars = device.upload(msm_test::scalar_words<Bn254G1>(vectors_of_scalars.all));
   auto result = curve::msm_batch<Bn254G1>(device, points, scalars);
   REQUIRE(result.points.size() == vectors);
-  for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], expected[v]);
+  for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], vectors_of_scalars.sums[v]);
 }
 
 TEST_CASE("an MSM of no points is the point at infinity") {

@@ -132,17 +132,11 @@ TEST_CASE("msm_batch over a table sums each scalar vector") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   const std::size_t n = 40, vectors = 3;
   msm_test::Progression<Bn254G1> inputs(n, 80);
-  std::vector<mpz_class> all;
-  std::vector<RefPoint> expected;
-  for (std::size_t v = 0; v < vectors; ++v) {
-    auto scalars = msm_test::random_scalars<Bn254G1>(n, 81 + v);
-    all.insert(all.end(), scalars.begin(), scalars.end());
-    expected.push_back(msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
-  }
+  auto scalars = msm_test::scalar_vectors(inputs, vectors, 81);
   auto table = table_of<Bn254G1>(device, inputs.points, 9);
-  auto result = curve::msm_batch<Bn254G1>(device, table, device.upload(msm_test::scalar_words<Bn254G1>(all)));
+  auto result = curve::msm_batch<Bn254G1>(device, table, device.upload(msm_test::scalar_words<Bn254G1>(scalars.all)));
   REQUIRE(result.points.size() == vectors);
-  for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], expected[v]);
+  for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], scalars.sums[v]);
 }
 
 // Batches over a table share the one set of buckets (the first accumulates into it, the

@@ -60,6 +60,23 @@ RefPoint sum_by_logs(const std::vector<mpz_class>& logs, const std::vector<mpz_c
   return Ref::multiply(Ref::generator(), total);
 }
 
+// `vectors` random scalar vectors over the points of `inputs`, one after another as
+// msm_batch reads them (vector v from seed + v), and each vector's sum by logarithms.
+struct ScalarVectors {
+  std::vector<mpz_class> all;
+  std::vector<RefPoint> sums;
+};
+template <class C>
+ScalarVectors scalar_vectors(const Progression<C>& inputs, std::size_t vectors, unsigned long seed) {
+  ScalarVectors result;
+  for (std::size_t v = 0; v < vectors; ++v) {
+    auto scalars = random_scalars<C>(inputs.points.size(), seed + v);
+    result.all.insert(result.all.end(), scalars.begin(), scalars.end());
+    result.sums.push_back(sum_by_logs<C>(inputs.logs, scalars));
+  }
+  return result;
+}
+
 // The scalars as the MSM reads them: 256-bit words, any value below 2^256.
 template <class C>
 std::vector<sprig::curve::MsmScalar<C>> scalar_words(const std::vector<mpz_class>& scalars) {
