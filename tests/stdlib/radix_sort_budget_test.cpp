@@ -50,7 +50,69 @@ BudgetedRun check_budgeted_pairs(sprig::Device& dev, const std::vector<K>& keys,
   return {scratch, merges};
 }
 
+// Merges runs keys[0, left) and keys[left, n), each sorted by bits [shift, shift + width),
+// with their indices as values, into an output whose first `offset` entries it must not
+// touch; checks keys and values against std::merge, which takes the left run first on
+// equal keys.
+template <class K>
+void check_merge(sprig::Device& dev, std::vector<K> keys, std::size_t left, std::uint32_t shift, std::uint32_t width) {
+  const K mask = width >= sizeof(K) * 8 ? ~K(0) : K((K(1) << width) - 1);
+  auto bits = [&](K key) { return K((key >> shift) & mask); };
+  auto by_bits = [&](K a, K b) { return bits(a) < bits(b); };
+  std::sort(keys.begin(), keys.begin() + left, by_bits);
+  std::sort(keys.begin() + left, keys.end(), by_bits);
+  const std::size_t n = keys.size(), offset = 5;
+  std::vector<std::uint32_t> index(n);
+  std::iota(index.begin(), index.end(), 0u);
+  std::vector<std::uint32_t> expected(n);
+  std::merge(index.begin(), index.begin() + left, index.begin() + left, index.end(), expected.begin(),
+             [&](std::uint32_t a, std::uint32_t b) { return by_bits(keys[a], keys[b]); });
+
+  auto from = dev.upload(keys);
+  auto values_from = dev.upload(index);
+  auto to = dev.upload(std::vector<K>(offset + n, K(7)));
+  auto values_to = dev.upload(std::vector<std::uint32_t>(offset + n, 7u));
+  dev.run(detail::merge_runs_kernel<K>(), detail::merge_runs_grid(n), from, to, values_from, values_to,
+          std::uint32_t(left), std::uint32_t(n - left), std::uint32_t(offset), shift, mask, 1u);
+  std::vector<K> got = dev.download(to);
+  std::vector<std::uint32_t> got_values = dev.download(values_to);
+  for (std::size_t i = 0; i < offset; ++i) REQUIRE((got[i] == K(7) && got_values[i] == 7u));
+  for (std::size_t i = 0; i < n; ++i) {
+    INFO("output " << i);
+    REQUIRE(got_values[offset + i] == expected[i]);
+    REQUIRE(got[offset + i] == keys[expected[i]]);
+  }
+}
+
 }  // namespace
+
+TEST_CASE("the merge of two sorted runs is stable across its tiles, whichever run runs out first") {
+  stdlib_test::Target t = STDLIB_TARGET;
+  sprig::Device& dev = *t.device;
+  INFO(t.name);
+  const std::uint32_t tile = detail::merge_shape.elements();
+  // Few distinct keys: equal keys cross every tile boundary.
+  std::vector<std::uint32_t> few = random_values<std::uint32_t>(3 * tile + 17, 21);
+  for (auto& key : few) key %= 7;
+  SECTION("interleaved runs of unequal lengths") { check_merge(dev, few, tile + 3, 0, 32); }
+  SECTION("a left run of one key, and of all but one") {
+    check_merge(dev, few, 1, 0, 32);
+    check_merge(dev, few, few.size() - 1, 0, 32);
+  }
+  SECTION("every left key after every right key, and before") {
+    std::vector<std::uint32_t> keys(2 * tile + 1);
+    const std::size_t left = tile + tile / 2;
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = i < left ? 1000u + std::uint32_t(i) : std::uint32_t(i);
+    check_merge(dev, keys, left, 0, 32);
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = i < left ? std::uint32_t(i) : 1000000u + std::uint32_t(i);
+    check_merge(dev, keys, left, 0, 32);
+  }
+  SECTION("uint64 keys compared by bits [8, 40) only") {
+    std::vector<std::uint64_t> keys = random_values<std::uint64_t>(2 * tile + 333, 22);
+    for (auto& key : keys) key = (key & ~(std::uint64_t(0xffffffff) << 8)) | ((key % 9) << 8);
+    check_merge(dev, keys, tile - 1, 8, 32);
+  }
+}
 
 TEST_CASE("radix sort under a budget of a half, a quarter and an eighth of its temporaries sorts pairs stably within it") {
   stdlib_test::Target t = STDLIB_TARGET;

@@ -88,7 +88,7 @@ void record_budgeted_radix_sort(Sequence& sequence, const DeviceBuffer<K>& keys,
       sequence.copy(keys, first * sizeof(K), merged_keys, 0, (left + right) * sizeof(K));
       if (pairs)
         sequence.copy(*values, first * sizeof(std::uint32_t), merged_values, 0, (left + right) * sizeof(std::uint32_t));
-      sequence.run(merge, grid((left + right + merge_items - 1) / merge_items), merged_keys, keys, merged_values,
+      sequence.run(merge, merge_runs_grid(left + right), merged_keys, keys, merged_values,
                    pairs ? *values : merged_values, std::uint32_t(left), std::uint32_t(right), std::uint32_t(first),
                    begin, mask, std::uint32_t(pairs ? 1 : 0));
     }

@@ -2,7 +2,7 @@
 // buffer at an offset, with the values that travel with the keys: what the radix sort
 // under a memory budget (budgeted_sort.hpp) merges its sorted chunks with.
 //
-// Each invocation writes `merge_items` consecutive outputs. It finds how many of the left
+// Each invocation writes `merge_shape.items` consecutive outputs. It finds how many of the left
 // run's keys come before its first output by a binary search along its diagonal of the
 // merge (the "merge path": Odeh, Green, Mwassi, Shmueli and Birk, "Merge Path - Parallel
 // Merging Made Simple", 2012), then merges sequentially from there. Equal keys take the
@@ -14,10 +14,11 @@
 
 #include "sprig/stdlib/kernel_cache.hpp"
 #include "sprig/stdlib/sort/digit_counts.hpp"
+#include "sprig/stdlib/tiling.hpp"
 
 namespace sprig::detail {
 
-inline constexpr std::uint32_t merge_items = 8;
+inline constexpr TileShape merge_shape{64, 8};  // invocations per workgroup, outputs per invocation
 
 // from[0, left) and from[left, left + right) merged into to[first, first + left + right);
 // values likewise where `with_values` is 1.
@@ -35,7 +36,7 @@ const MergeRunsKernel<K>& merge_runs_kernel() {
            WriteBuffer<std::uint32_t> values_to, UInt left, UInt right, UInt first, UInt shift, Expr<K> mask,
            UInt with_values) {
           UInt total = left + right;
-          UInt diagonal = global_id().x() * merge_items;
+          UInt diagonal = (linear_workgroup_id() * merge_shape.invocations + local_index()) * merge_shape.items;
           if_(diagonal < total, [&] {
             auto sort_bits = [&](const Expr<K>& key) { return (key >> cast<K>(shift)) & mask; };
             auto left_key = [&](const UInt& i) { return sort_bits(from[i].load()); };
@@ -53,7 +54,7 @@ const MergeRunsKernel<K>& merge_runs_kernel() {
             });
             Var<std::uint32_t> i = low.load();
             Var<std::uint32_t> j = diagonal - low.load();
-            UInt end = min(diagonal + merge_items, total);
+            UInt end = min(diagonal + merge_shape.items, total);
             for_(diagonal, end, [&](UInt out) {
               // Reads stay in the runs: an exhausted run's index is clamped and not taken.
               Bool take_left =
@@ -66,9 +67,12 @@ const MergeRunsKernel<K>& merge_runs_kernel() {
             });
           });
         },
-        workgroup(64));
+        workgroup(merge_shape.invocations));
   };
   return cached_kernel<MergeRunsKernel<K>>(name, trace);
 }
+
+// A merge of `total` keys: rows of workgroups, so that more than 65,535 fit in a launch.
+inline Grid merge_runs_grid(std::size_t total) { return tile_grid(merge_shape.tiles_for(total), merge_shape); }
 
 }  // namespace sprig::detail
