@@ -6,6 +6,7 @@
 #include "sprig/dsl/error.hpp"
 #include "vk_buffer.hpp"
 #include "vk_context.hpp"
+#include "vk_copy_kernel.hpp"
 #include "vk_launch_check.hpp"
 #include "vk_pipeline_cache.hpp"
 #include "vk_result.hpp"
@@ -252,6 +253,10 @@ void VulkanSequence::copy(const RawBuffer& src, std::size_t src_offset, const Ra
     throw DeviceError("copy: source and destination ranges overlap within one buffer");
   }
   if (bytes == 0) return;
+  if (copies_by_kernel(*context_, from, src_offset, to, dst_offset, bytes)) {
+    record_kernel_copy(src, src_offset, dst, dst_offset, bytes);
+    return;
+  }
   BufferAccess accesses[] = {access_of(from, true, false), access_of(to, false, true)};
   barrier_before(TransferStage, accesses);
   VkBufferCopy region{from.offset() + src_offset, to.offset() + dst_offset, bytes};
@@ -260,6 +265,24 @@ void VulkanSequence::copy(const RawBuffer& src, std::size_t src_offset, const Ra
   command.name = "copy";
   command.bytes = bytes;
   timed(std::move(command), [&] { context_->vk().vkCmdCopyBuffer(commands_, from.handle(), to.handle(), 1, &region); });
+  keep_alive(src);
+  keep_alive(dst);
+}
+
+void VulkanSequence::record_kernel_copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst,
+                                        std::size_t dst_offset, std::size_t bytes) {
+  Launch copy;
+  copy.kernel = copy_kernel();
+  copy.workgroups = copy_workgroups(bytes);
+  copy.bindings.resize(2);
+  copy.bindings[copy.kernel->params[0].binding] = buffer_view(src, *context_, src_offset, bytes);
+  copy.bindings[copy.kernel->params[1].binding] = buffer_view(dst, *context_, dst_offset, bytes);
+  launch(std::move(copy));
+  // A copy as the user recorded it, whatever moved the bytes.
+  CommandProfile& command = recorded_.back().command;
+  command.kind = CommandKind::Copy;
+  command.name = "copy";
+  command.bytes = bytes;
   keep_alive(src);
   keep_alive(dst);
 }

@@ -67,6 +67,9 @@ class VulkanSequence final : public SequenceBackend {
   void record_barrier(const Dependency& before, VkPipelineStageFlags dst_stages, VkAccessFlags dst_access);
   VkDescriptorSet bind_arguments(const Pipeline& pipeline, const CheckedLaunch& checked, const ir::Kernel& kernel,
                                  const PrintBuffer* prints);
+  // A copy between device-local buffers as the copy kernel (vk_copy_kernel.hpp).
+  void record_kernel_copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst, std::size_t dst_offset,
+                          std::size_t bytes);
   void record_dispatch(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set);
   void record_commands(const Launch& launch, const Pipeline& pipeline, VkDescriptorSet set);
   // Records `command` between two timestamps.

@@ -39,6 +39,17 @@ struct Options {
   // Host transfers to and from device-local buffers go through a staging buffer this big
   // (split in two halves, so copying and transferring overlap).
   std::size_t staging_bytes = std::size_t(16) << 20;
+  // How Sequence::copy moves bytes between device-local buffers. Auto: a compute kernel on
+  // NVIDIA's driver, whose copy commands move a third of what a kernel does (an H100: 0.8
+  // against 2.99 TB/s), and vkCmdCopyBuffer elsewhere and wherever spirv_compiler is
+  // substituted. Kernel: a kernel wherever one can bind the ranges (tests prove it on every
+  // device). Command: always vkCmdCopyBuffer. Copies a kernel cannot take (host-visible
+  // buffers, offsets or sizes not multiples of 16 bytes or of the device's storage-buffer
+  // offset alignment, more than maxStorageBufferRange) always use vkCmdCopyBuffer. Either
+  // way the profile lists the command as a copy; one a kernel made gives its
+  // workgroups.
+  enum class CopyMethod { Auto, Kernel, Command };
+  CopyMethod copies = CopyMethod::Auto;
   // Timestamp queries around each launch, copy and fill (Sequence::timings(), profile()): a
   // command's time runs from the end of the commands recorded before it to its own end.
   // Some GPUs drain their pipeline to write a timestamp; turn them off to let independent
