@@ -99,3 +99,21 @@ TEST_CASE("copy commands where asked, and by default on a device that is not NVI
   CHECK(copies_by_kernel(chosen) == std::vector<bool>{nvidia});
   CHECK(automatic.download(d) == automatic.download(c));
 }
+
+TEST_CASE("a copy by kernel larger than one binding holds runs as a launch per piece") {
+  vk::Device device = device_copying_by(vk::Options::CopyMethod::Kernel);
+  const std::size_t limit = device.info().max_buffer_bytes;
+  if (limit > (std::size_t(256) << 20)) {
+    WARN("maxStorageBufferRange is " << limit << " bytes here: too large a copy to test");
+    return;
+  }
+  const std::size_t n = limit / 4 + 4096;  // one piece of the limit and one of 16 KiB
+  const std::vector<std::uint32_t> source = words(n, 11);
+  auto a = device.upload(source);
+  auto b = device.alloc<std::uint32_t>(n);
+  auto sequence = device.sequence();
+  sequence.copy(a, b);
+  sequence.run_and_wait();
+  CHECK(copies_by_kernel(sequence) == std::vector<bool>{true, true});
+  CHECK(device.download(b) == source);
+}

@@ -44,8 +44,12 @@ bool copies_by_kernel(const DeviceContext& context, const VulkanBuffer& from, st
   auto bindable = [&](const VulkanBuffer& buffer, std::size_t offset) {
     return buffer.kind() == MemoryKind::DeviceLocal && (buffer.offset() + offset) % alignment == 0;
   };
-  return bytes % 16 == 0 && bytes <= context.info().max_buffer_bytes && bindable(from, src_offset) &&
-         bindable(to, dst_offset);
+  return bytes % 16 == 0 && bindable(from, src_offset) && bindable(to, dst_offset);
+}
+
+std::size_t copy_piece_bytes(const DeviceContext& context) {
+  const VkDeviceSize alignment = std::max<VkDeviceSize>(16, context.caps().min_storage_buffer_offset_alignment);
+  return std::size_t(context.info().max_buffer_bytes / alignment * alignment);
 }
 
 std::array<std::uint32_t, 3> copy_workgroups(std::size_t bytes) {

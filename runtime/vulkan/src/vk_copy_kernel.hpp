@@ -3,8 +3,9 @@
 // 2.99 TB/s, docs/benchmarks.md), and sprig's own algorithms copy gigabytes (the radix sort
 // under a budget moves every key through copies m times). Options::copies picks the method;
 // a copy the kernel cannot take (a host-visible buffer, offsets or a size that are not
-// multiples of 16 bytes or of the device's storage-buffer offset alignment, more than one
-// binding may hold) always goes through vkCmdCopyBuffer.
+// multiples of 16 bytes or of the device's storage-buffer offset alignment) always goes
+// through vkCmdCopyBuffer. A copy larger than one binding may hold runs as several
+// launches of at most copy_piece_bytes each.
 #pragma once
 
 #include <array>
@@ -28,6 +29,10 @@ std::shared_ptr<const ir::Kernel> copy_kernel();
 // kernel can bind both ranges.
 bool copies_by_kernel(const DeviceContext& context, const VulkanBuffer& from, std::size_t src_offset,
                       const VulkanBuffer& to, std::size_t dst_offset, std::size_t bytes);
+
+// The most bytes one launch of copy_kernel() copies: maxStorageBufferRange rounded down to
+// the offset alignment, so that the next piece's views bind too.
+std::size_t copy_piece_bytes(const DeviceContext& context);
 
 // The workgroups copy_kernel() dispatches for `bytes` (a multiple of 16).
 std::array<std::uint32_t, 3> copy_workgroups(std::size_t bytes);

@@ -271,18 +271,22 @@ void VulkanSequence::copy(const RawBuffer& src, std::size_t src_offset, const Ra
 
 void VulkanSequence::record_kernel_copy(const RawBuffer& src, std::size_t src_offset, const RawBuffer& dst,
                                         std::size_t dst_offset, std::size_t bytes) {
-  Launch copy;
-  copy.kernel = copy_kernel();
-  copy.workgroups = copy_workgroups(bytes);
-  copy.bindings.resize(2);
-  copy.bindings[copy.kernel->params[0].binding] = buffer_view(src, *context_, src_offset, bytes);
-  copy.bindings[copy.kernel->params[1].binding] = buffer_view(dst, *context_, dst_offset, bytes);
-  launch(std::move(copy));
-  // A copy as the user recorded it, whatever moved the bytes.
-  CommandProfile& command = recorded_.back().command;
-  command.kind = CommandKind::Copy;
-  command.name = "copy";
-  command.bytes = bytes;
+  const std::size_t piece = copy_piece_bytes(*context_);
+  for (std::size_t done = 0; done < bytes; done += piece) {
+    const std::size_t part = std::min(piece, bytes - done);
+    Launch copy;
+    copy.kernel = copy_kernel();
+    copy.workgroups = copy_workgroups(part);
+    copy.bindings.resize(2);
+    copy.bindings[copy.kernel->params[0].binding] = buffer_view(src, *context_, src_offset + done, part);
+    copy.bindings[copy.kernel->params[1].binding] = buffer_view(dst, *context_, dst_offset + done, part);
+    launch(std::move(copy));
+    // A copy as the user recorded it, whatever moved the bytes.
+    CommandProfile& command = recorded_.back().command;
+    command.kind = CommandKind::Copy;
+    command.name = "copy";
+    command.bytes = part;
+  }
   keep_alive(src);
   keep_alive(dst);
 }

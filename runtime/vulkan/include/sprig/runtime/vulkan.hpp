@@ -45,9 +45,9 @@ struct Options {
   // substituted. Kernel: a kernel wherever one can bind the ranges (tests prove it on every
   // device). Command: always vkCmdCopyBuffer. Copies a kernel cannot take (host-visible
   // buffers, offsets or sizes not multiples of 16 bytes or of the device's storage-buffer
-  // offset alignment, more than maxStorageBufferRange) always use vkCmdCopyBuffer. Either
-  // way the profile lists the command as a copy; one a kernel made gives its
-  // workgroups.
+  // offset alignment) always use vkCmdCopyBuffer; one larger than maxStorageBufferRange
+  // takes a launch per piece of at most that size. Either way the profile lists copies,
+  // and one a kernel made gives its workgroups.
   enum class CopyMethod { Auto, Kernel, Command };
   CopyMethod copies = CopyMethod::Auto;
   // Timestamp queries around each launch, copy and fill (Sequence::timings(), profile()): a
