@@ -15,6 +15,11 @@ constexpr std::uint32_t copy_workgroup_size = 256;
 // every device.
 constexpr std::uint64_t workgroups_per_row = 32768;
 
+// Where a copy kernel's ranges may start: 16-byte vectors, at offsets the device binds.
+VkDeviceSize copy_alignment(const DeviceContext& context) {
+  return std::max<VkDeviceSize>(16, context.caps().min_storage_buffer_offset_alignment);
+}
+
 }  // namespace
 
 std::shared_ptr<const ir::Kernel> copy_kernel() {
@@ -40,7 +45,7 @@ bool copies_by_kernel(const DeviceContext& context, const VulkanBuffer& from, st
   if (method == Options::CopyMethod::Auto &&
       (context.info().driver != DriverId::NvidiaProprietary || context.options().spirv_compiler))
     return false;
-  const VkDeviceSize alignment = std::max<VkDeviceSize>(16, context.caps().min_storage_buffer_offset_alignment);
+  const VkDeviceSize alignment = copy_alignment(context);
   auto bindable = [&](const VulkanBuffer& buffer, std::size_t offset) {
     return buffer.kind() == MemoryKind::DeviceLocal && (buffer.offset() + offset) % alignment == 0;
   };
@@ -48,7 +53,7 @@ bool copies_by_kernel(const DeviceContext& context, const VulkanBuffer& from, st
 }
 
 std::size_t copy_piece_bytes(const DeviceContext& context) {
-  const VkDeviceSize alignment = std::max<VkDeviceSize>(16, context.caps().min_storage_buffer_offset_alignment);
+  const VkDeviceSize alignment = copy_alignment(context);
   return std::size_t(context.info().max_buffer_bytes / alignment * alignment);
 }
 
