@@ -143,7 +143,7 @@ std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPla
                                std::uint64_t block_bytes, std::uint64_t alignment) {
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < buffers.size(); ++i) {
-    if (!buffers[i].transient || !buffers[i].used) continue;
+    if (!buffers[i].transient || !buffers[i].used || buffers[i].host) continue;
     if (footprint(buffers[i], alignment) > block_bytes)
       throw DeviceError("transient '" + buffers[i].name + "': " + byte_size_text(buffers[i].bytes) +
                         " is more than the device allows in one allocation (" + byte_size_text(block_bytes) + ")");

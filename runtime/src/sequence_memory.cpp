@@ -67,6 +67,7 @@ void SequenceMemory::touch(const RawBuffer& buffer, const char* what) {
     PlannedBuffer planned;
     planned.name = buffer.storage()->label();
     planned.bytes = buffer.bytes();
+    planned.host = buffer.storage()->host_memory();
     buffers_.push_back(std::move(planned));
     buffers_.back().used = false;
   }
@@ -74,6 +75,9 @@ void SequenceMemory::touch(const RawBuffer& buffer, const char* what) {
   if (!b.used) {
     b.used = true;
     b.first_command = commands_;
+    b.touches = 1;
+  } else if (b.last_command != commands_) {
+    ++b.touches;  // a command binding a buffer twice touches it once
   }
   b.last_command = commands_;
 }
@@ -90,6 +94,20 @@ void SequenceMemory::record(SequenceCommand command, SequenceBackend& backend) {
   }
 }
 
+std::uint64_t SequenceMemory::persistent_bytes() const {
+  std::uint64_t bytes = 0;
+  for (const PlannedBuffer& b : buffers_)
+    if (!b.transient && !b.host) bytes += b.bytes;
+  return bytes;
+}
+
+ScratchBytes SequenceMemory::place(std::vector<PlannedBuffer>& transients) const {
+  const std::uint64_t block = scratch_block_bytes(device_->info());
+  if (budget_ == 0 || over_budget_ != OverBudget::SpillToHost) return {place_transients(transients, placement_, block), 0};
+  const std::uint64_t persistent = persistent_bytes();
+  return place_transients_within(transients, placement_, block, budget_ > persistent ? budget_ - persistent : 0);
+}
+
 MemoryPlan SequenceMemory::plan() const {
   MemoryPlan plan;
   plan.commands = commands_;
@@ -99,11 +117,12 @@ MemoryPlan SequenceMemory::plan() const {
       transients.push_back(b);
     } else {
       plan.buffers.push_back(b);
-      plan.persistent_bytes += b.bytes;
+      if (!b.host) plan.persistent_bytes += b.bytes;
     }
   }
-  plan.scratch_bytes =
-      flushed_ ? scratch_bytes_ : place_transients(transients, placement_, scratch_block_bytes(device_->info()));
+  const ScratchBytes scratch = flushed_ ? scratch_bytes_ : place(transients);
+  plan.scratch_bytes = scratch.device;
+  plan.host_scratch_bytes = scratch.host;
   plan.live_transient_peak = live_transient_peak(transients);
   plan.buffers.insert(plan.buffers.end(), transients.begin(), transients.end());
   return plan;
@@ -117,6 +136,8 @@ void SequenceMemory::check_budget(const MemoryPlan& plan) const {
   std::string message = "the sequence needs " + byte_size_text(plan.peak_bytes()) + " at its peak (persistent " +
                         byte_size_text(plan.persistent_bytes) + " + scratch " + byte_size_text(plan.scratch_bytes) +
                         "), but its memory budget is " + byte_size_text(budget_);
+  if (over_budget_ == OverBudget::SpillToHost)
+    message += " (with " + byte_size_text(plan.host_scratch_bytes) + " of transients spilled to host memory)";
   if (largest != nullptr) {
     std::string name = largest->name.empty() ? "a persistent buffer" : "'" + largest->name + "'";
     message += "; the largest buffer is " + name + " (" + byte_size_text(largest->bytes) + ")";
@@ -131,19 +152,22 @@ void SequenceMemory::flush(SequenceBackend& backend) {
   std::vector<PlannedBuffer> transients;
   for (std::size_t i : transient_buffer_) transients.push_back(buffers_[i]);
   const std::uint64_t block = scratch_block_bytes(device_->info());
-  scratch_bytes_ = place_transients(transients, placement_, block);
+  scratch_bytes_ = place(transients);
   for (std::size_t k = 0; k < transient_buffer_.size(); ++k) buffers_[transient_buffer_[k]] = transients[k];
   flushed_ = true;
   check_budget(plan());
 
-  if (scratch_bytes_ > 0) {
-    const std::vector<RawBuffer> scratch = workspace_ ? workspace_->blocks(*device_, scratch_bytes_)
-                                                      : allocate_scratch_blocks(*device_, scratch_bytes_);
-    for (std::size_t k = 0; k < transients_.size(); ++k) {
-      const PlannedBuffer& b = buffers_[transient_buffer_[k]];
-      if (b.used)
-        transients_[k]->place(device_->view(scratch[b.offset / block], b.offset % block, b.bytes, transients_[k]->name()));
-    }
+  auto scratch_blocks = [&](std::uint64_t bytes, MemoryKind memory) {
+    if (bytes == 0) return std::vector<RawBuffer>();
+    return workspace_ ? workspace_->blocks(*device_, bytes, memory) : allocate_scratch_blocks(*device_, bytes, memory);
+  };
+  const std::vector<RawBuffer> device_scratch = scratch_blocks(scratch_bytes_.device, MemoryKind::DeviceLocal);
+  const std::vector<RawBuffer> host_scratch = scratch_blocks(scratch_bytes_.host, MemoryKind::Host);
+  for (std::size_t k = 0; k < transients_.size(); ++k) {
+    const PlannedBuffer& b = buffers_[transient_buffer_[k]];
+    if (!b.used) continue;
+    const std::vector<RawBuffer>& scratch = b.host ? host_scratch : device_scratch;
+    transients_[k]->place(device_->view(scratch[b.offset / block], b.offset % block, b.bytes, transients_[k]->name()));
   }
   for (SequenceCommand& command : kept_) {
     substitute(command);

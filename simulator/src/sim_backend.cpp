@@ -92,13 +92,16 @@ Backend::Backend(Options options)
   thread_stats_.threads = threads_;
 }
 
-RawBuffer Backend::allocate(std::size_t bytes, ir::TypeRef element, MemoryKind) {
+RawBuffer Backend::allocate(std::size_t bytes, ir::TypeRef element, MemoryKind memory) {
   if (bytes > options_.max_buffer_bytes)
     throw DeviceError("allocate: " + std::to_string(bytes) + " bytes is more than the simulator's max_buffer_bytes (" +
                       std::to_string(options_.max_buffer_bytes) + ")");
-  MemoryCharge charge(shared_ledger(), bytes, "allocating a buffer on the simulator");
   auto storage = std::make_shared<SimBuffer>(bytes, id_);
-  storage->hold(std::move(charge));
+  if (memory == MemoryKind::Host) {
+    storage->set_host_memory();  // the host side of a device: not charged to its ledger
+  } else {
+    storage->hold(MemoryCharge(shared_ledger(), bytes, "allocating a buffer on the simulator"));
+  }
   return RawBuffer(std::move(storage), bytes, element);
 }
 

@@ -106,3 +106,50 @@ TEST_CASE("no transient straddles two blocks of scratch, and one larger than a b
   REQUIRE_THROWS_WITH(place_transients(too_large, TransientPlacement::Shared, 4096),
                       Catch::Contains("transient 'whole table'") && Catch::Contains("in one allocation"));
 }
+
+namespace {
+
+PlannedBuffer touched(const char* name, std::uint64_t bytes, std::size_t first, std::size_t last, std::size_t touches) {
+  PlannedBuffer b = transient(name, bytes, first, last);
+  b.touches = touches;
+  return b;
+}
+
+// A table written at command 0 and read at 4, two short-lived scratch buffers beside it at
+// command 2 (the peak, 12 KiB), and a buffer alone at command 5.
+std::vector<PlannedBuffer> table_and_scratch() {
+  return {touched("table", 4096, 0, 4, 2), touched("a", 4096, 1, 2, 2), touched("b", 4096, 2, 3, 3),
+          touched("late", 8192, 5, 5, 1)};
+}
+
+}  // namespace
+
+TEST_CASE("over its device limit the planner spills the least-touched transient alive at the peak") {
+  std::vector<PlannedBuffer> buffers = table_and_scratch();
+  const ScratchBytes scratch = place_transients_within(buffers, TransientPlacement::Shared, ~0ull, 8192);
+  // table and a are touched twice each; the tie goes to the first recorded. late is touched
+  // once but is not alive at the peak, so spilling it would not help.
+  CHECK(buffers[0].host);
+  CHECK_FALSE(buffers[1].host);
+  CHECK_FALSE(buffers[2].host);
+  CHECK_FALSE(buffers[3].host);
+  CHECK(scratch.device == 8192);
+  CHECK(scratch.host == 4096);
+  CHECK(buffers[1].offset != buffers[2].offset);  // a and b are alive together on the device
+}
+
+TEST_CASE("a device limit of zero spills every transient, and the host scratch is shared by lifetime too") {
+  std::vector<PlannedBuffer> buffers = table_and_scratch();
+  const ScratchBytes scratch = place_transients_within(buffers, TransientPlacement::Shared, ~0ull, 0);
+  for (const PlannedBuffer& b : buffers) CHECK(b.host);
+  CHECK(scratch.device == 0);
+  CHECK(scratch.host == 3 * 4096);  // late shares the bytes of the three alive at command 2
+}
+
+TEST_CASE("a plan within its device limit spills nothing") {
+  std::vector<PlannedBuffer> buffers = table_and_scratch();
+  const ScratchBytes scratch = place_transients_within(buffers, TransientPlacement::Shared, ~0ull, 3 * 4096);
+  for (const PlannedBuffer& b : buffers) CHECK_FALSE(b.host);
+  CHECK(scratch.device == 3 * 4096);
+  CHECK(scratch.host == 0);
+}

@@ -2,7 +2,8 @@
 # sprig-plot under --memory-budget (on the simulator, whose buffers are sized exactly): a
 # budget with room for one K = 15 plotter, not the simulator's default two, plots with one
 # record in flight and writes the same bytes as a run without a budget; a budget too small
-# for one plotter, or
+# for one record's temporaries plots one record in flight with the rest of them in host
+# memory, the same bytes again; a budget too small for the buffers one plotter keeps, or
 # for the records in flight asked for, is the user's mistake (exit status 2) and leaves no
 # file.
 # Usage: sprig_plot_memory_budget_test.sh SPRIG_PLOT WORK_DIR
@@ -27,6 +28,10 @@ cmp free.plot tight.plot || fail "plot under a 22 MiB budget wrote other bytes t
   > /dev/null 2> err.txt || { fail "plot under a 40 MiB budget:"; cat err.txt; }
 grep -q "records in flight fit" err.txt && fail "plot under 40 MiB kept fewer than two records in flight"
 cmp free.plot roomy.plot || fail "plot under a 40 MiB budget wrote other bytes than without a budget"
+"$plot" plot --sector-id $sector --records 3 --k 15 --device sim --memory-budget 12MiB --output spilled.plot \
+  > /dev/null 2> err.txt || { fail "plot under a 12 MiB budget:"; cat err.txt; }
+grep -q "of its temporaries go to host memory" err.txt || fail "plot under 12 MiB did not say it spills to host memory"
+cmp free.plot spilled.plot || fail "plot under a 12 MiB budget wrote other bytes than without a budget"
 
 expect_too_small() {  # MESSAGE ARGS...
   message=$1

@@ -1,5 +1,6 @@
 #include "devices.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
@@ -137,6 +138,26 @@ void warn_spilled(sprig::Device& device, int k, std::size_t plotters) {
                double(device.memory_usage().spilled_bytes) / (1 << 20));
 }
 
+// Under a budget too small for one record's transients: one plotter whose record keeps in
+// device memory what the budget leaves after what sprig already holds there, and spills
+// the rest of its transients to host memory (docs/memory.md). Throws MemoryBudgetExceeded
+// if even the buffers the plotter keeps do not fit.
+std::unique_ptr<sprig::pos::Plotter> spilling_plotter(sprig::Device& device, int k, sprig::pos::Mode mode,
+                                                      sprig::pos::PlotterOptions options) {
+  const sprig::MemoryUsage usage = device.memory_usage();
+  // `bench` encodes each record, and the plotter allocates the encoded chunks at the first.
+  const std::uint64_t encoded = std::uint64_t(sprig::pos::proofs_per_record) * sprig::pos::chunk_words * 4;
+  const std::uint64_t left = usage.budget_bytes > usage.in_use_bytes ? usage.budget_bytes - usage.in_use_bytes : 0;
+  options.memory_budget = std::max<std::uint64_t>(left > encoded ? left - encoded : 0, 1);
+  auto plotter = std::make_unique<sprig::pos::Plotter>(device, k, mode, options);
+  const sprig::MemoryPlan& plan = plotter->record_plan();
+  std::fprintf(stderr,
+               "%s: one K = %d record needs more than --memory-budget leaves (%s): %s of its temporaries go to host "
+               "memory, which the GPU reaches over the bus, and plotting will be slower; one record in flight\n",
+               device.info().name.c_str(), k, mib(options.memory_budget).c_str(), mib(plan.host_scratch_bytes).c_str());
+  return plotter;
+}
+
 }  // namespace
 
 std::uint32_t plot_in_flight(const sprig::DeviceInfo& device) {
@@ -183,8 +204,18 @@ std::vector<std::unique_ptr<sprig::pos::Plotter>> make_plotters(sprig::Device& d
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   } catch (const sprig::MemoryBudgetExceeded& e) {
-    if (plotters.empty() || !as_many_as_fit) throw too_small(std::string(" under --memory-budget: ") + e.what());
-    stopped_by = "the memory budget has room for " + std::to_string(plotters.size());
+    if (plotters.empty() && (as_many_as_fit || count == 1)) {
+      try {
+        plotters.push_back(spilling_plotter(device, k, mode, options));
+      } catch (const sprig::MemoryBudgetExceeded& kept) {
+        throw too_small(std::string(" under --memory-budget, even with a record's temporaries in host memory: ") +
+                        kept.what());
+      }
+    } else if (plotters.empty() || !as_many_as_fit) {
+      throw too_small(std::string(" under --memory-budget: ") + e.what());
+    } else {
+      stopped_by = "the memory budget has room for " + std::to_string(plotters.size());
+    }
   } catch (const sprig::OutOfDeviceMemory& e) {
     if (plotters.empty() || !as_many_as_fit) throw too_small(std::string(": ") + e.what());
     stopped_by = "the device ran out of memory after " + std::to_string(plotters.size());

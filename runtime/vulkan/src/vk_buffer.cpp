@@ -28,11 +28,13 @@ RawBuffer allocate_buffer(const std::shared_ptr<DeviceContext>& context, std::si
                           MemoryKind kind) {
   MemoryUse use = kind == MemoryKind::HostVisible  ? MemoryUse::HostVisible
                   : kind == MemoryKind::HostCached ? MemoryUse::Staging
+                  : kind == MemoryKind::Host       ? MemoryUse::Host
                                                    : MemoryUse::DeviceLocal;
   Allocation allocation = context->memory().allocate(bytes, use);
   std::shared_ptr<VulkanBuffer> storage;
   try {
     storage = std::make_shared<VulkanBuffer>(context, allocation, kind);
+    if (kind == MemoryKind::Host) storage->set_host_memory();
   } catch (...) {
     context->memory().release(allocation);
     throw;

@@ -27,6 +27,7 @@ const DeviceInfo& VulkanDevice::info() const { return context_->info(); }
 
 RawBuffer VulkanDevice::allocate(std::size_t bytes, ir::TypeRef element, MemoryKind memory) {
   context_->throw_if_lost();
+  if (memory == MemoryKind::Host) return allocate_buffer(context_, bytes, element, memory);  // not device memory
   MemoryCharge charge(shared_ledger(), bytes, "allocating a buffer on '" + info().name + "'");
   RawBuffer buffer = allocate_buffer(context_, bytes, element, memory);
   buffer.storage()->hold(std::move(charge));

@@ -29,6 +29,11 @@ int score(VkMemoryPropertyFlags flags, MemoryUse use) {
     case MemoryUse::Staging:
       if (!host_coherent) return -1;
       return cached ? 0 : 1;
+    case MemoryUse::Host:
+      // System memory, not the device's own (which is what the budget keeps free), nor a
+      // BAR window into it; uncached (write-combined) types before cached ones.
+      if (!host_coherent) return -1;
+      return device_local ? 2 : cached ? 1 : 0;
   }
   return -1;
 }
@@ -40,6 +45,7 @@ const char* memory_use_name(MemoryUse use) {
     case MemoryUse::DeviceLocal: return "device-local";
     case MemoryUse::HostVisible: return "host-visible";
     case MemoryUse::Staging: return "staging";
+    case MemoryUse::Host: return "host";
   }
   return "?";
 }

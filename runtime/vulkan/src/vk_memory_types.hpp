@@ -14,6 +14,7 @@ enum class MemoryUse : std::uint8_t {
   DeviceLocal,  // kernels' data: device-local, not host-visible where possible (no BAR)
   HostVisible,  // mapped buffers: HOST_VISIBLE|HOST_COHERENT, DEVICE_LOCAL too if offered
   Staging,      // transfers: HOST_VISIBLE|HOST_COHERENT, HOST_CACHED too if offered (readback)
+  Host,         // spilled scratch: HOST_VISIBLE|HOST_COHERENT, not DEVICE_LOCAL where offered
 };
 
 const char* memory_use_name(MemoryUse use);

@@ -54,7 +54,8 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
       k_((check_k(k, mode), k)),
       mode_(mode),
       parents_(parent_layout(k, mode, options.parents)),
-      workspace_(std::move(options.workspace)) {
+      workspace_(std::move(options.workspace)),
+      memory_budget_(options.memory_budget) {
   const std::uint64_t largest = largest_binding(k, mode);
   if (largest > device.info().max_buffer_bytes)
     throw std::invalid_argument("pos::Plotter: device too small: K = " + std::to_string(k) + " (" + mode_name(mode) +
@@ -86,8 +87,13 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
           options.subspace_room > 0
               ? std::uint32_t(std::min<double>(std::ceil(std::ldexp(options.subspace_room, k)), double(child_slots(k, mode))))
               : subspace_table_room(k, t);
-    xs_ = device.alloc<std::uint32_t>(std::size_t(1) << k, "plotter table 1 xs");
-    subspace_targets_ = device.alloc<std::uint64_t>(std::size_t(1) << k, "plotter Subspace targets");
+    try {
+      allocate_kept_tables();
+    } catch (const MemoryBudgetExceeded&) {  // the device's own budget (Device::set_memory_budget)
+      if (memory_budget_ == 0) throw;
+      kept_tables_memory_ = MemoryKind::Host;
+      allocate_kept_tables();
+    }
     table_entries_ = device.alloc<std::uint32_t>(8, "plotter table entries");
     readback_table_entries_ = device.alloc<std::uint32_t>(8, "readback table entries", MemoryKind::HostCached);
     no_parents_ = device.alloc<std::uint32_t>(1, "plotter table 7 parents stand-in");
@@ -99,26 +105,64 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
   make_room();
 }
 
+void Plotter::allocate_kept_tables() {
+  xs_ = device_.alloc<std::uint32_t>(std::size_t(1) << k_, "plotter table 1 xs", kept_tables_memory_);
+  subspace_targets_ = device_.alloc<std::uint64_t>(std::size_t(1) << k_, "plotter Subspace targets", kept_tables_memory_);
+  for (auto& kept : kept_parents_) kept = {};  // make_room sizes them
+}
+
+void Plotter::keep_tables_in_host_memory() {
+  kept_tables_memory_ = MemoryKind::Host;
+  allocate_kept_tables();
+  make_room();
+}
+
 void Plotter::make_room() {
-  if (mode_ == Mode::Subspace)
-    for (int t = 2; t <= 6; ++t) {
-      DeviceBuffer<std::uint32_t>& kept = kept_parents_[std::size_t(t - 2)];
-      if (kept.size() != 2 * std::size_t(room_[std::size_t(t)]))
-        kept = device_.alloc<std::uint32_t>(2 * std::size_t(room_[std::size_t(t)]), "plotter kept parents");
+  if (mode_ == Mode::Subspace) {
+    try {
+      for (int t = 2; t <= 6; ++t) {
+        DeviceBuffer<std::uint32_t>& kept = kept_parents_[std::size_t(t - 2)];
+        if (kept.size() != 2 * std::size_t(room_[std::size_t(t)]))
+          kept = device_.alloc<std::uint32_t>(2 * std::size_t(room_[std::size_t(t)]), "plotter kept parents",
+                                              kept_tables_memory_);
+      }
+    } catch (const MemoryBudgetExceeded&) {
+      if (memory_budget_ == 0 || kept_tables_memory_ == MemoryKind::Host) throw;
+      return keep_tables_in_host_memory();
     }
+  }
   // One record recorded and not run plans its transients: the workspace takes that much now,
   // so that what the plotter will need shows in the device's memory before its first record.
   Sequence planning = device_.sequence();
+  if (memory_budget_ > 0) planning.set_memory_budget(memory_budget_, OverBudget::SpillToHost);
   for (const RecordStep& step : record_steps(Seed{})) step(planning);
-  record_scratch_bytes_ = planning.memory_plan().scratch_bytes;
-  if (record_scratch_bytes_ > 0) workspace_.reserve(device_.backend(), record_scratch_bytes_);
+  record_plan_ = planning.memory_plan();
+  if (memory_budget_ > 0 && record_plan_.peak_bytes() > memory_budget_ && mode_ == Mode::Subspace &&
+      kept_tables_memory_ != MemoryKind::Host) {
+    // Subspace keeps its tables' parents, table 1's xs and the proof targets after the record
+    // for find_proofs: half a record's memory, touched by a few commands each. Where the
+    // budget has no room for them beside the rest, they go to host memory too.
+    return keep_tables_in_host_memory();
+  }
+  if (memory_budget_ > 0 && record_plan_.peak_bytes() > memory_budget_)
+    throw MemoryBudgetExceeded("pos::Plotter: K = " + std::to_string(k_) + " (" + mode_name(mode_) +
+                                   ") keeps " + byte_size_text(record_plan_.persistent_bytes) +
+                                   " of device memory a record touches, more than its memory budget of " +
+                                   byte_size_text(memory_budget_) + " (the transients could all go to host memory; "
+                                   "these buffers cannot)",
+                               record_plan_.peak_bytes(), memory_budget_);
+  record_scratch_bytes_ = record_plan_.scratch_bytes;
+  workspace_.reserve(device_.backend(), record_scratch_bytes_);
+  workspace_.reserve(device_.backend(), record_plan_.host_scratch_bytes, MemoryKind::Host);
 }
 
 std::size_t Plotter::device_bytes() const {
-  std::size_t bytes = xs_.bytes() + subspace_targets_.bytes() + no_challenges_.bytes() + pair_sizes_.bytes() +
-                      targets_.bytes() + found_.bytes() + index_.bytes() + kept_proofs_.bytes() +
-                      kept_s_buckets_.bytes() + bitmap_.bytes() + record_scratch_bytes_;
-  for (const auto& p : kept_parents_) bytes += p.bytes();
+  const std::size_t kept_tables = kept_tables_memory_ == MemoryKind::Host ? 0 : xs_.bytes() + subspace_targets_.bytes();
+  std::size_t bytes = kept_tables + no_challenges_.bytes() + pair_sizes_.bytes() + targets_.bytes() + found_.bytes() +
+                      index_.bytes() + kept_proofs_.bytes() + kept_s_buckets_.bytes() + bitmap_.bytes() +
+                      record_scratch_bytes_;
+  if (kept_tables_memory_ != MemoryKind::Host)
+    for (const auto& p : kept_parents_) bytes += p.bytes();
   bytes += table_entries_.bytes() + no_parents_.bytes();
   if (encoded_) bytes += encoded_->bytes();
   return bytes;
@@ -333,6 +377,7 @@ std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers
 
 void Plotter::record(Sequence& sequence, const Seed& seed) {
   sequence.use_workspace(workspace_);
+  if (memory_budget_ > 0) sequence.set_memory_budget(memory_budget_, OverBudget::SpillToHost);
   for (const RecordStep& step : steps(seed)) step(sequence);
 }
 

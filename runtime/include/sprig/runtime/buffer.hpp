@@ -21,10 +21,14 @@ class BufferStorage {
   // What memory plans call the buffer (Device::alloc's name); empty if unnamed.
   const std::string& label() const { return label_; }
   void set_label(std::string label) { label_ = std::move(label); }
+  // Host memory the device reaches (MemoryKind::Host): not device memory, so not charged.
+  bool host_memory() const { return host_memory_; }
+  void set_host_memory() { host_memory_ = true; }
 
  private:
   MemoryCharge charge_;
   std::string label_;
+  bool host_memory_ = false;
 };
 
 enum class MemoryKind : unsigned char {
@@ -33,6 +37,10 @@ enum class MemoryKind : unsigned char {
   // Mapped and cached on the host: for results the host reads back (reading HostVisible
   // memory that lives on the device, e.g. through a resizable BAR, is uncached and slow).
   HostCached,
+  // System memory that kernels reach over the bus, never device memory where the device
+  // has both: where a sequence under a budget spills transients (docs/memory.md). Not
+  // charged to the device's ledger or budget.
+  Host,
 };
 
 class RawBuffer {

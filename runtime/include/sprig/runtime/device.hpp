@@ -82,10 +82,12 @@ class Sequence {
     memory_->use_workspace(std::move(workspace));
     return *this;
   }
-  // submit() throws MemoryBudgetExceeded if the plan's peak (the persistent buffers the
-  // commands touch plus the transients' scratch) is more than `bytes`. 0: no budget.
-  Sequence& set_memory_budget(std::uint64_t bytes) {
-    memory_->set_budget(bytes);
+  // submit() throws MemoryBudgetExceeded if the plan's peak (the device-memory buffers the
+  // commands touch plus the transients' scratch) is more than `bytes`. 0: no budget. With
+  // OverBudget::SpillToHost, transients move to host memory (slower) until the plan fits,
+  // and it throws only if the persistent buffers alone do not (docs/memory.md).
+  Sequence& set_memory_budget(std::uint64_t bytes, OverBudget over = OverBudget::Refuse) {
+    memory_->set_budget(bytes, over);
     return *this;
   }
   Sequence& set_transient_placement(TransientPlacement placement) {

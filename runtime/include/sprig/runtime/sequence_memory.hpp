@@ -49,13 +49,16 @@ class SequenceMemory {
   void flush(SequenceBackend& backend);
 
   void set_placement(TransientPlacement placement) { placement_ = placement; }
-  void set_budget(std::uint64_t bytes) { budget_ = bytes; }
+  void set_budget(std::uint64_t bytes, OverBudget over) { budget_ = bytes, over_budget_ = over; }
   void use_workspace(Workspace workspace) { workspace_ = std::move(workspace); }
   // The plan of the commands recorded so far (offsets are final once flushed).
   MemoryPlan plan() const;
 
  private:
   void touch(const RawBuffer& buffer, const char* what);
+  std::uint64_t persistent_bytes() const;
+  // Places `transients` (device scratch, and host scratch where the budget spills some).
+  ScratchBytes place(std::vector<PlannedBuffer>& transients) const;
   void check_budget(const MemoryPlan& plan) const;
   void substitute(SequenceCommand& command) const;
   void send(SequenceCommand command, SequenceBackend& backend) const;
@@ -67,11 +70,12 @@ class SequenceMemory {
   std::vector<std::size_t> transient_buffer_;  // transient index -> buffers_ index
   std::vector<SequenceCommand> kept_;
   std::size_t commands_ = 0;
-  std::uint64_t scratch_bytes_ = 0;
+  ScratchBytes scratch_bytes_;
   bool flushed_ = false;
   bool failed_ = false;  // a flush threw: the backend may hold only some of the commands
   TransientPlacement placement_ = TransientPlacement::Shared;
   std::uint64_t budget_ = 0;
+  OverBudget over_budget_ = OverBudget::Refuse;
   std::optional<Workspace> workspace_;
 };
 

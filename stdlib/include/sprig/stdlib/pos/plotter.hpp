@@ -48,6 +48,13 @@ struct PlotterOptions {
   // 0 takes a room by the tables' measured spread (subspace.hpp). A record whose table
   // outgrows its room is plotted again with more (tests start small to see it happen).
   double subspace_room = 0;
+  // Device memory a record may hold at its peak (bytes; 0: no budget): the buffers in device
+  // memory it touches, the plotter's own among them, and its transients' device scratch.
+  // Transients beyond it are spilled to host memory, which kernels reach over the bus:
+  // slower, the same proofs (docs/memory.md); so are Subspace's kept tables where the rest
+  // leaves them no room. A budget below the buffers the plotter keeps in device memory is
+  // refused when the plotter is made.
+  std::uint64_t memory_budget = 0;
 };
 
 class Plotter {
@@ -64,6 +71,9 @@ class Plotter {
   std::size_t device_bytes() const;
   // One record's transients alone (the workspace holds at least this much).
   std::size_t record_scratch_bytes() const { return record_scratch_bytes_; }
+  // One record's plan (memory_plan.hpp): which transients share memory, and under a budget
+  // which ones it spilled to host memory (host_scratch_bytes).
+  const MemoryPlan& record_plan() const { return record_plan_; }
   const Workspace& workspace() const { return workspace_; }
 
   // The steps that plot `seed` (tables, targets and proofs), in order. They refer to this
@@ -134,6 +144,12 @@ class Plotter {
   std::vector<RecordStep> record_steps(const Seed& seed);
   // Sizes the kept parents by the tables' room and plans a record's transients for it.
   void make_room();
+  // Subspace: table 1's xs and the proof targets, in kept_tables_memory_ (the kept parents
+  // are make_room's).
+  void allocate_kept_tables();
+  // Under a budget without room for Subspace's kept tables: moves them to host memory and
+  // makes room again.
+  void keep_tables_in_host_memory();
   // Subspace: plots the last record again, with more room, while one of its tables
   // outgrew its room.
   void settle();
@@ -146,7 +162,11 @@ class Plotter {
   Mode mode_;
   ParentLayout parents_;  // resolved: Links or Ranks (Abundance), Positions (Subspace)
   Workspace workspace_;
+  std::uint64_t memory_budget_ = 0;
+  // Subspace's kept tables: device memory, or host memory where the budget has no room.
+  MemoryKind kept_tables_memory_ = MemoryKind::DeviceLocal;
   std::size_t record_scratch_bytes_ = 0;
+  MemoryPlan record_plan_;
   // Subspace: table 1's x by position and the (y, left, right) keys of the proof targets,
   // which find_proofs reads after the record. Abundance binds one-word stand-ins.
   DeviceBuffer<std::uint32_t> xs_;
