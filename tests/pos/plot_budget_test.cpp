@@ -115,3 +115,20 @@ TEST_CASE("Subspace's kept tables go to host memory under a budget without room 
   for (std::uint32_t c = 0; c < 256; ++c) challenges.push_back(c * 97u);
   CHECK(tight.find_proofs(challenges) == free.find_proofs(challenges));
 }
+
+TEST_CASE("records of budgeted plotters interleaved in one sequence keep to the sum of their budgets",
+          "[pos][device][memory]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  const sprig::MemoryPlan unconstrained = sprig::pos::Plotter(dev, 15, sprig::pos::Mode::Abundance).record_plan();
+  sprig::pos::PlotterOptions options = with_budget(unconstrained.persistent_bytes + unconstrained.scratch_bytes / 4);
+  sprig::pos::Plotter first(dev, 15, sprig::pos::Mode::Abundance, options);
+  sprig::pos::Plotter second(dev, 15, sprig::pos::Mode::Abundance, options);
+  auto both = dev.sequence();
+  sprig::pos::record_interleaved(both, {&first, &second}, {device_seed(seed_of(13)), device_seed(seed_of(14))});
+  const sprig::MemoryPlan plan = both.memory_plan();
+  CHECK(plan.peak_bytes() <= 2 * options.memory_budget);
+  CHECK(plan.host_scratch_bytes > 0);
+  both.run_and_wait();
+  require_same_proofs(first.result(), pos_ref::create_proofs(pos_ref::build_tables(seed_of(13), 15, pos_ref::Mode::Abundance)));
+  require_same_proofs(second.result(), pos_ref::create_proofs(pos_ref::build_tables(seed_of(14), 15, pos_ref::Mode::Abundance)));
+}

@@ -470,6 +470,14 @@ void record_interleaved(Sequence& sequence, const std::vector<Plotter*>& plotter
   std::vector<std::vector<RecordStep>> all;
   std::size_t longest = 0;
   if (!plotters.empty()) sequence.use_workspace(plotters[0]->workspace());
+  // Records alive together share the budgets of their plotters, where every one has one.
+  std::uint64_t budget = 0;
+  bool every_one = true;
+  for (const Plotter* p : plotters) {
+    budget += p->memory_budget();
+    every_one = every_one && p->memory_budget() > 0;
+  }
+  if (every_one && budget > 0) sequence.set_memory_budget(budget, OverBudget::SpillToHost);
   for (std::size_t i = 0; i < plotters.size(); ++i) {
     all.push_back(plotters[i]->steps(seeds[i]));
     longest = std::max(longest, all.back().size());

@@ -64,6 +64,7 @@ class Plotter {
   Mode mode() const { return mode_; }
 
   int k() const { return k_; }
+  std::uint64_t memory_budget() const { return memory_budget_; }  // PlotterOptions::memory_budget
 
   // Device memory a record of this plotter needs: the buffers it keeps and one record's
   // transients (planned when the plotter was made), not counting the host-cached copy of one
@@ -198,6 +199,8 @@ std::size_t default_records_in_flight(const DeviceInfo& device);
 // interleaved: the runtime puts barriers only where a launch needs an earlier one's results,
 // so independent records' launches run side by side and fill each other's idle tails. The
 // records' transients go to the first plotter's workspace, which grows to hold them all.
+// Where every plotter has a memory budget, the sequence keeps to their sum, spilling what
+// does not fit to host memory.
 void record_interleaved(Sequence& sequence, const std::vector<Plotter*>& plotters, const std::vector<Seed>& seeds);
 
 }  // namespace sprig::pos
