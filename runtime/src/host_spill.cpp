@@ -22,7 +22,7 @@ bool candidate(const PlannedBuffer& b) { return b.transient && b.used; }
 void spill_by_linear_scan(std::vector<PlannedBuffer>& buffers, std::uint64_t limit) {
   std::vector<std::size_t> by_start;
   for (std::size_t i = 0; i < buffers.size(); ++i) {
-    buffers[i].host = false;
+    if (buffers[i].transient) buffers[i].host = false;
     if (candidate(buffers[i])) by_start.push_back(i);
   }
   std::stable_sort(by_start.begin(), by_start.end(),

@@ -71,9 +71,10 @@ constexpr std::uint64_t kTransientAlignment = 256;
 // this many bytes, the last one shorter; no transient straddles two blocks.
 std::uint64_t scratch_block_bytes(const DeviceInfo& device);
 
-// Gives every used transient of `buffers` not in host memory an offset so that buffers alive at the same time
-// never share a byte and none straddles a multiple of `block_bytes`, and returns the scratch
-// bytes needed: first fit in three orders, the tightest kept (docs/memory.md).
+// Gives every used transient of `buffers` not in host memory an offset so that buffers
+// alive at the same time never share a byte and none straddles a multiple of `block_bytes`,
+// and returns the scratch bytes needed: first fit in three orders, the tightest kept
+// (docs/memory.md).
 // Deterministic. Throws DeviceError naming a transient larger than a block.
 std::uint64_t place_transients(std::vector<PlannedBuffer>& buffers, TransientPlacement placement,
                                std::uint64_t block_bytes = ~std::uint64_t(0),
