@@ -3,27 +3,16 @@
 // ledger never sees the host memory, and what cannot fit is still refused. Both backends;
 // the simulator also checks that spilled transients read only bytes they wrote.
 #include "backends.hpp"
+#include "transient_test_kernels.hpp"
 
 using namespace sprig;
 using Catch::Contains;
 
 namespace {
 
-// out[i] = in[i] * 3 + delta
-auto step_kernel() {
-  return kernel("spill_step", [](UInt delta, ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
-    UInt i = global_id().x();
-    if_(i < in.size(), [&] { out[i] = in[i] * 3u + delta; });
-  }, workgroup(64));
-}
-
-// out[i] = a[i] + b[i]
-auto sum_kernel() {
-  return kernel("spill_sum", [](ReadBuffer<std::uint32_t> a, ReadBuffer<std::uint32_t> b, WriteBuffer<std::uint32_t> out) {
-    UInt i = global_id().x();
-    if_(i < a.size(), [&] { out[i] = a[i] + b[i]; });
-  }, workgroup(64));
-}
+using transient_test::planned;
+using transient_test::step_kernel;
+using transient_test::sum_kernel;
 
 constexpr std::size_t n = 4096;  // 16 KiB a buffer
 
@@ -51,13 +40,6 @@ std::vector<std::uint32_t> expected() {
   std::vector<std::uint32_t> v = iota();
   for (std::uint32_t& x : v) x = (x * 3 + 5) + (((x * 3 + 1) * 3 + 2) * 3 + 3);
   return v;
-}
-
-const PlannedBuffer& planned(const MemoryPlan& plan, const std::string& name) {
-  for (const PlannedBuffer& b : plan.buffers)
-    if (b.name == name) return b;
-  FAIL("no buffer named " << name);
-  return plan.buffers.front();
 }
 
 }  // namespace
@@ -167,7 +149,7 @@ TEST_CASE("the simulator catches a wrong plan among spilled transients") {
   sim::Report report = dev.report();
   const sim::Diagnostic* d = report.find(sim::Problem::StaleTransientRead);
   REQUIRE(d != nullptr);
-  CHECK(d->kernel == "spill_sum");  // table's bytes were taken by the chain's buffers
+  CHECK(d->kernel == "sum");  // table's bytes were taken by the chain's buffers
   CHECK_THAT(d->message, Contains("the transient 'table' reads bytes it has not written"));
 }
 

@@ -3,39 +3,21 @@
 // sequences, and clear errors where a transient is used outside its sequence.
 #include "backends.hpp"
 #include "sprig/simulator/device.hpp"
+#include "transient_test_kernels.hpp"
 
 using namespace sprig;
 using Catch::Contains;
 
 namespace {
 
-// out[i] = in[i] * 3 + delta
-auto step_kernel() {
-  return kernel("step", [](UInt delta, ReadBuffer<std::uint32_t> in, WriteBuffer<std::uint32_t> out) {
-    UInt i = global_id().x();
-    if_(i < in.size(), [&] { out[i] = in[i] * 3u + delta; });
-  }, workgroup(64));
-}
-
-// out[i] = a[i] + b[i]
-auto sum_kernel() {
-  return kernel("sum", [](ReadBuffer<std::uint32_t> a, ReadBuffer<std::uint32_t> b, WriteBuffer<std::uint32_t> out) {
-    UInt i = global_id().x();
-    if_(i < a.size(), [&] { out[i] = a[i] + b[i]; });
-  }, workgroup(64));
-}
+using transient_test::planned;
+using transient_test::step_kernel;
+using transient_test::sum_kernel;
 
 std::vector<std::uint32_t> iota(std::size_t n) {
   std::vector<std::uint32_t> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = std::uint32_t(i);
   return v;
-}
-
-const PlannedBuffer& planned(const MemoryPlan& plan, const std::string& name) {
-  for (const PlannedBuffer& b : plan.buffers)
-    if (b.name == name) return b;
-  FAIL("no buffer named " << name);
-  return plan.buffers.front();
 }
 
 }  // namespace

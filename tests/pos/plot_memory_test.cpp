@@ -15,12 +15,9 @@
 namespace {
 
 using pos_device_test::device_seed;
+using pos_device_test::mode_of;
 using pos_device_test::require_same_proofs;
 using pos_device_test::seed_of;
-
-sprig::pos::Mode mode_of(pos_ref::Mode mode) {
-  return mode == pos_ref::Mode::Abundance ? sprig::pos::Mode::Abundance : sprig::pos::Mode::Subspace;
-}
 
 }  // namespace
 

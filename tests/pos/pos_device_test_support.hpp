@@ -24,6 +24,11 @@ inline sprig::pos::Seed device_seed(const pos_ref::Seed& s) {
   return out;
 }
 
+// The plotter's rules for the reference's.
+inline sprig::pos::Mode mode_of(pos_ref::Mode mode) {
+  return mode == pos_ref::Mode::Abundance ? sprig::pos::Mode::Abundance : sprig::pos::Mode::Subspace;
+}
+
 inline void require_same_proofs(const sprig::pos::PlotResult& device, const pos_ref::PosProofs& expected) {
   REQUIRE(device.k == expected.k);
   REQUIRE(device.count() == expected.count());
