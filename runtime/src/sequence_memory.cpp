@@ -1,5 +1,7 @@
 #include "sprig/runtime/sequence_memory.hpp"
 
+#include <algorithm>
+
 #include "sprig/dsl/error.hpp"
 #include "sprig/runtime/memory_budget.hpp"
 
@@ -103,9 +105,14 @@ std::uint64_t SequenceMemory::persistent_bytes() const {
 
 ScratchBytes SequenceMemory::place(std::vector<PlannedBuffer>& transients) const {
   const std::uint64_t block = scratch_block_bytes(device_->info());
-  if (budget_ == 0 || over_budget_ != OverBudget::SpillToHost) return {place_transients(transients, placement_, block), 0};
-  const std::uint64_t persistent = persistent_bytes();
-  return place_transients_within(transients, placement_, block, budget_ > persistent ? budget_ - persistent : 0);
+  std::optional<std::uint64_t> limit = scratch_budget_;
+  if (budget_ > 0 && over_budget_ == OverBudget::SpillToHost) {
+    const std::uint64_t persistent = persistent_bytes();
+    const std::uint64_t left = budget_ > persistent ? budget_ - persistent : 0;
+    limit = limit ? std::min(*limit, left) : left;
+  }
+  if (!limit) return {place_transients(transients, placement_, block), 0};
+  return place_transients_within(transients, placement_, block, *limit);
 }
 
 MemoryPlan SequenceMemory::plan() const {

@@ -32,6 +32,9 @@ cmp free.plot roomy.plot || fail "plot under a 40 MiB budget wrote other bytes t
   > /dev/null 2> err.txt || { fail "plot under a 12 MiB budget:"; cat err.txt; }
 grep -q "of its temporaries go to host memory" err.txt || fail "plot under 12 MiB did not say it spills to host memory"
 cmp free.plot spilled.plot || fail "plot under a 12 MiB budget wrote other bytes than without a budget"
+"$plot" bench --k 15 --records 2 --device sim --memory-budget 12MiB > out.txt 2> err.txt ||
+  { fail "bench under a 12 MiB budget:"; cat err.txt; }
+grep -q "MiB of temporaries in host memory" out.txt || fail "bench under 12 MiB did not report its host memory"
 
 expect_too_small() {  # MESSAGE ARGS...
   message=$1

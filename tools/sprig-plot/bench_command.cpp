@@ -76,11 +76,17 @@ class DeviceBench {
   double seconds() const { return seconds_; }
 
   void print() const {
+    // Under a budget that has no room for a record, its spilled temporaries are in host memory.
+    const std::uint64_t host_bytes = plotters_[0]->workspace().host_bytes();
+    char spilled[96] = "";
+    if (host_bytes > 0)
+      std::snprintf(spilled, sizeof spilled, ", %.1f MiB of temporaries in host memory", double(host_bytes) / (1 << 20));
     std::printf("%s%s, K = %d, %s rules, %u records, %u in flight (tables, proofs and encoding): %.3f ms per record, "
-                "%.2f records/s, %.1f MiB of device memory per record in flight, peak %.1f MiB in all\n",
+                "%.2f records/s, %.1f MiB of device memory per record in flight, peak %.1f MiB in all%s\n",
                 prefix().c_str(), device_.info().name.c_str(), options_.k, pos::mode_name(options_.mode), plotted(),
                 in_flight_, seconds_ * 1e3 / plotted(), plotted() / seconds_,
-                double(plotters_[0]->device_bytes()) / (1 << 20), double(device_.memory_usage().peak_bytes) / (1 << 20));
+                double(plotters_[0]->device_bytes()) / (1 << 20), double(device_.memory_usage().peak_bytes) / (1 << 20),
+                spilled);
   }
 
  private:

@@ -1,6 +1,5 @@
 #include "devices.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
@@ -145,10 +144,7 @@ void warn_spilled(sprig::Device& device, int k, std::size_t plotters) {
 std::unique_ptr<sprig::pos::Plotter> spilling_plotter(sprig::Device& device, int k, sprig::pos::Mode mode,
                                                       sprig::pos::PlotterOptions options) {
   const sprig::MemoryUsage usage = device.memory_usage();
-  // `bench` encodes each record, and the plotter allocates the encoded chunks at the first.
-  const std::uint64_t encoded = std::uint64_t(sprig::pos::proofs_per_record) * sprig::pos::chunk_words * 4;
-  const std::uint64_t left = usage.budget_bytes > usage.in_use_bytes ? usage.budget_bytes - usage.in_use_bytes : 0;
-  options.memory_budget = std::max<std::uint64_t>(left > encoded ? left - encoded : 0, 1);
+  options.memory_budget = usage.budget_bytes > usage.in_use_bytes ? usage.budget_bytes - usage.in_use_bytes : 1;
   auto plotter = std::make_unique<sprig::pos::Plotter>(device, k, mode, options);
   const sprig::MemoryPlan& plan = plotter->record_plan();
   std::fprintf(stderr,

@@ -131,29 +131,40 @@ void Plotter::make_room() {
       return keep_tables_in_host_memory();
     }
   }
+  if (memory_budget_ > 0 && kept_bytes() > memory_budget_) {
+    if (mode_ == Mode::Subspace && kept_tables_memory_ != MemoryKind::Host) {
+      // Subspace keeps its tables' parents, table 1's xs and the proof targets after the
+      // record for find_proofs: half a record's memory, touched by a few commands each.
+      // Where the budget has no room for them, they go to host memory too.
+      return keep_tables_in_host_memory();
+    }
+    throw MemoryBudgetExceeded("pos::Plotter: K = " + std::to_string(k_) + " (" + mode_name(mode_) + ") keeps " +
+                                   byte_size_text(kept_bytes()) + " of device memory, more than its memory budget of " +
+                                   byte_size_text(memory_budget_) +
+                                   " (a record's temporaries could all go to host memory; these buffers cannot)",
+                               kept_bytes(), memory_budget_);
+  }
   // One record recorded and not run plans its transients: the workspace takes that much now,
   // so that what the plotter will need shows in the device's memory before its first record.
   Sequence planning = device_.sequence();
-  if (memory_budget_ > 0) planning.set_memory_budget(memory_budget_, OverBudget::SpillToHost);
+  planning.set_scratch_budget(scratch_budget());
   for (const RecordStep& step : record_steps(Seed{})) step(planning);
   record_plan_ = planning.memory_plan();
-  if (memory_budget_ > 0 && record_plan_.peak_bytes() > memory_budget_ && mode_ == Mode::Subspace &&
-      kept_tables_memory_ != MemoryKind::Host) {
-    // Subspace keeps its tables' parents, table 1's xs and the proof targets after the record
-    // for find_proofs: half a record's memory, touched by a few commands each. Where the
-    // budget has no room for them beside the rest, they go to host memory too.
-    return keep_tables_in_host_memory();
-  }
-  if (memory_budget_ > 0 && record_plan_.peak_bytes() > memory_budget_)
-    throw MemoryBudgetExceeded("pos::Plotter: K = " + std::to_string(k_) + " (" + mode_name(mode_) +
-                                   ") keeps " + byte_size_text(record_plan_.persistent_bytes) +
-                                   " of device memory a record touches, more than its memory budget of " +
-                                   byte_size_text(memory_budget_) + " (the transients could all go to host memory; "
-                                   "these buffers cannot)",
-                               record_plan_.peak_bytes(), memory_budget_);
   record_scratch_bytes_ = record_plan_.scratch_bytes;
   workspace_.reserve(device_.backend(), record_scratch_bytes_);
   workspace_.reserve(device_.backend(), record_plan_.host_scratch_bytes, MemoryKind::Host);
+}
+
+std::uint64_t Plotter::kept_bytes() const {
+  const std::uint64_t readback = readback_proofs_.bytes() + readback_s_buckets_.bytes() + readback_bitmap_.bytes() +
+                                 readback_table_entries_.bytes();
+  const std::uint64_t encoding = encoded_ ? 0 : std::uint64_t(proofs_per_record) * chunk_words * 4;
+  return device_bytes() - record_scratch_bytes_ + readback + encoding;
+}
+
+std::optional<std::uint64_t> Plotter::scratch_budget() const {
+  if (memory_budget_ == 0) return std::nullopt;
+  return memory_budget_ - std::min(memory_budget_, kept_bytes());
 }
 
 std::size_t Plotter::device_bytes() const {
@@ -377,7 +388,7 @@ std::vector<RecordStep> Plotter::proof_steps(const std::shared_ptr<RecordBuffers
 
 void Plotter::record(Sequence& sequence, const Seed& seed) {
   sequence.use_workspace(workspace_);
-  if (memory_budget_ > 0) sequence.set_memory_budget(memory_budget_, OverBudget::SpillToHost);
+  if (memory_budget_ > 0) sequence.set_scratch_budget(scratch_budget());
   for (const RecordStep& step : steps(seed)) step(sequence);
 }
 
@@ -470,14 +481,14 @@ void record_interleaved(Sequence& sequence, const std::vector<Plotter*>& plotter
   std::vector<std::vector<RecordStep>> all;
   std::size_t longest = 0;
   if (!plotters.empty()) sequence.use_workspace(plotters[0]->workspace());
-  // Records alive together share the budgets of their plotters, where every one has one.
-  std::uint64_t budget = 0;
-  bool every_one = true;
+  // Records alive together share the scratch their plotters' budgets leave, where every
+  // one has a budget.
+  std::optional<std::uint64_t> scratch = 0;
   for (const Plotter* p : plotters) {
-    budget += p->memory_budget();
-    every_one = every_one && p->memory_budget() > 0;
+    const std::optional<std::uint64_t> own = p->scratch_budget();
+    scratch = scratch && own ? std::optional(*scratch + *own) : std::nullopt;
   }
-  if (every_one && budget > 0) sequence.set_memory_budget(budget, OverBudget::SpillToHost);
+  if (!plotters.empty() && scratch) sequence.set_scratch_budget(scratch);
   for (std::size_t i = 0; i < plotters.size(); ++i) {
     all.push_back(plotters[i]->steps(seeds[i]));
     longest = std::max(longest, all.back().size());

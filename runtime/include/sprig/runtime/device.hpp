@@ -90,6 +90,13 @@ class Sequence {
     memory_->set_budget(bytes, over);
     return *this;
   }
+  // The transients' device scratch holds at most `bytes`; the transients that do not fit
+  // spill to host memory as under OverBudget::SpillToHost (the persistent buffers are the
+  // caller's to count). nullopt: no such limit.
+  Sequence& set_scratch_budget(std::optional<std::uint64_t> bytes) {
+    memory_->set_scratch_budget(bytes);
+    return *this;
+  }
   Sequence& set_transient_placement(TransientPlacement placement) {
     memory_->set_placement(placement);
     return *this;

@@ -50,6 +50,7 @@ class SequenceMemory {
 
   void set_placement(TransientPlacement placement) { placement_ = placement; }
   void set_budget(std::uint64_t bytes, OverBudget over) { budget_ = bytes, over_budget_ = over; }
+  void set_scratch_budget(std::optional<std::uint64_t> bytes) { scratch_budget_ = bytes; }
   void use_workspace(Workspace workspace) { workspace_ = std::move(workspace); }
   // The plan of the commands recorded so far (offsets are final once flushed).
   MemoryPlan plan() const;
@@ -76,6 +77,7 @@ class SequenceMemory {
   TransientPlacement placement_ = TransientPlacement::Shared;
   std::uint64_t budget_ = 0;
   OverBudget over_budget_ = OverBudget::Refuse;
+  std::optional<std::uint64_t> scratch_budget_;  // device scratch; transients past it spill
   std::optional<Workspace> workspace_;
 };
 

@@ -48,12 +48,11 @@ struct PlotterOptions {
   // 0 takes a room by the tables' measured spread (subspace.hpp). A record whose table
   // outgrows its room is plotted again with more (tests start small to see it happen).
   double subspace_room = 0;
-  // Device memory a record may hold at its peak (bytes; 0: no budget): the buffers in device
-  // memory it touches, the plotter's own among them, and its transients' device scratch.
-  // Transients beyond it are spilled to host memory, which kernels reach over the bus:
-  // slower, the same proofs (docs/memory.md); so are Subspace's kept tables where the rest
-  // leaves them no room. A budget below the buffers the plotter keeps in device memory is
-  // refused when the plotter is made.
+  // Device memory the plotter may hold (bytes; 0: no budget): what it keeps (kept_bytes())
+  // and its record's transients' device scratch. The transients that do not fit are spilled
+  // to host memory, which kernels reach over the bus: slower, the same proofs
+  // (docs/memory.md); so are Subspace's kept tables where the budget has no room for them.
+  // A budget below what the plotter must keep in device memory is refused when it is made.
   std::uint64_t memory_budget = 0;
 };
 
@@ -72,6 +71,12 @@ class Plotter {
   std::size_t device_bytes() const;
   // One record's transients alone (the workspace holds at least this much).
   std::size_t record_scratch_bytes() const { return record_scratch_bytes_; }
+  // What the plotter holds in device memory besides that scratch, as the device's ledger
+  // counts it: its buffers, their host-cached readback copies and room for the encoded
+  // chunks of record_encoding(). A memory budget must hold at least this much.
+  std::uint64_t kept_bytes() const;
+  // The device scratch a record may take under the budget (nullopt: no budget).
+  std::optional<std::uint64_t> scratch_budget() const;
   // One record's plan (memory_plan.hpp): which transients share memory, and under a budget
   // which ones it spilled to host memory (host_scratch_bytes).
   const MemoryPlan& record_plan() const { return record_plan_; }
