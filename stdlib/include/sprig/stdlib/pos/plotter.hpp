@@ -204,8 +204,8 @@ std::size_t default_records_in_flight(const DeviceInfo& device);
 // interleaved: the runtime puts barriers only where a launch needs an earlier one's results,
 // so independent records' launches run side by side and fill each other's idle tails. The
 // records' transients go to the first plotter's workspace, which grows to hold them all.
-// Where every plotter has a memory budget, the sequence keeps to their sum, spilling what
-// does not fit to host memory.
+// Where every plotter has a memory budget, the records' device scratch keeps to what their
+// budgets leave, together, and spills the rest to host memory.
 void record_interleaved(Sequence& sequence, const std::vector<Plotter*>& plotters, const std::vector<Seed>& seeds);
 
 }  // namespace sprig::pos
