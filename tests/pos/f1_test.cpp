@@ -1,5 +1,6 @@
 // F1 and ChaCha8 of the reference: chiapos's published F1 vectors, the single-x and whole-table
-// forms agreeing, and K out of range rejected.
+// forms agreeing, F1 at K = 27 and 28 (ys over 32 bits, bit offsets over 2^32) against a
+// bit-by-bit reading of the keystream, and K out of range rejected.
 #include <catch2/catch.hpp>
 
 #include "pos_test_support.hpp"
@@ -20,6 +21,20 @@ Seed chiapos_key(const Seed& plot_id) {
 // The plot id of chiapos's tests/test.cpp F1 cases.
 constexpr Seed chiapos_plot_id{0, 2, 3, 4, 5, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
                                1, 2, 3, 41, 5, 6, 7, 8, 9, 10, 11, 12, 13, 11, 15, 16};
+
+// F1 written out the slow way, sharing nothing with f1() but ChaCha8's blocks: keystream byte n
+// is byte n % 4 of word (n % 64) / 4 of block n / 64 (RFC 8439's serialization), and bit i of
+// the stream is bit 7 - i % 8 of byte i / 8. All offsets in 64 bits.
+std::uint64_t f1_bit_by_bit(const Seed& seed, int k, std::uint64_t x) {
+  std::uint64_t partial = 0;
+  for (std::uint64_t i = k * x; i < k * x + std::uint64_t(k); ++i) {
+    std::uint64_t byte = i / 8;
+    auto block = chacha8_block(seed, std::uint32_t(byte / 64));
+    std::uint64_t value = (block[byte % 64 / 4] >> (8 * (byte % 4))) & 0xff;
+    partial = (partial << 1) | ((value >> (7 - i % 8)) & 1);
+  }
+  return (partial << 6) | (x >> (k - 6));
+}
 
 }  // namespace
 
@@ -72,10 +87,45 @@ TEST_CASE("the big-endian keystream words are the byte-swapped block words, acro
   CHECK(words[19] == byte_swap(chacha8_block(pos_test::subspace_test_seed, 2)[0]));
 }
 
+TEST_CASE("F1 at K = 27 and 28 cuts its K bits at K·x, past bit 2^32 of the keystream") {
+  const Seed& seed = pos_test::subspace_test_seed;
+  for (std::uint64_t x : {0ull, 1ull, 12345678ull, 100000000ull, (1ull << 27) - 1}) {
+    INFO("K = 27, x = " << x);
+    CHECK(f1(seed, 27, std::uint32_t(x)) == f1_bit_by_bit(seed, 27, x));
+  }
+  // At K = 28, 28·153391689 = 2^32 - 4: that field straddles bit 2^32, the next x starts past it.
+  for (std::uint64_t x : {0ull, 153391688ull, 153391689ull, 153391690ull, 200000000ull, (1ull << 28) - 1}) {
+    INFO("K = 28, x = " << x);
+    CHECK(f1(seed, 28, std::uint32_t(x)) == f1_bit_by_bit(seed, 28, x));
+  }
+  CHECK(28 * 153391689ull < (1ull << 32));
+  CHECK(28 * 153391689ull + 28 > (1ull << 32));
+}
+
+TEST_CASE("F1's y at K = 27 has 33 bits and uses the top one") {
+  const Seed& seed = pos_test::subspace_test_seed;
+  std::size_t wide = 0;
+  for (std::uint32_t x = 0; x < (1u << 27); x += 65521) {  // 2049 x, spread over the table
+    std::uint64_t y = f1(seed, 27, x);
+    REQUIRE(y < (1ull << 33));
+    REQUIRE((y & 63) == x >> 21);
+    wide += y >= (1ull << 32);
+  }
+  CHECK(wide > 800);  // about half
+  CHECK(wide < 1250);
+}
+
+TEST_CASE("K = 27 and 28 are supported, K = 29 is not") {
+  CHECK(max_k == 28);
+  CHECK_NOTHROW(check_k(27));
+  CHECK_NOTHROW(check_k(28));
+  CHECK_THROWS_WITH(check_k(29), Catch::Contains("K = 29 is out of range (supported: 15..28)"));
+}
+
 TEST_CASE("F1 rejects K out of range and x wider than K bits") {
   Seed seed{};
   CHECK_THROWS_WITH(f1(seed, 14, 0), Catch::Contains("K = 14 is out of range"));
-  CHECK_THROWS_WITH(f1(seed, 27, 0), Catch::Contains("K = 27 is out of range"));
+  CHECK_THROWS_WITH(f1(seed, 29, 0), Catch::Contains("K = 29 is out of range"));
   CHECK_THROWS_AS(f1_all(seed, 0), std::invalid_argument);
   CHECK_THROWS_WITH(f1(seed, 15, 1u << 15), Catch::Contains("more than K = 15 bits"));
 }

@@ -32,6 +32,21 @@ TEST_CASE("Subspace K = 20 find_proof for challenge 650 is the published proof (
   CHECK(pos_test::hex(*proof) == pos_test::subspace_proof_650);
 }
 
+// A table 7 of K = 27 is too big to build in a test; its search needs only the sorted ys. The
+// challenge's K bits shifted past y's 6 extra bits pass 2^32, so a 32-bit shift finds nothing.
+TEST_CASE("Subspace's find_t7 at K = 27 finds the first y whose top K bits are the challenge's") {
+  Tables tables;
+  tables.k = 27;
+  tables.mode = Mode::Subspace;
+  const std::uint64_t fk = subspace_challenge_bits(27, 0xff);  // byte-swapped: 0xff000000 >> 5
+  REQUIRE(fk == 0x7f80000u);
+  tables.table[7].ys = {100, (fk << 6) - 1, (fk << 6) | 3, (fk << 6) | 9, (fk + 1) << 6, (1ull << 33) - 1};
+  REQUIRE(tables.table[7].ys[2] > (1ull << 32));
+  CHECK(subspace_find_t7(tables, 0xff) == std::optional<std::uint32_t>(2));
+  CHECK_FALSE(subspace_find_t7(tables, 0xfe));  // 0xfe000000 >> 5: no y has it
+  CHECK(subspace_find_t7(tables, 0xffffffff) == std::optional<std::uint32_t>(5));  // the largest y
+}
+
 TEST_CASE("Subspace K = 20 has no proof for challenge 1232460437") {
   CHECK_FALSE(subspace_find_proof(pos_test::k20_tables(Mode::Subspace), 1232460437));
 }
@@ -68,7 +83,8 @@ TEST_CASE("the Abundance target of an s-bucket is the first table-7 match in ord
   std::size_t checked = 0;
   for (std::uint32_t b = 0; b < t7.pair_sizes.size(); ++b)
     for (std::uint32_t i = 0; i < t7.pair_sizes[b]; ++i) {
-      std::uint32_t p = b * 288 + i, s = t7.ys[p] >> 6;
+      std::uint32_t p = b * 288 + i;
+      std::uint64_t s = t7.ys[p] >> 6;
       if (s >= num_s_buckets) continue;
       REQUIRE(targets[s].found);
       if (!seen[s]) {

@@ -1,6 +1,7 @@
 // Verifies a plot file's proofs with the CPU reference (tests/pos/reference), which shares no
 // code with the device plotter or its verifier: the independent check of a plot made where
-// the reference's own plotting would take too long (K = 26 on a GPU).
+// the reference's own plotting would take too long (K = 26..28 on a GPU; the reference's ys
+// are 64-bit, so it verifies every K up to pos_ref::max_k = 28).
 //
 //   pos_reference_verify_plot FILE [PROOFS_PER_RECORD]
 //
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
     std::ifstream in(argv[1], std::ios::binary);
     sprig::pos::PlotFileReader reader(in, argv[1]);
     const int k = reader.header().k;
+    pos_ref::check_k(k);  // before any record: a K the reference cannot verify, named
     if (reader.header().mode != sprig::pos::Mode::Abundance) {
       std::fprintf(stderr, "%s: only Abundance's challenges (the s-bucket) are checked here\n", argv[1]);
       return 2;
@@ -33,7 +35,7 @@ int main(int argc, char** argv) {
     while (std::optional<sprig::pos::PlotFileRecord> record = reader.next()) {
       pos_ref::Seed seed{};
       std::copy(record->seed.begin(), record->seed.end(), seed.begin());
-      const std::size_t bytes = sprig::pos::proof_bytes(k);
+      const std::size_t bytes = pos_ref::proof_bytes(k);  // the reference's own layout, 8·K bytes
       for (std::size_t i = 0; i < record->s_buckets.size() && i < per_record; ++i, ++checked) {
         std::span<const std::uint8_t> proof(record->proofs.data() + i * bytes, bytes);
         if (!pos_ref::verify_proof(seed, k, record->s_buckets[i], proof)) ++rejected;

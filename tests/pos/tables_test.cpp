@@ -1,8 +1,10 @@
 // Table construction: the published K = 20 Abundance table sizes, and at small K the rules
-// each stage follows (bucket order and truncation, match order and limits, positions).
+// each stage follows (bucket order and truncation, match order and limits, positions); the
+// matching of one bucket pair also with ys over 2^32, as K = 27 and 28 have them.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <random>
 
 #include "pos_test_support.hpp"
 
@@ -112,6 +114,35 @@ TEST_CASE("matches of a bucket pair follow (left, m, duplicate) order in both mo
   }
 }
 
+// Whole tables at K = 27 are too big for a test; one synthetic bucket pair near the top of
+// y's range is not. Its ys are all over 2^32, so a bucket base or r taken in 32 bits breaks it.
+TEST_CASE("matches of a bucket pair with ys over 2^32 follow the same rules, in both modes") {
+  std::mt19937 rng(2728);
+  for (int k : {27, 28}) {
+    for (std::uint32_t b : {num_pairs(k) - 1, num_pairs(k) - 2, 300000u}) {
+      // The last bucket is cut short where y runs out of bits.
+      const std::uint64_t right_rs = b + 1 == num_pairs(k) ? r_of((1ull << y_bits(k)) - 1) + 1 : param_bc;
+      std::vector<Entry> left, right;
+      for (std::uint32_t i = 0; i < 300; ++i) {
+        left.push_back({b * 288 + i, std::uint64_t(b) * param_bc + rng() % param_bc});
+        std::uint64_t r = i % 5 == 1 ? right.back().y % param_bc : rng() % right_rs;  // some duplicates
+        right.push_back({(b + 1) * 288 + i, std::uint64_t(b + 1) * param_bc + r});
+      }
+      REQUIRE(left.front().y > (1ull << 32));
+      REQUIRE(right.back().y < (1ull << y_bits(k)));
+      for (Mode mode : {Mode::Abundance, Mode::Subspace}) {
+        INFO("K = " << k << ", bucket " << b << ", " << mode_name(mode));
+        Rmap rmap;
+        std::vector<Match> found;
+        rmap.find_matches(left, right, b, limits(mode), found);
+        CHECK(found.size() > 100u);
+        CHECK(found == naive_matches(left, right, b, limits(mode)));
+        for (const Match& m : found) REQUIRE(m.left_y > (1ull << 32));
+      }
+    }
+  }
+}
+
 TEST_CASE("every entry of tables 2..7 is a matching pair with compute_fn's y") {
   for (Mode mode : {Mode::Abundance, Mode::Subspace}) {
     const Tables& t = k15_tables(mode);
@@ -161,8 +192,8 @@ TEST_CASE("Abundance child buckets hold positions in order, cut at 272") {
 
 TEST_CASE("building tables rejects K out of range and a parent of the wrong table") {
   CHECK_THROWS_WITH(build_tables(pos_test::subspace_test_seed, 14, Mode::Abundance),
-                    Catch::Contains("K = 14 is out of range (supported: 15..26)"));
-  CHECK_THROWS_WITH(build_tables(pos_test::subspace_test_seed, 27, Mode::Subspace), Catch::Contains("K = 27"));
+                    Catch::Contains("K = 14 is out of range (supported: 15..28)"));
+  CHECK_THROWS_WITH(build_tables(pos_test::subspace_test_seed, 29, Mode::Subspace), Catch::Contains("K = 29"));
   const Tables& t = k15_tables(Mode::Abundance);
   CHECK_THROWS_WITH(build_child_table(t.table[2], 15, Mode::Abundance, 4),
                     Catch::Contains("table 4 needs table 3 as its parent, not table 2"));

@@ -69,7 +69,7 @@ TEST_CASE("verification rejects the proof under another seed") {
 
 TEST_CASE("verification rejects K out of range and proofs of the wrong length") {
   auto proof = published_650();
-  CHECK_THROWS_WITH(verify_proof(pos_test::subspace_test_seed, 27, 0, proof), Catch::Contains("K = 27 is out of range"));
+  CHECK_THROWS_WITH(verify_proof(pos_test::subspace_test_seed, 29, 0, proof), Catch::Contains("K = 29 is out of range"));
   CHECK_THROWS_WITH(verify_proof(pos_test::subspace_test_seed, 21, 0, proof),
                     Catch::Contains("a K = 21 proof has 168 bytes, not 160"));
   proof.pop_back();

@@ -15,7 +15,7 @@ void start_buckets(Table& t, int k, Mode mode) {
   t.buckets.slots.assign(std::size_t(num_buckets(k)) * t.buckets.capacity, Entry{0, 0});
 }
 
-void add_to_bucket(Buckets& buckets, std::uint32_t position, std::uint32_t y) {
+void add_to_bucket(Buckets& buckets, std::uint32_t position, std::uint64_t y) {
   std::uint32_t b = bucket_of(y);
   if (buckets.sizes[b] < buckets.capacity)
     buckets.slots[std::size_t(b) * buckets.capacity + buckets.sizes[b]++] = {position, y};
@@ -59,7 +59,7 @@ Table build_abundance(const Table& parent, int k, int number) {
 }
 
 struct Row {
-  std::uint32_t y;
+  std::uint64_t y;
   Pair parents;
   Metadata metadata;
 };

@@ -10,11 +10,11 @@
 
 namespace pos_ref {
 
-// Metadata of up to 4K = 100 bits (K = 25), right-aligned.
+// Metadata of up to 4K = 112 bits (K = 28), right-aligned.
 using Metadata = u128;
 
 struct FnOutput {
-  std::uint32_t y;  // K + 6 bits
+  std::uint64_t y;  // K + 6 bits, more than 32 from K = 27
   Metadata metadata;  // metadata_bits(k, table) bits; 0 for table 7
 };
 
@@ -23,6 +23,6 @@ inline constexpr int fn_input_bytes(int k, int table) { return (y_bits(k) + 2 * 
 
 // The child entry of `table` (2..7) from the left y and both parents' metadata. Throws for
 // K or table out of range and for metadata wider than the parent table's.
-FnOutput compute_fn(int k, int table, std::uint32_t y_left, Metadata meta_left, Metadata meta_right);
+FnOutput compute_fn(int k, int table, std::uint64_t y_left, Metadata meta_left, Metadata meta_right);
 
 }  // namespace pos_ref

@@ -15,9 +15,10 @@ void Rmap::find_matches(std::span<const Entry> left, std::span<const Entry> righ
   out.clear();
   if (right.size() > 0xffff) throw std::logic_error("find_matches: a bucket of more than 65535 entries");
   next_.resize(right.size());
-  const std::uint32_t right_base = (left_bucket + 1) * param_bc;
+  // Bucket bases pass 2^32 from bucket 284191 (K = 27 on); an entry's r (< 15113) fits a u32.
+  const std::uint64_t right_base = std::uint64_t(left_bucket + 1) * param_bc;
   for (std::uint16_t j = 0; j < right.size(); ++j) {
-    std::uint32_t r = right[j].y - right_base;
+    auto r = std::uint32_t(right[j].y - right_base);
     if (count_[r] == 0)
       first_[r] = j;
     else
@@ -26,12 +27,12 @@ void Rmap::find_matches(std::span<const Entry> left, std::span<const Entry> righ
     ++count_[r];
   }
 
-  const std::uint32_t left_base = left_bucket * param_bc;
+  const std::uint64_t left_base = std::uint64_t(left_bucket) * param_bc;
   const std::uint32_t dup_limit = limits.duplicates == 0 ? 0xffffffffu : limits.duplicates;
   const LeftTargets& targets = left_targets();
   for (const Entry& l : left) {
     if (out.size() >= limits.matches_size) break;
-    const std::uint16_t* t = targets.of(left_bucket % 2, l.y - left_base);
+    const std::uint16_t* t = targets.of(left_bucket % 2, std::uint32_t(l.y - left_base));
     for (std::uint32_t m = 0; m < param_m; ++m) {
       std::uint32_t n = count_[t[m]];
       if (n == 0) continue;

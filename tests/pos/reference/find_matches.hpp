@@ -13,15 +13,16 @@
 namespace pos_ref {
 
 // A table entry as the buckets hold it: its position in its table and its y.
+// Positions stay u32 (b·288 + i < 2^32 up to K = 28); y has K + 6 bits.
 struct Entry {
   std::uint32_t position;
-  std::uint32_t y;
+  std::uint64_t y;
   bool operator==(const Entry&) const = default;
 };
 
 struct Match {
   std::uint32_t left_position;
-  std::uint32_t left_y;
+  std::uint64_t left_y;
   std::uint32_t right_position;
   bool operator==(const Match&) const = default;
 };

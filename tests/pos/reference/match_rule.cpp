@@ -16,7 +16,7 @@ const LeftTargets& left_targets() {
   return targets;
 }
 
-std::optional<std::uint32_t> match_m(std::uint32_t y_left, std::uint32_t y_right) {
+std::optional<std::uint32_t> match_m(std::uint64_t y_left, std::uint64_t y_right) {
   std::uint32_t b = bucket_of(y_left);
   if (bucket_of(y_right) != b + 1) return std::nullopt;
   std::uint32_t r_left = r_of(y_left), r_right = r_of(y_right);

@@ -10,8 +10,9 @@
 
 namespace pos_ref {
 
-inline constexpr std::uint32_t bucket_of(std::uint32_t y) { return y / param_bc; }
-inline constexpr std::uint32_t r_of(std::uint32_t y) { return y % param_bc; }
+// y has up to 34 bits; its bucket (< num_buckets(28) = 1,136,762) and r fit a u32.
+inline constexpr std::uint32_t bucket_of(std::uint64_t y) { return std::uint32_t(y / param_bc); }
+inline constexpr std::uint32_t r_of(std::uint64_t y) { return std::uint32_t(y % param_bc); }
 
 // t(m) = ((⌊r_L / 127⌋ + m) mod 119)·127 + (((2m + p)² + r_L) mod 127), p = left bucket parity.
 inline constexpr std::uint32_t left_target(std::uint32_t parity, std::uint32_t r_left, std::uint32_t m) {
@@ -34,7 +35,7 @@ const LeftTargets& left_targets();
 
 // The m for which y_right matches y_left, or nullopt. Checks the bucket adjacency
 // (bucket(y_R) == bucket(y_L) + 1, as Chia's verifier does) as well as the target.
-std::optional<std::uint32_t> match_m(std::uint32_t y_left, std::uint32_t y_right);
-inline bool matches(std::uint32_t y_left, std::uint32_t y_right) { return match_m(y_left, y_right).has_value(); }
+std::optional<std::uint32_t> match_m(std::uint64_t y_left, std::uint64_t y_right);
+inline bool matches(std::uint64_t y_left, std::uint64_t y_right) { return match_m(y_left, y_right).has_value(); }
 
 }  // namespace pos_ref

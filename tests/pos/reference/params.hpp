@@ -13,7 +13,7 @@ namespace pos_ref {
 using Seed = std::array<std::uint8_t, 32>;
 
 inline constexpr int min_k = 15;
-inline constexpr int max_k = 26;  // y (K + 6 bits) in a word
+inline constexpr int max_k = 28;  // y (K + 6 bits) in a u64; positions b·288 + i still fit a u32
 inline constexpr int param_ext = 6;  // y has K + 6 bits
 inline constexpr std::uint32_t param_m = 64;
 inline constexpr std::uint32_t param_b = 119;
@@ -57,7 +57,8 @@ inline void check_table(int table) {
 
 inline constexpr int y_bits(int k) { return k + param_ext; }
 
-// Buckets of y: ceil(2^(K+6) / 15113); there are one fewer bucket pairs.
+// Buckets of y: ceil(2^(K+6) / 15113), 1,136,762 at K = 28 (well within a u32); there are
+// one fewer bucket pairs.
 inline constexpr std::uint32_t num_buckets(int k) { return std::uint32_t(((1ull << y_bits(k)) + param_bc - 1) / param_bc); }
 inline constexpr std::uint32_t num_pairs(int k) { return num_buckets(k) - 1; }
 

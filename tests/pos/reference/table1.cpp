@@ -12,7 +12,7 @@ Table build_table1(const Seed& seed, int k, Mode mode) {
   check_k(k);
   Table t;
   t.number = 1;
-  std::vector<std::uint32_t> ys_by_x = f1_all(seed, k);
+  std::vector<std::uint64_t> ys_by_x = f1_all(seed, k);
   const std::uint32_t n = std::uint32_t(ys_by_x.size()), buckets = num_buckets(k);
   t.entries = n;
   t.buckets.capacity = limits(mode).bucket_size;
@@ -33,7 +33,7 @@ Table build_table1(const Seed& seed, int k, Mode mode) {
 
   // Subspace: a counting sort by bucket, then (y, x) inside each bucket.
   std::vector<std::uint32_t> start(buckets + 1, 0);
-  for (std::uint32_t y : ys_by_x) ++start[bucket_of(y) + 1];
+  for (std::uint64_t y : ys_by_x) ++start[bucket_of(y) + 1];
   for (std::uint32_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
   std::vector<Entry> sorted(n);
   std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);

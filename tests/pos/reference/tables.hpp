@@ -36,7 +36,7 @@ struct Table {
   int number = 0;                       // 1..7
   std::uint32_t slots_per_pair = 0;     // Abundance tables 2..7: 288; otherwise 0 (dense positions)
   std::vector<std::uint32_t> pair_sizes;  // tables 2..7: matches kept per bucket pair b
-  std::vector<std::uint32_t> ys;        // by position
+  std::vector<std::uint64_t> ys;        // by position (K + 6 bits)
   std::vector<Pair> parents;            // tables 2..7, by position
   std::vector<Metadata> metadata;       // tables 2..6, by position
   std::vector<std::uint32_t> xs;        // table 1: x at position (the identity in Abundance mode)

@@ -12,9 +12,9 @@
 
 namespace pos_ref {
 
-std::optional<std::uint32_t> proof_y7(const Seed& seed, int k, std::span<const std::uint8_t> proof) {
+std::optional<std::uint64_t> proof_y7(const Seed& seed, int k, std::span<const std::uint8_t> proof) {
   ProofXs xs = unpack_proof(k, proof);
-  std::vector<std::uint32_t> ys(64);
+  std::vector<std::uint64_t> ys(64);
   std::vector<Metadata> metadata(64);
   for (std::size_t i = 0; i < 64; ++i) ys[i] = f1(seed, k, xs[i]), metadata[i] = xs[i];
   for (int t = 2; t <= 7; ++t) {

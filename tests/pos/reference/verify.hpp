@@ -12,9 +12,9 @@
 
 namespace pos_ref {
 
-// Table 7's y of the proof, or nullopt if some pair does not match. Throws for K out of
-// range or a proof of the wrong length.
-std::optional<std::uint32_t> proof_y7(const Seed& seed, int k, std::span<const std::uint8_t> proof);
+// Table 7's y (K + 6 bits) of the proof, or nullopt if some pair does not match. Throws for
+// K out of range or a proof of the wrong length.
+std::optional<std::uint64_t> proof_y7(const Seed& seed, int k, std::span<const std::uint8_t> proof);
 
 // proof_y7 exists and (y7 >> 6) == challenge.
 bool verify_proof(const Seed& seed, int k, std::uint32_t challenge, std::span<const std::uint8_t> proof);
