@@ -47,6 +47,26 @@ inline constexpr std::string_view k26_proof_s1 =
     "8886adbfb2aaca2e097ea4716b98c911aef3e1ce4af78778834a08618990d2fb9756d7122ad3285f03a10a2be6d3459f9324d6cf"
     "a0bac84dfa1a1e2f034c285a3a9f876270c14c24863cd70b15550400675cd3a8b9aaf4831236f47016f124401eaaeb3396d9460e";
 
+// Two K = 27 proofs (the first two of the record: s-buckets 3 and 4, none was found for 0..2)
+// of record 0 of the same sector at K = 27, written by sprig's plotter on an NVIDIA H200
+// (`sprig-plot plot --k 27 --records 2 --sector-id 02…02`, 2026-12-02), whose 65,536 proofs
+// the device verifier and pos_reference_verify_plot accepted: ys of 33 bits, which no plot
+// the tests can make reaches. The record's seed is k26_record_seed (the seed does not
+// depend on K).
+inline constexpr std::uint32_t k27_proof_s3_bucket = 3, k27_proof_s4_bucket = 4;
+inline constexpr std::string_view k27_proof_s3 =
+    "ca9ee26c79947d2f1db7d7e614ebffd15f85da716ea77e030869edb762eee4c5f10384ed3418b85362aef46d22a2910691d39a9d"
+    "a3335b5611f561080df20c046e9ec7a55471f6b9400f2cc9861e2648114749ea3cf64f5e95e36a50126c44b78d0e8cf873b00e11"
+    "22ef2393d5c384e4493fc1adf5697d5b95bcea009add57de07902bcbf0288a54a43235ca2c70fec0d58d782b591a3dceffc77035"
+    "93ad27b2df4eac6079d85786f151810bc22d18377d9cbcc911d7e48cc049311276c430b6e4b9dff5f9f8fe09da9973c5ab5581cb"
+    "23d92834cd7a1bc7";
+inline constexpr std::string_view k27_proof_s4 =
+    "5cae6f8b446bde5f2ed0d9f1d2c649bc69ae0dfeb4d21ba4e8bed2114ffd4398c0cce9e4b3ad55602f45a10dc2853eeb8f73a5a4"
+    "a8aa4551a5e9aab0e349cf47659f2f407f9bd8356de56a561ef61d2b1b5e4ea691ce3666c91936a4b4535f20bd657a489fb7dd76"
+    "ba63304baeb6dba11be5ba8fb8596df83eb47ca177cc8d2476e8ecbb5bfe0fc481a3b9f6aa84da8999d0a5bed35af9bea9aa7176"
+    "36e83dba977cf188eec36bc2cda67eba6191a10c92feba6665f41c1b2032d7ab168780a3f6e32fe852528d743fa32c748af82469"
+    "a238275e2712a134";
+
 inline const pos_ref::Tables& k20_tables(pos_ref::Mode mode) {
   if (mode == pos_ref::Mode::Abundance) {
     static const pos_ref::Tables abundance = pos_ref::build_tables(subspace_test_seed, 20, mode);

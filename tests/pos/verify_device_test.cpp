@@ -155,9 +155,33 @@ TEST_CASE("device verifier accepts K = 26 proofs of a GPU plot and rejects them 
                                                  std::span<const std::uint8_t>(proofs.data() + i * bytes, bytes)));
 }
 
+// K = 27, whose ys take 33 bits (two words a y on the device): two proofs of a GPU plot, each
+// also for the other's s-bucket, and one with an x's bit flipped.
+TEST_CASE("device verifier accepts K = 27 proofs of a GPU plot and rejects them altered", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  const int k = 27;
+  const std::vector<std::uint8_t> s3 = pos_test::from_hex(pos_test::k27_proof_s3);
+  const std::vector<std::uint8_t> s4 = pos_test::from_hex(pos_test::k27_proof_s4);
+  std::vector<std::uint8_t> proofs;
+  for (const auto* proof : {&s3, &s4, &s3, &s4, &s4}) proofs.insert(proofs.end(), proof->begin(), proof->end());
+  const std::size_t bytes = pos_ref::proof_bytes(k);
+  proofs[4 * bytes + 57] ^= 0x10;  // one bit of an x in the middle
+  const std::uint32_t s3_bucket = pos_test::k27_proof_s3_bucket, s4_bucket = pos_test::k27_proof_s4_bucket;
+  const std::vector<std::uint32_t> challenges{s3_bucket, s4_bucket, s4_bucket, s3_bucket, s4_bucket};
+  sprig::pos::Verifier verifier(dev, k);
+  const std::vector<std::uint8_t> ok = verifier.verify(to_device(pos_test::k26_record_seed), challenges, proofs);
+  REQUIRE(ok == std::vector<std::uint8_t>{1, 1, 0, 0, 0});
+  for (std::size_t i = 0; i < challenges.size(); ++i)
+    REQUIRE(bool(ok[i]) == pos_ref::verify_proof(pos_test::k26_record_seed, k, challenges[i],
+                                                 std::span<const std::uint8_t>(proofs.data() + i * bytes, bytes)));
+  // The same proofs under another seed.
+  const std::vector<std::uint8_t> other = verifier.verify(to_device(verify_seed(7)), challenges, proofs);
+  REQUIRE(other == std::vector<std::uint8_t>(5, 0));
+}
+
 TEST_CASE("device verifier rejects bad arguments", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
-  REQUIRE_THROWS_WITH(sprig::pos::Verifier(dev, 27), Catch::Contains("K = 27 is out of range"));
+  REQUIRE_THROWS_WITH(sprig::pos::Verifier(dev, 28), Catch::Contains("K = 28 is out of range"));
   sprig::pos::Verifier verifier(dev, 15);
   const std::vector<std::uint32_t> challenges{1, 2};
   REQUIRE_THROWS_WITH(verifier.verify(sprig::pos::Seed{}, challenges, std::vector<std::uint8_t>(100)),

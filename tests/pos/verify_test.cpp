@@ -42,6 +42,23 @@ TEST_CASE("verification accepts two K = 26 proofs of a GPU plot and rejects them
   CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 26, 0, pack_proof(26, xs)));
 }
 
+TEST_CASE("verification accepts two K = 27 proofs of a GPU plot and rejects them altered") {
+  const auto s3 = pos_test::from_hex(pos_test::k27_proof_s3), s4 = pos_test::from_hex(pos_test::k27_proof_s4);
+  REQUIRE(s3.size() == proof_bytes(27));
+  const std::uint32_t b3 = pos_test::k27_proof_s3_bucket, b4 = pos_test::k27_proof_s4_bucket;
+  CHECK(verify_proof(pos_test::k26_record_seed, 27, b3, s3));
+  CHECK(verify_proof(pos_test::k26_record_seed, 27, b4, s4));
+  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 27, b4, s3));
+  // Its table-1 ys take 33 bits: the proof checks the wide path, not one a word would pass.
+  const auto xs = unpack_proof(27, s3);
+  std::size_t wide = 0;
+  for (std::uint32_t x : xs) wide += f1(pos_test::k26_record_seed, 27, x) >> 32;
+  CHECK(wide > 0);
+  auto flipped = xs;
+  flipped[40] ^= 1u << 26;  // the top bit of an x
+  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 27, b3, pack_proof(27, flipped)));
+}
+
 TEST_CASE("verification rejects a proof with one x flipped") {
   auto xs = unpack_proof(20, published_650());
   for (int i : {0, 17, 63}) {

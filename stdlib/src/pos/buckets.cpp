@@ -17,21 +17,24 @@ namespace detail {
 
 namespace {
 
+// Cache keys of kernels that read ys: K matters where its y takes two words.
+std::string y_key(int k) { return wide_y(k) ? "/wide" : ""; }
+
 // The bucket of the entry at position p, or `hole` where there is none: Abundance's tables
 // 2..7 hold pair b's matches at b * slots_per_pair + i for i < pair_sizes[b] (a hole's y is
 // never read: a table's transient ys hold nothing there), and a y of all ones is no entry.
-UInt bucket_at(const ReadBuffer<std::uint32_t>& ys, const ReadBuffer<std::uint32_t>& pair_sizes, const UInt& p,
+UInt bucket_at(int k, const ReadBuffer<std::uint32_t>& ys, const ReadBuffer<std::uint32_t>& pair_sizes, const UInt& p,
                const UInt& slots_per_pair, const UInt& hole) {
   Var<std::uint32_t> present = 1u;
   if_(slots_per_pair != 0u, [&] { if_(p % slots_per_pair >= pair_sizes[p / slots_per_pair], [&] { present = 0u; }); });
   Var<std::uint32_t> key = hole;
-  if_(present != 0u, [&] { key = min(ys[p] / param_bc, hole); });
+  if_(present != 0u, [&] { key = min(bucket_of(load_y(ys, p, k)), hole); });
   return key.load();
 }
 
 }  // namespace
 
-const BucketKeysKernel& bucket_keys_kernel(std::uint32_t invocations) {
+const BucketKeysKernel& bucket_keys_kernel(int k, std::uint32_t invocations) {
   std::string name = "pos_bucket_keys";
   auto trace = [=] {
     return kernel(
@@ -40,13 +43,13 @@ const BucketKeysKernel& bucket_keys_kernel(std::uint32_t invocations) {
             WriteBuffer<std::uint32_t> values, UInt count, UInt slots_per_pair, UInt hole) {
           UInt p = global_id().x();
           if_(p < count, [&] {
-            keys[p] = bucket_at(ys, pair_sizes, p, slots_per_pair, hole);
+            keys[p] = bucket_at(k, ys, pair_sizes, p, slots_per_pair, hole);
             values[p] = p;
           });
         },
         workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<BucketKeysKernel>(name + "/" + std::to_string(invocations), trace);
+  return sprig::detail::cached_kernel<BucketKeysKernel>(name + "/" + std::to_string(invocations) + y_key(k), trace);
 }
 
 const BucketRunsKernel& bucket_runs_kernel(std::uint32_t invocations) {
@@ -106,7 +109,7 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations) {
   return sprig::detail::cached_kernel<BucketSlotsKernel>(name + "/" + std::to_string(invocations), trace);
 }
 
-const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::uint32_t invocations) {
+const BucketScatterKernel& bucket_scatter_kernel(int k, std::uint32_t capacity, std::uint32_t invocations) {
   std::string name = "pos_bucket_scatter";
   auto trace = [=] {
     return kernel(
@@ -116,7 +119,7 @@ const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::ui
           const std::uint32_t staged_limit = staged_positions;
           UInt p = global_id().x();
           if_(p < count, [&] {
-            UInt key = bucket_at(ys, pair_sizes, p, slots_per_pair, hole);
+            UInt key = bucket_at(k, ys, pair_sizes, p, slots_per_pair, hole);
             if_(key != hole, [&] {
               UInt arrival = atomic_add(arrivals[key], 1u);
               if_(arrival < staged_limit, [&] { slots[key * staged_limit + arrival] = p; });
@@ -126,7 +129,7 @@ const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::ui
         workgroup(invocations));
   };
   return sprig::detail::cached_kernel<BucketScatterKernel>(
-      name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations), trace);
+      name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations) + y_key(k), trace);
 }
 
 const BucketOrderKernel& bucket_order_kernel(int k, std::uint32_t capacity, std::uint32_t invocations,
@@ -166,7 +169,8 @@ const BucketOrderKernel& bucket_order_kernel(int k, std::uint32_t capacity, std:
               store_packed(positions, bucket_position_layout(k), b * capacity + rank, wide(position));
             else
               slots[slot_position_word(Mode::Abundance, b, rank)] = position;
-            r_by_rank[rank] = ys[position] - b * param_bc;
+            // r = y - b * 15113 needs y's low word only (the difference is below 2^32).
+            r_by_rank[rank] = ys[position * y_words(k)] - b * param_bc;
             if (slot_links == SlotLinks::Positions) by_slot[b * capacity + rank] = position;
             if (slot_links == SlotLinks::FromLinks) by_slot[b * capacity + rank] = links[position].load();
           };
@@ -215,7 +219,7 @@ const BucketOrderKernel& bucket_order_kernel(int k, std::uint32_t capacity, std:
             for_(0u, count, invocations, [&](UInt chunk) {
               UInt p = chunk + ordered;
               Var<std::uint32_t> mine = 0u;
-              if_(p < count, [&] { mine = select(bucket_at(ys, pair_sizes, p, slots_per_pair, hole) == b, 1u, 0u); });
+              if_(p < count, [&] { mine = select(bucket_at(k, ys, pair_sizes, p, slots_per_pair, hole) == b, 1u, 0u); });
               UInt inclusive = lanes.inclusive(mine.load());
               UInt exclusive = lanes.exclusive(mine.load(), inclusive);
               totals.scan(lanes.last(inclusive));
@@ -235,7 +239,8 @@ const BucketOrderKernel& bucket_order_kernel(int k, std::uint32_t capacity, std:
         workgroup(invocations));
   };
   return sprig::detail::cached_kernel<BucketOrderKernel>(
-      name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations) + (apart ? "/k" + std::to_string(k) : ""),
+      name + "/" + std::to_string(capacity) + "/" + std::to_string(invocations) + (apart ? "/k" + std::to_string(k) : "") +
+          y_key(k),
       trace);
 }
 
@@ -272,7 +277,7 @@ std::vector<RecordStep> run_steps(Device& device, int k, const DeviceBuffer<std:
                     s.transient<std::uint32_t>(count, "bucketing positions"),
                     s.transient<std::uint32_t>(num_buckets(k), "bucketing run starts"),
                     s.transient<std::uint32_t>(num_buckets(k), "bucketing run ends")};
-        s.run(detail::bucket_keys_kernel(invocations), grid(count), ys, pair_sizes, scratch->keys, scratch->values,
+        s.run(detail::bucket_keys_kernel(k, invocations), grid(count), ys, pair_sizes, scratch->keys, scratch->values,
               count, 0u, hole);
       },
       [&, scratch, count, hole, invocations](Sequence& s) {
@@ -314,7 +319,7 @@ std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const 
   };
   auto scratch = std::make_shared<Scratch>();
   return {
-      [&, scratch, count, hole, slots_per_pair, capacity, buckets, invocations](Sequence& s) {
+      [&, scratch, k, count, hole, slots_per_pair, capacity, buckets, invocations](Sequence& s) {
         const bool apart = out.where == SlotPositions::Apart;
         scratch->arrivals = s.transient<std::uint32_t>(buckets, "bucketing arrivals");
         scratch->unused = s.transient<std::uint32_t>(1, "bucketing stand-in");
@@ -322,7 +327,7 @@ std::vector<RecordStep> bucketing_steps(Device& device, int k, Mode mode, const 
         if (apart)
           scratch->staging = s.transient<std::uint32_t>(std::size_t(buckets) * staged_positions, "bucketing staging");
         s.fill(scratch->arrivals, 0);
-        s.run(detail::bucket_scatter_kernel(capacity, invocations), grid(count), ys, pair_sizes, scratch->arrivals,
+        s.run(detail::bucket_scatter_kernel(k, capacity, invocations), grid(count), ys, pair_sizes, scratch->arrivals,
               apart ? scratch->staging : out.slots, count, slots_per_pair, hole);
       },
       [&, scratch, k, count, hole, slots_per_pair, capacity, buckets, order_invocations, links](Sequence& s) {

@@ -24,7 +24,7 @@ const F1Kernel& f1_kernel(int k, std::uint32_t invocations) {
         name,
         [=](ReadBuffer<std::uint32_t> keystream, WriteBuffer<std::uint32_t> ys) {
           UInt x = global_id().x();
-          if_(x < (1u << k), [&] { ys[x] = f1_y(keystream, x, k); });
+          if_(x < (1u << k), [&] { store_y(ys, x, k, f1_y(keystream, x, k)); });
         },
         workgroup(invocations));
   };

@@ -32,12 +32,13 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> ys_out, Buffer<std::uint32_t> metadata_out,
             Buffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
             Buffer<std::uint32_t> s_bucket_targets, Buffer<std::uint64_t> subspace_targets, UInt pairs) {
-          // The buckets' ys; the two positions of a kept match are read from the slots.
-          auto left = shared_array<std::uint32_t>(capacity, "left_ys");
-          auto right = shared_array<std::uint32_t>(capacity, "right_ys");
+          // The buckets' r values (a y is its bucket's base plus r); the two positions of a
+          // kept match are read from the slots.
+          auto left = shared_array<std::uint32_t>(capacity, "left_rs");
+          auto right = shared_array<std::uint32_t>(capacity, "right_rs");
           // Shared memory decides the occupancy: the H100's driver (580) gave this kernel 79
           // registers at 14 KiB a workgroup, 126 at 18 KiB and 150 at 25 KiB (one workgroup
-          // of 256 a multiprocessor). So the buckets hold only ys, and both rules keep two
+          // of 256 a multiprocessor). So the buckets hold only r values, and both rules keep two
           // bits per r (one entry, or more); Subspace, which keeps every entry of an r, counts
           // those with more in the r's bin (a byte per r took 15 KiB).
           auto rmap = shared_array<std::uint32_t>(rmap_words, "rmap");
@@ -62,20 +63,19 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           if (mode == Mode::Abundance && table < 7) zero_shared_words(metadata_out, metadata_bits_out, b, t, match_workgroup);
           if (ranks) zero_shared_words(parents, parent_rank_bits, b, t, match_workgroup);
           UInt left_size = sizes[b], right_size = sizes[b + 1u];
-          UInt left_base = b * param_bc, right_base = left_base + param_bc;
           for_(t, UInt(rmap_words), match_workgroup, [&](UInt i) { rmap[i] = 0u; });
           if_(t < r_bins, [&] { r_bin_sizes[t] = 0u; });
           auto position_at = [&](const UInt& bucket, const UInt& i) {
             return ranks ? apart_slot_position(bucket_positions, k, bucket, i)
                          : slots[slot_position_word(mode, bucket, i)].load();
           };
-          for_(t, left_size, match_workgroup, [&](UInt i) { left[i] = slot_y(slots, mode, b, i, where); });
-          for_(t, right_size, match_workgroup, [&](UInt i) { right[i] = slot_y(slots, mode, b + 1u, i, where); });
+          for_(t, left_size, match_workgroup, [&](UInt i) { left[i] = slot_r(slots, mode, b, i, where); });
+          for_(t, right_size, match_workgroup, [&](UInt i) { right[i] = slot_r(slots, mode, b + 1u, i, where); });
           barrier();
 
           // 1. The right bucket's entries by r bin, and its r map.
           for_(t, right_size, match_workgroup, [&](UInt j) {
-            UInt r = right[j] - right_base;
+            UInt r = right[j];
             r_place[j] = atomic_add(r_bin_sizes[r >> r_bin_shift], 1u, MemoryOrder::Relaxed, Scope::Workgroup);
             UInt shift = (r % 16u) * 2u;
             UInt before = atomic_or(rmap[r / 16u], UInt(1u) << shift, MemoryOrder::Relaxed, Scope::Workgroup);
@@ -94,7 +94,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             if_(ordered < r_bins, [&] { r_bin_starts[ordered] = totals.exclusive_prefix() + exclusive; });
             barrier();  // the starts are read below, and the totals are rewritten by step 2
             for_(t, right_size, match_workgroup, [&](UInt j) {
-              UInt r = right[j] - right_base;
+              UInt r = right[j];
               r_binned[r_bin_starts[r >> r_bin_shift] + r_place[j]] = (r << 9u) | j;
             });
             barrier();
@@ -117,7 +117,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             return n.load();
           };
           // The r that left entry i matches for this m.
-          auto target_of = [&](const UInt& i, const UInt& m) { return match_target(left[i] - left_base, parity, m); };
+          auto target_of = [&](const UInt& i, const UInt& m) { return match_target(left[i], parity, m); };
           Var<std::uint32_t> found = 0u;
           for_(0u, left_size, match_workgroup, [&](UInt chunk) {
             UInt i = chunk + ordered;
@@ -128,7 +128,7 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
             std::array<Var<std::uint32_t>, 2> twice{Var<std::uint32_t>(0u), Var<std::uint32_t>(0u)};
             Var<std::uint32_t> count = 0u;
             if_(i < left_size, [&] {
-              UInt r_left = left[i] - left_base;
+              UInt r_left = left[i];
               UInt q = r_left / param_c, c = r_left % param_c;
               for (std::uint32_t m = 0; m < param_m; ++m) {
                 UInt row = q + m;
@@ -195,8 +195,8 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           for_(t, kept, match_workgroup, [&](UInt s) {
             UInt packed = matches[s];
             UInt i = packed >> 16u, m = (packed >> 8u) & 255u, d = packed & 255u;
-            UInt left_position = position_at(b, i), left_y = left[i];
-            UInt target = match_target(left_y - left_base, parity, m);
+            UInt left_position = position_at(b, i), left_r = left[i];
+            UInt target = match_target(left_r, parity, m);
             // The d-th right entry (in bucket order) whose r is the target: the one with d
             // others of the target's r before it, all in the target's bin.
             UInt first = r_bin_starts[target >> r_bin_shift];
@@ -227,23 +227,23 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
               parents[position * 2u] = left_position;
               parents[position * 2u + 1u] = right_position;
             }
-            FnResult fn = compute_fn(k, table, left_y, load_metadata(metadata_in, xs, left_position, table, k, mode),
+            FnResult fn = compute_fn(k, table, y_of_bucket(k, b, left_r), load_metadata(metadata_in, xs, left_position, table, k, mode),
                                      load_metadata(metadata_in, xs, right_position, table, k, mode));
             if (table < 7) {
-              ys_out[position] = fn.y;
+              store_y(ys_out, position, k, fn.y);
               // Subspace's renumbering computes its dense tables' metadata again from the
               // parents (subspace.hpp): the sparse table keeps none.
               if (mode == Mode::Abundance)  // shared words zeroed above
                 store_packed(metadata_out, metadata_bits_out, position, fn.metadata);
             } else if (mode == Mode::Abundance) {
-              UInt s_bucket = fn.y >> std::uint32_t(param_ext);
+              UInt s_bucket = y_shifted(fn.y, param_ext);
               if_(s_bucket < num_s_buckets, [&] { atomic_min(s_bucket_targets[s_bucket], position); });
             } else {
               // Per first K bits of y (what a challenge selects), the entry first in (y, left,
               // right) order: the key is y's low 6 bits, left, right (positions < 2^26).
-              ULong key = (cast<std::uint64_t>(fn.y & 63u) << 52u) | (cast<std::uint64_t>(left_position) << 26u) |
+              ULong key = (cast<std::uint64_t>(fn.y.low & 63u) << 52u) | (cast<std::uint64_t>(left_position) << 26u) |
                           cast<std::uint64_t>(right_position);
-              atomic_min(subspace_targets[fn.y >> std::uint32_t(param_ext)], key);
+              atomic_min(subspace_targets[y_shifted(fn.y, param_ext)], key);
             }
           });
         },

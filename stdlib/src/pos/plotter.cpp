@@ -243,7 +243,7 @@ std::vector<RecordStep> Plotter::record_steps(const Seed& seed) {
     // Under ranks every table keeps its bucket positions, apart from the slots.
     const SlotPositions where = parents_ == ParentLayout::Ranks ? SlotPositions::Apart : SlotPositions::InSlots;
     r.keystream = s.transient<std::uint32_t>((f1_keystream_words(k) + 15) / 16 * 16, "F1 keystream");
-    r.ys[1] = s.transient<std::uint32_t>(std::size_t(1) << k, "table 1 ys");
+    r.ys[1] = s.transient<std::uint32_t>((std::size_t(1) << k) * y_words(k), "table 1 ys");
     r.buckets[1] = transient_buckets(s, k, mode_, "table 1", where);
     // Table 1's metadata is x (its position, or Subspace's xs_): table 2's matching binds a
     // one-word stand-in that it never reads.
@@ -256,7 +256,7 @@ std::vector<RecordStep> Plotter::record_steps(const Seed& seed) {
       const std::size_t metadata = sparse ? std::size_t(metadata_words(k, t)) * entries
                                           : packed_words(k, unsigned(metadata_bits(k, t)));
       // Table 7 keeps no ys or metadata: one-word stand-ins for matching to bind.
-      r.ys[t] = s.transient<std::uint32_t>(t < 7 ? entries : 1, name + " ys");
+      r.ys[t] = s.transient<std::uint32_t>(t < 7 ? entries * y_words(k) : 1, name + " ys");
       r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " metadata");
       if (sparse) {
         // Subspace's table 7 keeps its parents in its proof targets' keys.

@@ -116,8 +116,8 @@ const SubspaceGatherKernel& subspace_gather_kernel(int k, int table, std::uint32
               dense_parents[j * 2u + 1u] = right;
               // What matching computed and did not keep: one hash per entry costs less
               // than a sparse table's metadata, the largest buffer of a record.
-              UInt left_y = parent_ys[left];
-              FnResult fn = compute_fn(k, table, left_y,
+              // Subspace's K (at most 25) keeps y in a word.
+              FnResult fn = compute_fn(k, table, narrow_y(parent_ys[left]),
                                        detail::load_metadata(parent_metadata, xs, left, table, k, Mode::Subspace),
                                        detail::load_metadata(parent_metadata, xs, right, table, k, Mode::Subspace));
               const std::uint32_t words = metadata_words(k, table);

@@ -33,7 +33,7 @@ const VerifyF1Kernel& verify_f1_kernel(int k) {
                                       seeds[seed_base + 4u].load(), seeds[seed_base + 5u].load(),
                                       seeds[seed_base + 6u].load(), seeds[seed_base + 7u].load()};
             const std::array<UInt, 3> nonce{UInt(0u), UInt(0u), UInt(0u)};
-            UInt kq = (x * std::uint32_t(k)) >> 5u;
+            UInt kq = f1_bit_start(x, k).q;
             UInt block = kq >> 4u, w = kq & 15u;
             hash::ChachaWords words0 =
                 hash::chacha_block(hash::chacha_input(hash::ChachaLayout::Ietf, key, block, UInt(0u), nonce), 8);
@@ -42,7 +42,7 @@ const VerifyF1Kernel& verify_f1_kernel(int k) {
               second = hash::chacha_block(
                   hash::chacha_input(hash::ChachaLayout::Ietf, key, block + 1u, UInt(0u), nonce), 8)[0];
             });
-            ys[g] = f1_y(KeystreamPair{kq, block_word(words0, w), second}, x, k);
+            store_y(ys, g, k, f1_y(KeystreamPair{kq, block_word(words0, w), second}, x, k));
             metadata[g * verify_entry_words] = x;
             for (std::uint32_t m = 1; m < verify_entry_words; ++m) metadata[g * verify_entry_words + m] = 0u;
           });
@@ -63,7 +63,7 @@ const VerifyTableKernel& verify_table_kernel(int k, int table) {
           UInt g = global_id().x();
           if_(g < count * pairs, [&] {
             UInt left = 2u * g, right = left + 1u;  // entries of one proof are contiguous
-            UInt y_left = ys_in[left], y_right = ys_in[right];
+            YValue y_left = load_y(ys_in, left, k), y_right = load_y(ys_in, right, k);
             Wide meta_left = wide(UInt(0u)), meta_right = wide(UInt(0u));
             for (std::uint32_t m = 0; m < verify_metadata_words; ++m) {
               meta_left[m] = metadata_in[left * verify_entry_words + m];
@@ -73,7 +73,7 @@ const VerifyTableKernel& verify_table_kernel(int k, int table) {
                           metadata_in[right * verify_entry_words + verify_metadata_words];
             Bool ok = marked == 0u && pair_matches(y_left, y_right);
             FnResult f = compute_fn(k, table, y_left, meta_left, meta_right);
-            ys_out[g] = f.y;
+            store_y(ys_out, g, k, f.y);
             for (std::uint32_t m = 0; m < verify_metadata_words; ++m)
               metadata_out[g * verify_entry_words + m] = f.metadata[m];
             metadata_out[g * verify_entry_words + verify_metadata_words] = select(ok, UInt(0u), UInt(1u));
@@ -84,7 +84,7 @@ const VerifyTableKernel& verify_table_kernel(int k, int table) {
   return sprig::detail::cached_kernel<VerifyTableKernel>(name + "/k" + std::to_string(k), trace);
 }
 
-const VerifyResultKernel& verify_result_kernel() {
+const VerifyResultKernel& verify_result_kernel(int k) {
   std::string name = "pos_verify_result";
   auto trace = [=] {
     return kernel(
@@ -93,14 +93,14 @@ const VerifyResultKernel& verify_result_kernel() {
             WriteBuffer<std::uint32_t> valid, UInt count) {
           UInt i = global_id().x();
           if_(i < count, [&] {
-            UInt y = y7[i];
+            UInt first_bits = y_shifted(load_y(y7, i, k), param_ext);
             Bool unmarked = entries7[i * verify_entry_words + verify_metadata_words] == 0u;
-            valid[i] = select(unmarked && (y >> std::uint32_t(param_ext)) == challenges[i], UInt(1u), UInt(0u));
+            valid[i] = select(unmarked && first_bits == challenges[i], UInt(1u), UInt(0u));
           });
         },
         workgroup(64));
   };
-  return sprig::detail::cached_kernel<VerifyResultKernel>(name, trace);
+  return sprig::detail::cached_kernel<VerifyResultKernel>(name + "/k" + std::to_string(k), trace);
 }
 
 }  // namespace detail
@@ -116,9 +116,9 @@ void Verifier::record(Sequence& sequence, const DeviceBuffer<std::uint32_t>& see
       valid.size() < count)
     throw std::invalid_argument("pos verify: a buffer holds fewer than " + std::to_string(count) + " entries");
   const auto n = std::uint32_t(count);
-  DeviceBuffer<std::uint32_t> ys = device_.alloc<std::uint32_t>(count * 64);
+  DeviceBuffer<std::uint32_t> ys = device_.alloc<std::uint32_t>(count * 64 * y_words(k_));
   DeviceBuffer<std::uint32_t> metadata = device_.alloc<std::uint32_t>(count * 64 * verify_entry_words);
-  DeviceBuffer<std::uint32_t> ys_next = device_.alloc<std::uint32_t>(count * 32);
+  DeviceBuffer<std::uint32_t> ys_next = device_.alloc<std::uint32_t>(count * 32 * y_words(k_));
   DeviceBuffer<std::uint32_t> metadata_next = device_.alloc<std::uint32_t>(count * 32 * verify_entry_words);
   sequence.run(detail::verify_f1_kernel(k_), grid(count * 64), proofs, seeds, ys, metadata, n);
   for (int table = 2; table <= 7; ++table) {
@@ -127,7 +127,7 @@ void Verifier::record(Sequence& sequence, const DeviceBuffer<std::uint32_t>& see
     std::swap(ys, ys_next);
     std::swap(metadata, metadata_next);
   }
-  sequence.run(detail::verify_result_kernel(), grid(count), ys, metadata, challenges, valid, n);
+  sequence.run(detail::verify_result_kernel(k_), grid(count), ys, metadata, challenges, valid, n);
 }
 
 std::vector<std::uint8_t> Verifier::verify(std::span<const Seed> seeds, std::span<const std::uint32_t> challenges,

@@ -26,6 +26,7 @@
 #include "sprig/stdlib/pos/packed_entries.hpp"
 #include "sprig/stdlib/pos/params.hpp"
 #include "sprig/stdlib/pos/workgroups.hpp"
+#include "sprig/stdlib/pos/y_value.hpp"
 
 namespace sprig::pos {
 
@@ -64,11 +65,11 @@ inline std::uint32_t apart_slot_position(const std::vector<std::uint32_t>& posit
   const std::size_t slot = std::size_t(bucket) * bucket_capacity(Mode::Abundance) + rank;
   return std::uint32_t(unpack_entry(positions, bucket_position_layout(k), slot));
 }
-inline std::uint32_t slot_y(const std::vector<std::uint32_t>& slots, Mode mode, std::uint32_t bucket,
+inline std::uint64_t slot_y(const std::vector<std::uint32_t>& slots, Mode mode, std::uint32_t bucket,
                             std::uint32_t rank, SlotPositions positions = SlotPositions::InSlots) {
   const std::uint32_t r_start = positions == SlotPositions::InSlots ? bucket_capacity(mode) : 0;
   const std::uint32_t word = slots[std::size_t(bucket) * bucket_words(mode, positions) + r_start + rank / 2];
-  return bucket * param_bc + ((word >> (rank % 2 * 16)) & 0xffffu);
+  return std::uint64_t(bucket) * param_bc + ((word >> (rank % 2 * 16)) & 0xffffu);
 }
 
 // What Abundance's bucketing also writes for each filled bucket slot q = b * capacity + rank,
@@ -88,7 +89,8 @@ std::uint32_t hole_key(int k);
 namespace detail {
 
 // The same on the device: where slot `rank` of `bucket` keeps its position (in the slots),
-// the word that holds its r (with its neighbour's: ranks 2i and 2i + 1), and its y.
+// the word that holds its r (with its neighbour's: ranks 2i and 2i + 1), and its r (its y is
+// y_of_bucket(k, bucket, r)).
 inline UInt slot_position_word(Mode mode, const UInt& bucket, const UInt& rank) { return bucket * bucket_words(mode) + rank; }
 inline UInt slot_r_word(Mode mode, const UInt& bucket, const UInt& rank,
                         SlotPositions positions = SlotPositions::InSlots) {
@@ -96,10 +98,10 @@ inline UInt slot_r_word(Mode mode, const UInt& bucket, const UInt& rank,
   return bucket * bucket_words(mode, positions) + r_start + (rank >> 1u);
 }
 template <class Slots>
-UInt slot_y(const Slots& slots, Mode mode, const UInt& bucket, const UInt& rank,
+UInt slot_r(const Slots& slots, Mode mode, const UInt& bucket, const UInt& rank,
             SlotPositions positions = SlotPositions::InSlots) {
   UInt word = slots[slot_r_word(mode, bucket, rank, positions)];
-  return bucket * param_bc + ((word >> ((rank & 1u) * 16u)) & 0xffffu);
+  return (word >> ((rank & 1u) * 16u)) & 0xffffu;
 }
 // Abundance's slot position kept apart (bucket_position_layout).
 template <class Positions>
@@ -112,7 +114,7 @@ UInt apart_slot_position(const Positions& positions, int k, const UInt& bucket, 
 // i < pair_sizes[b]; the other slots are holes. Table 1 (slots_per_pair 0) has none.
 using BucketKeysKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
                                 WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
-const BucketKeysKernel& bucket_keys_kernel(std::uint32_t invocations);
+const BucketKeysKernel& bucket_keys_kernel(int k, std::uint32_t invocations);
 
 // Subspace, over keys in y order: where every bucket's run starts and ends (one writer each).
 using BucketRunsKernel =
@@ -129,7 +131,7 @@ const BucketSlotsKernel& bucket_slots_kernel(std::uint32_t invocations);
 // bucket), counting the arrivals of every bucket.
 using BucketScatterKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, Buffer<std::uint32_t>,
                                    WriteBuffer<std::uint32_t>, UInt, UInt, UInt>;
-const BucketScatterKernel& bucket_scatter_kernel(std::uint32_t capacity, std::uint32_t invocations);
+const BucketScatterKernel& bucket_scatter_kernel(int k, std::uint32_t capacity, std::uint32_t invocations);
 
 // Abundance, one workgroup per bucket: the staged positions ranked, the first `capacity` by
 // position written as slots (and their slot links), and the bucket's size. In-slot

@@ -7,18 +7,19 @@
 #include "sprig/stdlib/hash/blake3_compress.hpp"
 #include "sprig/stdlib/pos/bit_string.hpp"
 #include "sprig/stdlib/pos/params.hpp"
+#include "sprig/stdlib/pos/y_value.hpp"
 
 namespace sprig::pos {
 
 struct FnResult {
-  UInt y;
+  YValue y;
   Wide metadata;
 };
 
-inline FnResult compute_fn(int k, int table, const UInt& left_y, const Wide& left_meta, const Wide& right_meta) {
+inline FnResult compute_fn(int k, int table, const YValue& left_y, const Wide& left_meta, const Wide& right_meta) {
   const auto parent_bits = unsigned(metadata_bits(k, table - 1));
   BitString input;
-  input.append(left_y, unsigned(y_bits(k)));
+  append_y(input, k, left_y);
   input.append(left_meta, parent_bits);
   input.append(right_meta, parent_bits);
   hash::Blake3Block block = hash::zero_words<16>();
@@ -28,7 +29,7 @@ inline FnResult compute_fn(int k, int table, const UInt& left_y, const Wide& lef
   std::vector<UInt> digest;
   for (const UInt& w : h) digest.push_back(byte_swap(w));
 
-  FnResult out{bits_at(digest, 0, unsigned(y_bits(k))), wide(UInt(0u))};
+  FnResult out{y_bits_at(digest, 0, k), wide(UInt(0u))};
   if (table == 2 || table == 3) {
     BitString joined;
     joined.append(left_meta, parent_bits);

@@ -12,6 +12,7 @@
 #include "sprig/stdlib/pos/bit_string.hpp"
 #include "sprig/stdlib/pos/params.hpp"
 #include "sprig/stdlib/pos/workgroups.hpp"
+#include "sprig/stdlib/pos/y_value.hpp"
 
 namespace sprig::pos {
 
@@ -22,23 +23,34 @@ hash::ChachaStream f1_stream(const Seed& seed);
 // words read for the last x exist.
 std::size_t f1_keystream_words(int k);
 
+// Where x's K bits start in the keystream: word q, bit offset. K x exceeds 32 bits from
+// K = 28 (2^28 x 28), so the word is K (x / 32) plus the words of K (x mod 32) bits.
+struct F1BitStart {
+  UInt q, offset;
+};
+inline F1BitStart f1_bit_start(const UInt& x, int k) {
+  UInt within = (x & 31u) * std::uint32_t(k);
+  return {(x >> 5u) * std::uint32_t(k) + (within >> 5u), within & 31u};
+}
+
 // y of `x` from the keystream's little-endian words.
 template <class Words>
-UInt f1_y(const Words& keystream, const UInt& x, int k) {
-  UInt start = x * std::uint32_t(k);
-  UInt q = start >> 5u, offset = start & 31u;
+YValue f1_y(const Words& keystream, const UInt& x, int k) {
+  auto [q, offset] = f1_bit_start(x, k);
   UInt high = hash::big_endian(keystream[q].load()) << offset;
   // A shift by 32 is not a zero here (shift counts are taken modulo the width): select.
   UInt low = select(offset == 0u, UInt(0u), hash::big_endian(keystream[q + 1u].load()) >> (32u - offset));
   UInt partial = (high | low) >> std::uint32_t(32 - k);
-  return (partial << std::uint32_t(param_ext)) | (x >> std::uint32_t(k - param_ext));
+  UInt y_low = (partial << std::uint32_t(param_ext)) | (x >> std::uint32_t(k - param_ext));
+  if (!wide_y(k)) return narrow_y(y_low);
+  return {y_low, partial >> std::uint32_t(32 - param_ext)};
 }
 
 }  // namespace sprig::pos
 
 namespace sprig::pos::detail {
 
-// ys[x] = y(x) for x < 2^K.
+// y(x) for x < 2^K into ys (y_words(k) words each).
 using F1Kernel = Kernel<ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>>;
 const F1Kernel& f1_kernel(int k, std::uint32_t invocations);
 

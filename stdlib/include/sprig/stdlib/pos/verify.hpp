@@ -23,6 +23,7 @@
 #include "sprig/stdlib/pos/compute_fn.hpp"
 #include "sprig/stdlib/pos/f1.hpp"
 #include "sprig/stdlib/pos/params.hpp"
+#include "sprig/stdlib/pos/y_value.hpp"
 
 namespace sprig::pos {
 
@@ -33,9 +34,9 @@ inline constexpr std::uint32_t verify_entry_words = verify_metadata_words + 1;
 
 // The match rule for one pair (pos-spec §1.4): right's bucket follows left's, and right's r is
 // left's target for the one m with ((b_R - b_L) mod 119) == m, which exists iff it is < 64.
-inline Bool pair_matches(const UInt& y_left, const UInt& y_right) {
-  UInt bucket_left = y_left / param_bc, bucket_right = y_right / param_bc;
-  UInt r_left = y_left % param_bc, r_right = y_right % param_bc;
+inline Bool pair_matches(const YValue& y_left, const YValue& y_right) {
+  UInt bucket_left = bucket_of(y_left), bucket_right = bucket_of(y_right);
+  UInt r_left = r_of(y_left, bucket_left), r_right = r_of(y_right, bucket_right);
   UInt b_left = r_left / param_c, c_left = r_left % param_c;
   UInt b_right = r_right / param_c, c_right = r_right % param_c;
   UInt m = (b_right + param_b - b_left) % param_b;
@@ -76,10 +77,10 @@ using VerifyTableKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint
 const VerifyTableKernel& verify_table_kernel(int k, int table);
 
 // valid[i] = 1 iff table 7's entry is unmarked and its y's first K bits equal the challenge
-// (table 7's ys and entries, the challenges).
+// (table 7's ys and entries, the challenges). A level's ys take y_words(k) words an entry.
 using VerifyResultKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
                                   WriteBuffer<std::uint32_t>, UInt>;
-const VerifyResultKernel& verify_result_kernel();
+const VerifyResultKernel& verify_result_kernel(int k);
 
 }  // namespace sprig::pos::detail
 
