@@ -170,10 +170,10 @@ TEST_CASE("Plotter says when the device is too small for K", "[pos][device]") {
   REQUIRE_NOTHROW(sprig::pos::Plotter(small, 17));
 }
 
-TEST_CASE("Plotter rejects K outside 15..27 (Subspace's 15..25) with a clear error", "[pos][device]") {
+TEST_CASE("Plotter rejects K outside 15..28 (Subspace's 15..25) with a clear error", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
   REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 14), Catch::Contains("K = 14 is out of range"));
-  REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 28), Catch::Contains("K = 28 is out of range (supported: 15..27)"));
+  REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 29), Catch::Contains("K = 29 is out of range (supported: 15..28)"));
   REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 26, sprig::pos::Mode::Subspace),
                       Catch::Contains("K = 26 is out of range for Subspace's rules (supported: 15..25)"));
 }

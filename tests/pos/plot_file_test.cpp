@@ -188,8 +188,8 @@ TEST_CASE("plot file writer: refuses an impossible header") {
     return std::string();
   };
   CHECK_THAT(header_error({14, pos::Mode::Abundance, 1}),
-             Contains("cannot write test.plot") && Contains("K = 14 is out of range 15..27"));
-  CHECK_THAT(header_error({28, pos::Mode::Abundance, 1}), Contains("K = 28 is out of range"));
+             Contains("cannot write test.plot") && Contains("K = 14 is out of range 15..28"));
+  CHECK_THAT(header_error({29, pos::Mode::Abundance, 1}), Contains("K = 29 is out of range"));
   CHECK_THAT(header_error({26, pos::Mode::Subspace, 1}), Contains("K = 26 is out of range for Subspace's rules 15..25"));
   CHECK_THAT(header_error({-1, pos::Mode::Abundance, 1}), Contains("K = -1 is out of range"));
   CHECK_THAT(header_error({15, pos::Mode(7), 1}), Contains("plotting rules 7 are not a pos::Mode"));
@@ -289,7 +289,7 @@ TEST_CASE("plot file reader: refuses each impossible header field") {
     return read_error(bytes);
   };
   CHECK_THAT(with_word(8, 2), Contains("has format version 2; this program reads version 1"));
-  CHECK_THAT(with_word(12, 14), Contains("has a bad header: K = 14 is out of range 15..27"));
+  CHECK_THAT(with_word(12, 14), Contains("has a bad header: K = 14 is out of range 15..28"));
   CHECK_THAT(with_word(12, 0xffffffff), Contains("K = 4294967295 is out of range"));
   CHECK_THAT(with_word(16, 65537), Contains("a record count of 65537 is more than a plot file holds (65536)"));
   CHECK_THAT(with_word(20, 2), Contains("plotting rules 2 are unknown (0 Abundance, 1 Subspace)"));

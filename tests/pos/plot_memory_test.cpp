@@ -326,3 +326,30 @@ TEST_CASE("an Abundance plot with parent ranks equals the reference", "[pos][dev
   REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 22, sprig::pos::Mode::Abundance, links),
                       Catch::Contains("parents as links are Abundance's, up to K = 21"));
 }
+
+// K = 28 keeps tables 3 and 4's metadata in two buffers (more than a binding holds): the same
+// split at K = 15 and 16 with parent ranks as at K = 28 (and at K = 15 with links), every
+// table's metadata in two.
+TEST_CASE("an Abundance plot with its metadata in two buffers equals the reference", "[pos][device]") {
+  sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
+  for (auto parents : {sprig::pos::ParentLayout::Ranks, sprig::pos::ParentLayout::Links}) {
+    sprig::pos::PlotterOptions split;
+    split.metadata_in_two_buffers = true;
+    split.parents = parents;
+    for (int k : parents == sprig::pos::ParentLayout::Ranks ? std::vector<int>{15, 16} : std::vector<int>{15}) {
+      INFO("K = " << k << (parents == sprig::pos::ParentLayout::Ranks ? ", ranks" : ", links"));
+      sprig::pos::Plotter plotter(dev, k, sprig::pos::Mode::Abundance, split);
+      require_same_proofs(plotter.plot(device_seed(seed_of(5))),
+                          pos_ref::create_proofs(pos_ref::build_tables(seed_of(5), k, pos_ref::Mode::Abundance)));
+    }
+  }
+  sprig::pos::PlotterOptions subspace;
+  subspace.metadata_in_two_buffers = true;
+  REQUIRE_THROWS_WITH(sprig::pos::Plotter(dev, 15, sprig::pos::Mode::Subspace, subspace),
+                      Catch::Contains("metadata_in_two_buffers is for Abundance's rules"));
+  // K = 28's rule: two buffers only where one cannot hold the table.
+  REQUIRE(sprig::pos::packed_split_pairs(28, unsigned(sprig::pos::metadata_bits(28, 3))) ==
+          (sprig::pos::num_pairs(28) + 1) / 2);
+  REQUIRE(sprig::pos::packed_split_pairs(28, unsigned(sprig::pos::metadata_bits(28, 5))) == 0);
+  REQUIRE(sprig::pos::packed_split_pairs(27, unsigned(sprig::pos::metadata_bits(27, 3))) == 0);
+}

@@ -67,6 +67,24 @@ inline constexpr std::string_view k27_proof_s4 =
     "36e83dba977cf188eec36bc2cda67eba6191a10c92feba6665f41c1b2032d7ab168780a3f6e32fe852528d743fa32c748af82469"
     "a238275e2712a134";
 
+// The same at K = 28 (ys of 34 bits; tables 3 and 4's metadata in two buffers on the device):
+// the first two proofs (s-buckets 3 and 6) of record 0, `sprig-plot plot --k 28 --records 1
+// --sector-id 02…02` on an NVIDIA H200 (2026-12-02), whose 32,768 proofs the device verifier
+// and pos_reference_verify_plot accepted.
+inline constexpr std::uint32_t k28_proof_s3_bucket = 3, k28_proof_s6_bucket = 6;
+inline constexpr std::string_view k28_proof_s3 =
+    "1f8850eb3354b2afdd348ff41e07894721943d7c71ac96cff8472de4896b056e5c968373bf0fdceb832ccfc3aa6f69c287e5bc8f"
+    "c1bd53674d4788a05241a7ddafd95960a48c42a2c0d7cf65fafcae4250d6be37cd83b64c845de6744d44081f8408f3d8176878b6"
+    "c626644e61ee65a52dea9b78f75c7b7839bb294ad976562d17d6216cd4549b9fb896e40abfd1c25524e38fc5ae291f8d111f6417"
+    "5e1e354c3753f03f2a9f96ee46e4d89d9332fd7555293bdd3d73f00e97f70fe6d768fe209760b5e6b33c36588d1bd9253cc3fb46"
+    "fae6b614dbfbc8be542b73d0ba165674";
+inline constexpr std::string_view k28_proof_s6 =
+    "c1bf5b56f9eee1cff586399c587d51f65c0c90bfaf8f367522138f2c1b8706151d0212ba06985cee46513aa29b92373130f28b97"
+    "9c4deb0ca020bddf965bb081b9e1a175b7fa73cac764ce141890766af6b471d1c15d55ebaf9449ff77acaf9669b78ae67dca2132"
+    "d77d3e2b1a99533468bf71d43aa19983dceda2425ae7280d52ccee3466b99cf80cfa292a4b1bc718de841e690400ed3a1040809e"
+    "67959bf82b92130d5d6840712fca0fb70e1132aa52953162c5a4864ec78f1c1093ae52384a53b965245a1667f79570e9f6ba80e9"
+    "1673c483038cab05ae96564c902a4e5a";
+
 inline const pos_ref::Tables& k20_tables(pos_ref::Mode mode) {
   if (mode == pos_ref::Mode::Abundance) {
     static const pos_ref::Tables abundance = pos_ref::build_tables(subspace_test_seed, 20, mode);

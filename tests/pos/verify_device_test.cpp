@@ -2,6 +2,7 @@
 // against the reference's verify_proof, on both backends: every proof of a plot is accepted,
 // tampered proofs and wrong challenges are rejected.
 #include <map>
+#include <string_view>
 
 #include <catch2/catch.hpp>
 
@@ -155,19 +156,30 @@ TEST_CASE("device verifier accepts K = 26 proofs of a GPU plot and rejects them 
                                                  std::span<const std::uint8_t>(proofs.data() + i * bytes, bytes)));
 }
 
-// K = 27, whose ys take 33 bits (two words a y on the device): two proofs of a GPU plot, each
-// also for the other's s-bucket, and one with an x's bit flipped.
-TEST_CASE("device verifier accepts K = 27 proofs of a GPU plot and rejects them altered", "[pos][device]") {
+// K = 27 and 28, whose ys take 33 and 34 bits (two words a y on the device): two proofs of a
+// GPU plot, each also for the other's s-bucket, and one with an x's bit flipped.
+TEST_CASE("device verifier accepts K = 27 and 28 proofs of a GPU plot and rejects them altered", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
-  const int k = 27;
-  const std::vector<std::uint8_t> s3 = pos_test::from_hex(pos_test::k27_proof_s3);
-  const std::vector<std::uint8_t> s4 = pos_test::from_hex(pos_test::k27_proof_s4);
+  struct Vectors {
+    int k;
+    std::string_view first, second;
+    std::uint32_t first_bucket, second_bucket;
+  };
+  const Vectors vectors = GENERATE(
+      Vectors{27, pos_test::k27_proof_s3, pos_test::k27_proof_s4, pos_test::k27_proof_s3_bucket,
+              pos_test::k27_proof_s4_bucket},
+      Vectors{28, pos_test::k28_proof_s3, pos_test::k28_proof_s6, pos_test::k28_proof_s3_bucket,
+              pos_test::k28_proof_s6_bucket});
+  const int k = vectors.k;
+  CAPTURE(k);
+  const std::vector<std::uint8_t> first = pos_test::from_hex(vectors.first), second = pos_test::from_hex(vectors.second);
   std::vector<std::uint8_t> proofs;
-  for (const auto* proof : {&s3, &s4, &s3, &s4, &s4}) proofs.insert(proofs.end(), proof->begin(), proof->end());
+  for (const auto* proof : {&first, &second, &first, &second, &second})
+    proofs.insert(proofs.end(), proof->begin(), proof->end());
   const std::size_t bytes = pos_ref::proof_bytes(k);
   proofs[4 * bytes + 57] ^= 0x10;  // one bit of an x in the middle
-  const std::uint32_t s3_bucket = pos_test::k27_proof_s3_bucket, s4_bucket = pos_test::k27_proof_s4_bucket;
-  const std::vector<std::uint32_t> challenges{s3_bucket, s4_bucket, s4_bucket, s3_bucket, s4_bucket};
+  const std::uint32_t b1 = vectors.first_bucket, b2 = vectors.second_bucket;
+  const std::vector<std::uint32_t> challenges{b1, b2, b2, b1, b2};
   sprig::pos::Verifier verifier(dev, k);
   const std::vector<std::uint8_t> ok = verifier.verify(to_device(pos_test::k26_record_seed), challenges, proofs);
   REQUIRE(ok == std::vector<std::uint8_t>{1, 1, 0, 0, 0});
@@ -181,7 +193,7 @@ TEST_CASE("device verifier accepts K = 27 proofs of a GPU plot and rejects them 
 
 TEST_CASE("device verifier rejects bad arguments", "[pos][device]") {
   sprig::Device& dev = sprig::test::device(SPRIG_BACKEND);
-  REQUIRE_THROWS_WITH(sprig::pos::Verifier(dev, 28), Catch::Contains("K = 28 is out of range"));
+  REQUIRE_THROWS_WITH(sprig::pos::Verifier(dev, 29), Catch::Contains("K = 29 is out of range"));
   sprig::pos::Verifier verifier(dev, 15);
   const std::vector<std::uint32_t> challenges{1, 2};
   REQUIRE_THROWS_WITH(verifier.verify(sprig::pos::Seed{}, challenges, std::vector<std::uint8_t>(100)),

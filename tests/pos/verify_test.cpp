@@ -59,6 +59,22 @@ TEST_CASE("verification accepts two K = 27 proofs of a GPU plot and rejects them
   CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 27, b3, pack_proof(27, flipped)));
 }
 
+TEST_CASE("verification accepts two K = 28 proofs of a GPU plot and rejects them altered") {
+  const auto s3 = pos_test::from_hex(pos_test::k28_proof_s3), s6 = pos_test::from_hex(pos_test::k28_proof_s6);
+  REQUIRE(s3.size() == proof_bytes(28));
+  const std::uint32_t b3 = pos_test::k28_proof_s3_bucket, b6 = pos_test::k28_proof_s6_bucket;
+  CHECK(verify_proof(pos_test::k26_record_seed, 28, b3, s3));
+  CHECK(verify_proof(pos_test::k26_record_seed, 28, b6, s6));
+  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 28, b3, s6));
+  const auto xs = unpack_proof(28, s6);
+  std::size_t above_33_bits = 0;
+  for (std::uint32_t x : xs) above_33_bits += f1(pos_test::k26_record_seed, 28, x) >> 33;
+  CHECK(above_33_bits > 0);
+  auto flipped = xs;
+  flipped[63] ^= 1u << 27;  // the top bit of the last x
+  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 28, b6, pack_proof(28, flipped)));
+}
+
 TEST_CASE("verification rejects a proof with one x flipped") {
   auto xs = unpack_proof(20, published_650());
   for (int i : {0, 17, 63}) {

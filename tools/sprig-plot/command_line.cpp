@@ -102,7 +102,7 @@ CLI::Option* add(CLI::App& command, const std::string& name, const char* type, c
 }
 
 void add_k(CLI::App& command, int& k) {
-  add(command, "--k", "K", "K, 15..27 (Subspace's rules: 15..25; default 20)", [&k](const std::string& text) { k = parse_k(text); });
+  add(command, "--k", "K", "K, 15..28 (Subspace's rules: 15..25; default 20)", [&k](const std::string& text) { k = parse_k(text); });
 }
 void add_records(CLI::App& command, std::uint32_t& records, std::uint32_t max, const char* description) {
   add(command, "--records", "N", description,

@@ -8,7 +8,9 @@
 namespace sprig::pos::detail {
 
 const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup,
-                                             ParentLayout parents_layout) {
+                                             ParentLayout parents_layout, MetadataSplit split) {
+  if (mode != Mode::Abundance && (split.below != 0 || split.child != 0))
+    throw std::logic_error("pos find_matches: only Abundance's packed metadata takes two buffers");
   if ((mode == Mode::Subspace) != (parents_layout == ParentLayout::Positions) || parents_layout == ParentLayout::Auto)
     throw std::logic_error("pos find_matches: Abundance's parents are links or ranks, Subspace's positions");
   const bool links = parents_layout == ParentLayout::Links, ranks = parents_layout == ParentLayout::Ranks;
@@ -29,8 +31,9 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
         name,
         [=](ReadBuffer<std::uint32_t> slots, ReadBuffer<std::uint32_t> bucket_positions,
             ReadBuffer<std::uint32_t> sizes, ReadBuffer<std::uint32_t> metadata_in,
-            ReadBuffer<std::uint32_t> xs, WriteBuffer<std::uint32_t> ys_out, Buffer<std::uint32_t> metadata_out,
-            Buffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
+            ReadBuffer<std::uint32_t> metadata_in_upper, ReadBuffer<std::uint32_t> xs,
+            WriteBuffer<std::uint32_t> ys_out, Buffer<std::uint32_t> metadata_out,
+            Buffer<std::uint32_t> metadata_out_upper, Buffer<std::uint32_t> parents, WriteBuffer<std::uint32_t> pair_sizes,
             Buffer<std::uint32_t> s_bucket_targets, Buffer<std::uint64_t> subspace_targets, UInt pairs) {
           // The buckets' r values (a y is its bucket's base plus r); the two positions of a
           // kept match are read from the slots.
@@ -60,7 +63,17 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
           // Abundance's packed metadata and parent ranks: the words entries share start at
           // zero (packed_entries.hpp); the barriers below order these stores before step 3's.
           const auto metadata_bits_out = unsigned(metadata_bits(k, table));
-          if (mode == Mode::Abundance && table < 7) zero_shared_words(metadata_out, metadata_bits_out, b, t, match_workgroup);
+          const bool packed_out = mode == Mode::Abundance && table < 7;
+          // Where the child's metadata takes two buffers, pair b's group is in the upper from
+          // pair `split_out` on (b is the workgroup's: the branches are uniform).
+          const std::uint32_t split_out = packed_out ? split.child : 0;
+          auto in_metadata_out = [&](auto&& lower, auto&& upper) {
+            if (split_out == 0) lower();
+            else if_(b < split_out, lower).else_(upper);
+          };
+          if (packed_out)
+            in_metadata_out([&] { zero_shared_words(metadata_out, metadata_bits_out, b, t, match_workgroup); },
+                            [&] { zero_shared_words(metadata_out_upper, metadata_bits_out, b - split_out, t, match_workgroup); });
           if (ranks) zero_shared_words(parents, parent_rank_bits, b, t, match_workgroup);
           UInt left_size = sizes[b], right_size = sizes[b + 1u];
           for_(t, UInt(rmap_words), match_workgroup, [&](UInt i) { rmap[i] = 0u; });
@@ -227,14 +240,18 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
               parents[position * 2u] = left_position;
               parents[position * 2u + 1u] = right_position;
             }
-            FnResult fn = compute_fn(k, table, y_of_bucket(k, b, left_r), load_metadata(metadata_in, xs, left_position, table, k, mode),
-                                     load_metadata(metadata_in, xs, right_position, table, k, mode));
+            FnResult fn = compute_fn(
+                k, table, y_of_bucket(k, b, left_r),
+                load_split_metadata(metadata_in, metadata_in_upper, xs, left_position, table, k, mode, split.below),
+                load_split_metadata(metadata_in, metadata_in_upper, xs, right_position, table, k, mode, split.below));
             if (table < 7) {
               store_y(ys_out, position, k, fn.y);
               // Subspace's renumbering computes its dense tables' metadata again from the
               // parents (subspace.hpp): the sparse table keeps none.
-              if (mode == Mode::Abundance)  // shared words zeroed above
-                store_packed(metadata_out, metadata_bits_out, position, fn.metadata);
+              if (packed_out)  // shared words zeroed above
+                in_metadata_out([&] { store_packed(metadata_out, metadata_bits_out, position, fn.metadata); }, [&] {
+                  store_packed(metadata_out_upper, metadata_bits_out, position - split_out * kept_limit, fn.metadata);
+                });
             } else if (mode == Mode::Abundance) {
               UInt s_bucket = y_shifted(fn.y, param_ext);
               if_(s_bucket < num_s_buckets, [&] { atomic_min(s_bucket_targets[s_bucket], position); });
@@ -249,8 +266,12 @@ const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::u
         },
         workgroup(match_workgroup));
   };
+  const std::string split_key =
+      split.below == 0 && split.child == 0
+          ? ""
+          : "/split" + std::to_string(split.below) + "," + std::to_string(split.child);
   return sprig::detail::cached_kernel<FindMatchesKernel>(
-      name + "/k" + std::to_string(k) + "/" + std::to_string(match_workgroup), trace);
+      name + "/k" + std::to_string(k) + "/" + std::to_string(match_workgroup) + split_key, trace);
 }
 
 void check_match_shared_memory(const DeviceInfo& device, int k, Mode mode) {

@@ -23,13 +23,17 @@ std::size_t child_slots(int k, Mode mode) { return std::size_t(num_pairs(k)) * m
 // The largest buffer a record binds: a table's metadata at its widest, a table's parents (the
 // size of Subspace's 64-bit sort keys), the buckets (or the staging of positions, their
 // size), or the proofs of every s-bucket.
-std::uint64_t largest_binding(int k, Mode mode) {
+std::uint64_t largest_binding(int k, Mode mode, const std::array<std::uint32_t, 8>& metadata_split) {
   const std::uint64_t slots = child_slots(k, mode);
   std::uint64_t metadata = 0;
-  for (int table = 2; table <= 6; ++table)
+  for (int table = 2; table <= 6; ++table) {
+    const auto bits = unsigned(metadata_bits(k, table));
+    const std::uint32_t split = metadata_split[std::size_t(table)];
     metadata = std::max<std::uint64_t>(
         metadata, 4 * (mode == Mode::Subspace ? slots * metadata_words(k, table)
-                                              : packed_words(k, unsigned(metadata_bits(k, table)))));
+                                              : std::max(packed_lower_words(k, bits, split),
+                                                         packed_upper_words(k, bits, split))));
+  }
   return std::max({metadata, slots * 2 * 4, std::uint64_t(num_buckets(k)) * bucket_words(mode) * 4,
                    std::uint64_t(num_s_buckets) * proof_words(k) * 4});
 }
@@ -40,6 +44,8 @@ std::uint64_t largest_binding(int k, Mode mode) {
 struct Plotter::RecordBuffers {
   DeviceBuffer<std::uint32_t> keystream, all_proofs, challenges;
   std::array<DeviceBuffer<std::uint32_t>, 8> ys, metadata, parents;  // tables 1..7 (ys[1]: table 1's)
+  // Abundance's metadata above one binding (packed_split_pairs): its upper pairs; else a stand-in.
+  std::array<DeviceBuffer<std::uint32_t>, 8> metadata_upper;
   std::array<Buckets, 7> buckets;                                     // of tables 1..6
   // Abundance: parents[t] holds table t's links or ranks by position; under links,
   // slot_links[t] holds its links by bucket slot.
@@ -56,7 +62,14 @@ Plotter::Plotter(Device& device, int k, Mode mode, PlotterOptions options)
       parents_(parent_layout(k, mode, options.parents)),
       workspace_(std::move(options.workspace)),
       memory_budget_(options.memory_budget) {
-  const std::uint64_t largest = largest_binding(k, mode);
+  if (mode == Mode::Abundance)
+    for (int table = 2; table <= 6; ++table)
+      metadata_split_[std::size_t(table)] = options.metadata_in_two_buffers
+                                                ? (num_pairs(k) + 1) / 2
+                                                : packed_split_pairs(k, unsigned(metadata_bits(k, table)));
+  else if (options.metadata_in_two_buffers)
+    throw std::invalid_argument("pos::Plotter: metadata_in_two_buffers is for Abundance's rules, not Subspace's");
+  const std::uint64_t largest = largest_binding(k, mode, metadata_split_);
   if (largest > device.info().max_buffer_bytes)
     throw std::invalid_argument("pos::Plotter: device too small: K = " + std::to_string(k) + " (" + mode_name(mode) +
                                 ") needs buffers of " + std::to_string((largest + (1u << 20) - 1) >> 20) + " MiB, and " +
@@ -248,16 +261,23 @@ std::vector<RecordStep> Plotter::record_steps(const Seed& seed) {
     // Table 1's metadata is x (its position, or Subspace's xs_): table 2's matching binds a
     // one-word stand-in that it never reads.
     r.metadata[1] = s.transient<std::uint32_t>(1, "table 1 metadata stand-in");
+    r.metadata_upper[1] = s.transient<std::uint32_t>(1, "table 1 upper metadata stand-in");
     for (int t = 2; t <= 7; ++t) {
       const std::string name = "table " + std::to_string(t);
       // Subspace's dense tables hold their room's entries; its sparse ones, and Abundance's,
       // their slots.
       const std::size_t entries = sparse && t < 7 ? room_[t] : slots;
-      const std::size_t metadata = sparse ? std::size_t(metadata_words(k, t)) * entries
-                                          : packed_words(k, unsigned(metadata_bits(k, t)));
+      const auto bits = unsigned(metadata_bits(k, t));
+      const std::uint32_t split_pairs = metadata_split_[std::size_t(t)];
+      const std::size_t metadata =
+          sparse ? std::size_t(metadata_words(k, t)) * entries : packed_lower_words(k, bits, split_pairs);
+      const bool split = split_pairs != 0;
       // Table 7 keeps no ys or metadata: one-word stand-ins for matching to bind.
       r.ys[t] = s.transient<std::uint32_t>(t < 7 ? entries * y_words(k) : 1, name + " ys");
-      r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1), name + " metadata");
+      r.metadata[t] = s.transient<std::uint32_t>(std::max<std::size_t>(metadata, 1),
+                                                  name + (split ? " metadata (lower pairs)" : " metadata"));
+      r.metadata_upper[t] = s.transient<std::uint32_t>(packed_upper_words(k, bits, split_pairs),
+                                                        name + (split ? " metadata (upper pairs)" : " upper metadata stand-in"));
       if (sparse) {
         // Subspace's table 7 keeps its parents in its proof targets' keys.
         r.parents[t] = t < 7 ? kept_parents_[std::size_t(t - 2)] : no_parents_;
@@ -324,10 +344,12 @@ std::vector<RecordStep> Plotter::table_steps(const std::shared_ptr<RecordBuffers
     const Grid pair_grid = sprig::detail::tile_grid(pairs, sprig::detail::TileShape{match_workgroup, 1});
     const auto t = std::size_t(table);
     const Buckets& below = r.buckets[t - 1];
-    s.run(detail::find_matches_kernel(k, table, mode, match_workgroup, parents_), pair_grid, below.slots,
-          below.where == SlotPositions::Apart ? below.positions : below.slots, below.sizes, r.metadata[t - 1], xs_,
-          sparse ? r.sparse_ys[t] : r.ys[t],
-          sparse ? r.no_sparse_metadata : r.metadata[t], sparse ? r.sparse_parents[t] : r.parents[t], pair_sizes_,
+    const detail::MetadataSplit split{metadata_split_[t - 1], metadata_split_[t]};
+    s.run(detail::find_matches_kernel(k, table, mode, match_workgroup, parents_, split), pair_grid, below.slots,
+          below.where == SlotPositions::Apart ? below.positions : below.slots, below.sizes, r.metadata[t - 1],
+          r.metadata_upper[t - 1], xs_, sparse ? r.sparse_ys[t] : r.ys[t],
+          sparse ? r.no_sparse_metadata : r.metadata[t], r.metadata_upper[t], sparse ? r.sparse_parents[t] : r.parents[t],
+          pair_sizes_,
           targets_, subspace_targets_, pairs);
   }};
   if (table == 7) return out;

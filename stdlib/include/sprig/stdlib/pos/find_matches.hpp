@@ -59,18 +59,44 @@ inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadB
   return m;
 }
 
+// Abundance's metadata of the table below from its lower or upper buffer where the table
+// keeps its first `split` pairs' in the lower (packed_split_pairs); from the one if split is 0.
+inline Wide load_split_metadata(const ReadBuffer<std::uint32_t>& lower, const ReadBuffer<std::uint32_t>& upper,
+                                const ReadBuffer<std::uint32_t>& xs, const UInt& position, int table, int k,
+                                Mode mode, std::uint32_t split) {
+  const auto bits = unsigned(metadata_bits(k, table - 1));
+  if (split == 0 || table == 2 || mode != Mode::Abundance) return load_metadata(lower, xs, position, table, k, mode);
+  const std::uint32_t first_upper = split * matches_per_pair(Mode::Abundance);
+  std::array<Var<std::uint32_t>, 4> m{Var<std::uint32_t>(0u), Var<std::uint32_t>(0u), Var<std::uint32_t>(0u),
+                                      Var<std::uint32_t>(0u)};
+  auto take = [&](const Wide& w) {
+    for (std::size_t i = 0; i < m.size(); ++i) m[i] = w[i];
+  };
+  if_(position < first_upper, [&] { take(load_packed(lower, PackedLayout(bits), position)); }).else_([&] {
+    take(load_packed(upper, PackedLayout(bits), position - first_upper));
+  });
+  return {m[0].load(), m[1].load(), m[2].load(), m[3].load()};
+}
+
 // Workgroups of `match_workgroup` invocations (match_invocations, workgroups.hpp).
 // The buffers: the table below's bucket slots, its bucket positions where they are apart
 // from the slots (Abundance's ranks; else bind the slots again, unread), its bucket sizes and
-// metadata, table 1's xs (Subspace's), then the child's ys, metadata and parents, the pair
-// sizes and table 7's targets.
+// metadata (lower and upper, packed_split_pairs; a stand-in upper where there is one),
+// table 1's xs (Subspace's), then the child's ys, metadata (lower and upper) and parents,
+// the pair sizes and table 7's targets.
 using FindMatchesKernel =
     Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
-           ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, Buffer<std::uint32_t>,
-           WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>, Buffer<std::uint64_t>, UInt>;
+           ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>,
+           Buffer<std::uint32_t>, Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, Buffer<std::uint32_t>,
+           Buffer<std::uint64_t>, UInt>;
 // `parents`: the resolved layout (links.hpp): Links or Ranks (Abundance), Positions (Subspace).
+// Abundance's metadata split (packed_split_pairs) of the table below and of the child: the
+// pairs in their lower buffers, 0 where a table keeps one buffer.
+struct MetadataSplit {
+  std::uint32_t below = 0, child = 0;
+};
 const FindMatchesKernel& find_matches_kernel(int k, int table, Mode mode, std::uint32_t match_workgroup,
-                                             ParentLayout parents);
+                                             ParentLayout parents, MetadataSplit split = {});
 
 // find_matches holds a pair of buckets, the right bucket's entries by r bin (and Abundance's
 // r map) and the kept matches in shared memory: about 11 KiB (Abundance) and 15 KiB

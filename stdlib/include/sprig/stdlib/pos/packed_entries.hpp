@@ -52,6 +52,23 @@ inline constexpr std::size_t packed_words(int k, unsigned bits) {
   return bits == 0 ? 1 : std::size_t(num_pairs(k)) * packed_pair_words(bits);
 }
 
+// A binding holds less than 2^32 bytes on any Vulkan device (maxStorageBufferRange is a
+// uint32_t), so a table whose packed entries take more (K = 28: tables 3 and 4's 112-bit
+// metadata, 4.6 GB) keeps them in two buffers: the groups of its first `split` pairs in the
+// lower, the rest in the upper, each indexed from its own first pair. 0: one buffer.
+inline constexpr std::uint32_t packed_split_pairs(int k, unsigned bits) {
+  const std::uint64_t bytes = std::uint64_t(packed_words(k, bits)) * 4;
+  return bytes < (std::uint64_t(1) << 32) ? 0 : (num_pairs(k) + 1) / 2;
+}
+// Words of the lower and upper buffers of a table split after `split` pairs (0: one buffer,
+// and the upper a one-word stand-in).
+inline constexpr std::size_t packed_lower_words(int k, unsigned bits, std::uint32_t split) {
+  return split == 0 ? packed_words(k, bits) : std::size_t(split) * packed_pair_words(bits);
+}
+inline constexpr std::size_t packed_upper_words(int k, unsigned bits, std::uint32_t split) {
+  return split == 0 ? 1 : std::size_t(num_pairs(k) - split) * packed_pair_words(bits);
+}
+
 // Bits of a position in an Abundance table (table 1's x included: 2^K < pairs * 288).
 inline constexpr unsigned parent_position_bits(int k) {
   return unsigned(std::bit_width(std::uint64_t(num_pairs(k)) * matches_per_pair(Mode::Abundance) - 1));

@@ -12,10 +12,11 @@ namespace sprig::pos {
 using Seed = std::array<std::uint8_t, 32>;
 
 inline constexpr int min_k = 15;
-// y has K + 6 bits: a word up to K = 26, two at K = 27 (y_value.hpp). K = 28 would need
-// tables 3 and 4's metadata (112 bits an entry, 4.6 GB) split over two bindings. Subspace
-// stops at 25: its table-7 keys hold two dense positions of 26 bits.
-inline constexpr int max_k = 27;
+// y has K + 6 bits: a word up to K = 26, two at K = 27 and 28 (y_value.hpp); at K = 28
+// tables 3 and 4's metadata (112 bits an entry, 4.6 GB) takes two buffers
+// (packed_split_pairs). Subspace stops at 25: its table-7 keys hold two dense positions of
+// 26 bits.
+inline constexpr int max_k = 28;
 inline constexpr int max_subspace_k = 25;
 inline constexpr int param_ext = 6;  // y has K + 6 bits
 inline constexpr std::uint32_t param_m = 64;

@@ -54,6 +54,10 @@ struct PlotterOptions {
   // (docs/memory.md); so are Subspace's kept tables where the budget has no room for them.
   // A budget below what the plotter must keep in device memory is refused when it is made.
   std::uint64_t memory_budget = 0;
+  // Abundance: keep every table's metadata in two buffers, as K = 28's tables 3 and 4 must
+  // (packed_split_pairs), at any K: what lets tests plot through the split where the
+  // reference can check the proofs.
+  bool metadata_in_two_buffers = false;
 };
 
 class Plotter {
@@ -186,6 +190,8 @@ class Plotter {
   // Subspace: tables 2..6's room, parents and entry counts (and their host-cached copy, read
   // by settle()); the last record's seed and chunks, to plot it again.
   std::array<std::uint32_t, 8> room_{};
+  // Abundance: pairs in the lower of table t's two metadata buffers, 0 where it keeps one.
+  std::array<std::uint32_t, 8> metadata_split_{};
   std::array<DeviceBuffer<std::uint32_t>, 5> kept_parents_;
   DeviceBuffer<std::uint32_t> table_entries_, readback_table_entries_, no_parents_;
   Seed last_seed_{};
