@@ -1,5 +1,7 @@
 // Verification: the published proofs are accepted, tampered ones and wrong challenges are
 // rejected, and bad arguments throw.
+#include <string_view>
+
 #include <catch2/catch.hpp>
 
 #include "pos_test_support.hpp"
@@ -42,37 +44,32 @@ TEST_CASE("verification accepts two K = 26 proofs of a GPU plot and rejects them
   CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 26, 0, pack_proof(26, xs)));
 }
 
-TEST_CASE("verification accepts two K = 27 proofs of a GPU plot and rejects them altered") {
-  const auto s3 = pos_test::from_hex(pos_test::k27_proof_s3), s4 = pos_test::from_hex(pos_test::k27_proof_s4);
-  REQUIRE(s3.size() == proof_bytes(27));
-  const std::uint32_t b3 = pos_test::k27_proof_s3_bucket, b4 = pos_test::k27_proof_s4_bucket;
-  CHECK(verify_proof(pos_test::k26_record_seed, 27, b3, s3));
-  CHECK(verify_proof(pos_test::k26_record_seed, 27, b4, s4));
-  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 27, b4, s3));
-  // Its table-1 ys take 33 bits: the proof checks the wide path, not one a word would pass.
-  const auto xs = unpack_proof(27, s3);
-  std::size_t wide = 0;
-  for (std::uint32_t x : xs) wide += f1(pos_test::k26_record_seed, 27, x) >> 32;
-  CHECK(wide > 0);
+// ys of 33 and 34 bits: table 1's ys of these proofs pass 2^32 (K = 27) and 2^33 (K = 28),
+// so they check the wide path, not one a word would pass.
+TEST_CASE("verification accepts two K = 27 and two K = 28 proofs of GPU plots and rejects them altered") {
+  struct Vectors {
+    int k;
+    std::string_view first, second;
+    std::uint32_t first_bucket, second_bucket;
+  };
+  const Vectors v = GENERATE(Vectors{27, pos_test::k27_proof_s3, pos_test::k27_proof_s4,
+                                     pos_test::k27_proof_s3_bucket, pos_test::k27_proof_s4_bucket},
+                             Vectors{28, pos_test::k28_proof_s3, pos_test::k28_proof_s6,
+                                     pos_test::k28_proof_s3_bucket, pos_test::k28_proof_s6_bucket});
+  CAPTURE(v.k);
+  const auto first = pos_test::from_hex(v.first), second = pos_test::from_hex(v.second);
+  REQUIRE(first.size() == proof_bytes(v.k));
+  const Seed& seed = pos_test::k26_record_seed;
+  CHECK(verify_proof(seed, v.k, v.first_bucket, first));
+  CHECK(verify_proof(seed, v.k, v.second_bucket, second));
+  CHECK_FALSE(verify_proof(seed, v.k, v.second_bucket, first));
+  const auto xs = unpack_proof(v.k, first);
+  std::size_t top_bit_set = 0;  // y's bit K + 5: 2^32 at K = 27, 2^33 at K = 28
+  for (std::uint32_t x : xs) top_bit_set += f1(seed, v.k, x) >> (v.k + 5);
+  CHECK(top_bit_set > 0);
   auto flipped = xs;
-  flipped[40] ^= 1u << 26;  // the top bit of an x
-  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 27, b3, pack_proof(27, flipped)));
-}
-
-TEST_CASE("verification accepts two K = 28 proofs of a GPU plot and rejects them altered") {
-  const auto s3 = pos_test::from_hex(pos_test::k28_proof_s3), s6 = pos_test::from_hex(pos_test::k28_proof_s6);
-  REQUIRE(s3.size() == proof_bytes(28));
-  const std::uint32_t b3 = pos_test::k28_proof_s3_bucket, b6 = pos_test::k28_proof_s6_bucket;
-  CHECK(verify_proof(pos_test::k26_record_seed, 28, b3, s3));
-  CHECK(verify_proof(pos_test::k26_record_seed, 28, b6, s6));
-  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 28, b3, s6));
-  const auto xs = unpack_proof(28, s6);
-  std::size_t above_33_bits = 0;
-  for (std::uint32_t x : xs) above_33_bits += f1(pos_test::k26_record_seed, 28, x) >> 33;
-  CHECK(above_33_bits > 0);
-  auto flipped = xs;
-  flipped[63] ^= 1u << 27;  // the top bit of the last x
-  CHECK_FALSE(verify_proof(pos_test::k26_record_seed, 28, b6, pack_proof(28, flipped)));
+  flipped[40] ^= 1u << (v.k - 1);  // the top bit of an x
+  CHECK_FALSE(verify_proof(seed, v.k, v.first_bucket, pack_proof(v.k, flipped)));
 }
 
 TEST_CASE("verification rejects a proof with one x flipped") {

@@ -60,7 +60,8 @@ inline Wide load_metadata(const ReadBuffer<std::uint32_t>& metadata, const ReadB
 }
 
 // Abundance's metadata of the table below from its lower or upper buffer where the table
-// keeps its first `split` pairs' in the lower (packed_split_pairs); from the one if split is 0.
+// keeps its first `split` pairs' entries in the lower (packed_split_pairs); from the one if
+// split is 0.
 inline Wide load_split_metadata(const ReadBuffer<std::uint32_t>& lower, const ReadBuffer<std::uint32_t>& upper,
                                 const ReadBuffer<std::uint32_t>& xs, const UInt& position, int table, int k,
                                 Mode mode, std::uint32_t split) {
