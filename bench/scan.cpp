@@ -1,5 +1,6 @@
 // Inclusive sum scan of uint32 (single pass, decoupled look-back) against CUB's device
 // scan (cupy.cuda.cub.device_scan) and the copy bound. Also times the reduce-then-scan mode.
+#include <cstring>
 #include <numeric>
 
 #include "stdlib_bench.hpp"
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
   std::vector<std::pair<int, double>> two_pass;
   std::vector<std::pair<int, std::string>> shapes;
   std::vector<std::pair<int, double>> idle;
+  // `--sweep 1`: every tile shape of the grid below with every idle loop, in one run.
+  bool sweep = false;
+  for (int i = 1; i + 1 < argc; i += 2) sweep = sweep || (!std::strcmp(argv[i], "--sweep") && std::atoi(argv[i + 1]));
+  std::vector<std::pair<int, std::string>> grid;
   for (int log_n : args.log_sizes) {
     std::size_t n = std::size_t(1) << log_n;
     if (!fits(gpu, n * 4)) continue;
@@ -51,8 +56,8 @@ int main(int argc, char** argv) {
     std::inclusive_scan(host.begin(), host.end(), host.begin());
     std::vector<std::uint32_t> input(n);
     for (std::size_t i = 0; i < n; ++i) input[i] = std::uint32_t(i * 2654435761u) >> 7;
-    if (got != host) std::printf("WRONG RESULT at 2^%d\n", log_n);
-    // The look-back result too (the last one timed was reduce-then-scan).
+    if (got != host) std::printf("WRONG RESULT (idling) at 2^%d\n", log_n);
+    // The default look-back's result too.
     inclusive_scan(gpu, in, out, op, ScanOptions{ScanMode::DecoupledLookBack});
     if (gpu.download(out) != host) std::printf("WRONG RESULT (look-back) at 2^%d\n", log_n);
     print_row(log_n, ms, peer(args, "cub.device_scan", log_n), copy_ms(gpu, n * 4, args.repeat));
@@ -70,6 +75,25 @@ int main(int argc, char** argv) {
       shapes.emplace_back(log_n, std::to_string(sh.invocations) + "x" + std::to_string(sh.items) +
                                      (sh.vectorized ? " vec4" : " scalar") + ": " + std::to_string(t));
     }
+    if (!sweep) continue;
+    for (auto [invocations, items] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+             {512, 16}, {256, 16}, {128, 16}, {128, 12}, {256, 8}, {1024, 16}}) {
+      std::string row = std::to_string(invocations) + "x" + std::to_string(items) + ":";
+      for (std::uint32_t idle_iterations : {0u, 32u, 96u, 192u, 384u}) {
+        ScanOptions o{ScanMode::DecoupledLookBack, invocations, items};
+        if (idle_iterations) o.lookback_idle_iterations = idle_iterations;
+        double t = time_ms(gpu, args.repeat, [&](Sequence& s) { inclusive_scan(gpu, s, in, out, op, o); });
+        if (gpu.download(out) != host) row += " WRONG";
+        char cell[48];
+        std::snprintf(cell, sizeof cell, " idle %u %.4f", idle_iterations, t);
+        row += cell;
+      }
+      grid.emplace_back(log_n, row);
+    }
+  }
+  if (sweep) {
+    std::printf("\nlook-back scan, tile shape x idle iterations between polls (ms):\n");
+    for (auto& [log_n, text] : grid) std::printf("  2^%d %s\n", log_n, text.c_str());
   }
   std::printf("\nlook-back scan by tile shape (ms):\n");
   for (auto& [log_n, text] : shapes) std::printf("  2^%d %s\n", log_n, text.c_str());
@@ -77,4 +101,5 @@ int main(int argc, char** argv) {
   for (auto [log_n, ms] : idle) std::printf("  2^%d: %.4f ms\n", log_n, ms);
   std::printf("\nreduce-then-scan mode (3 passes):\n");
   for (auto [log_n, ms] : two_pass) std::printf("  2^%d: %.4f ms\n", log_n, ms);
+  print_pipeline_statistics(gpu);
 }
