@@ -288,6 +288,8 @@ def main():
                         help="also time the look-back scans (delay 0) with at most this many blocks per SM")
     args = parser.parse_args()
     caps = [int(c) for c in args.blocks_per_sm.split(",") if c]
+    if caps and 0 not in [int(d) for d in args.delays.split(",")]:
+        raise SystemExit("--blocks-per-sm times the scans without a delay: include 0 in --delays")
     sizes = [1 << int(s) for s in args.sizes.split(",")]
     shapes = [parse_shape(s) for s in args.shapes.split(",")]
     delays = [int(d) for d in args.delays.split(",")]
