@@ -79,6 +79,9 @@ class DeviceContext {
   void name_object(VkObjectType type, std::uint64_t handle, const std::string& name) const;
 
  private:
+  // Waits (boundedly) for `fence` before an injected fence failure is returned.
+  VkResult settle_then(VkFence fence, VkResult injected);
+
   DeviceContext() = default;
 
   std::shared_ptr<Instance> instance_;  // destroyed after the device

@@ -29,7 +29,7 @@ enum class FaultSite : std::uint8_t {
   MemoryMapping,        // vkMapMemory
   CommandPoolCreation,  // vkCreateCommandPool (sequences and staging slots)
   QueueSubmit,          // vkQueueSubmit
-  FenceWait,            // vkWaitForFences and vkGetFenceStatus
+  FenceWait,            // vkWaitForFences and vkGetFenceStatus (the real fence is waited for first)
 };
 inline constexpr std::size_t fault_site_count = 6;
 const char* fault_site_name(FaultSite site);
