@@ -236,7 +236,8 @@ std::uint64_t run_vectors(sim::Device& dev) {
 std::uint64_t run_scan_tile(sim::Device& dev) {
   const detail::TileShape shape{256, 16};
   const std::size_t tiles = shape.tiles_for(scan_n);
-  auto k = detail::prefixed_scan_kernel<std::uint32_t>(plus<std::uint32_t>(), detail::ScanKind::Inclusive, shape);
+  auto k = detail::prefixed_scan_kernel<std::uint32_t>(plus<std::uint32_t>(), detail::ScanKind::Inclusive,
+                                                         detail::subgroup_scan_form(dev.info()), shape);
   auto in = dev.upload(input_words(scan_n));
   auto out = dev.alloc<std::uint32_t>(scan_n);
   auto prefixes = dev.upload(std::vector<std::uint32_t>(tiles, 0u));

@@ -3,9 +3,9 @@
 namespace sprig::detail {
 
 CompactionTile::CompactionTile(const TileShape& shape, const LookBackTraits& traits,
-                               CoherentBuffer<std::uint64_t> status)
+                               CoherentBuffer<std::uint64_t> status, SubgroupScanForm form)
     : status_(status),
-      lanes_(plus<std::uint32_t>(), shape.invocations),
+      lanes_(plus<std::uint32_t>(), shape.invocations, form),
       totals_(lanes_, shape.invocations),
       lookback_(lanes_, traits, status),
       tile_prefix_(shared<std::uint32_t>("tile_prefix")),

@@ -66,14 +66,14 @@ auto count_if_kernel(Pred pred, const TileShape& shape) {
 // (Partition). Payloads of type V move with the keys when `with_values`.
 template <DeviceValue T, DeviceValue V, class Pred>
 auto compact_kernel(Pred pred, CompactKind kind, bool with_values, const LookBackTraits& traits,
-                    const TileShape& shape) {
+                    SubgroupScanForm form, const TileShape& shape) {
   std::string name = std::string(kind == CompactKind::CopyIf ? "copy_if<" : "partition<") + type_name<T>() +
                      (with_values ? "," + type_name<V>() : std::string()) + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, ReadBuffer<V> in_values, WriteBuffer<V> out_values,
                             CoherentBuffer<std::uint64_t> status, Buffer<std::uint32_t> kept,
                             UInt count) {
-      CompactionTile work(shape, traits, status);
+      CompactionTile work(shape, traits, status, form);
       UInt tile = work.acquire();
       UInt tiles = tiles_covering(count, shape);
       if_(tile >= tiles, [] { return_(); });
@@ -105,7 +105,8 @@ auto compact_kernel(Pred pred, CompactKind kind, bool with_values, const LookBac
       }
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + type_key<Pred>() + traits.key() + shape_key(shape), trace);
+  return cached_kernel<decltype(trace())>(name + type_key<Pred>() + traits.key() + form.key() + shape_key(shape),
+                                          trace);
 }
 
 template <DeviceValue T, DeviceValue V, class Pred>
@@ -129,7 +130,8 @@ void record_compaction(Device& device, Sequence& sequence, const DeviceBuffer<T>
   bool with_values = in_values != nullptr;
   DeviceBuffer<V> dummy;
   if (!with_values) dummy = sequence.transient<V>(1, "compaction no values");
-  sequence.run(compact_kernel<T, V>(pred, kind, with_values, lookback_traits(device.info()), shape),
+  sequence.run(compact_kernel<T, V>(pred, kind, with_values, lookback_traits(device.info()),
+                                           subgroup_scan_form(device.info()), shape),
                tile_grid(tiles, shape), in, out, with_values ? *in_values : dummy, with_values ? *out_values : dummy,
                status, kept, count);
 }

@@ -20,7 +20,8 @@ namespace sprig::detail {
 class CompactionTile {
  public:
   // Construct at the top level of the kernel, before acquire().
-  CompactionTile(const TileShape& shape, const LookBackTraits& traits, CoherentBuffer<std::uint64_t> status);
+  CompactionTile(const TileShape& shape, const LookBackTraits& traits, CoherentBuffer<std::uint64_t> status,
+                 SubgroupScanForm form = {});
   ~CompactionTile();
   CompactionTile(const CompactionTile&) = delete;  // its members refer to each other
   CompactionTile& operator=(const CompactionTile&) = delete;

@@ -23,12 +23,12 @@ namespace detail {
 constexpr std::uint32_t max_reduce_workgroups = 1024;
 
 template <DeviceValue T, AssociativeOperator Op>
-auto reduce_kernel(const Op& op, TileShape shape) {
+auto reduce_kernel(const Op& op, SubgroupScanForm form, TileShape shape) {
   std::string name = "reduce<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> partials, UInt count,
                             UInt tiles_per_workgroup) {
-      SubgroupScan<T, Op> lanes(op, shape.invocations);
+      SubgroupScan<T, Op> lanes(op, shape.invocations, form);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       UInt group = linear_workgroup_id();
       UInt first_tile = group * tiles_per_workgroup;
@@ -59,7 +59,7 @@ auto reduce_kernel(const Op& op, TileShape shape) {
       }
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key() + shape_key(shape), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + form.key() + shape_key(shape), trace);
 }
 
 // What reduce(device, sequence, ...) records; a function of its own so that the library's
@@ -70,7 +70,7 @@ void record_reduce(Device& device, Sequence& sequence, const DeviceBuffer<T>& in
   if (result.size() < 1) throw std::invalid_argument("reduce: the result buffer is empty");
   check_scan_sizes(in.size(), in.size(), "reduce");
   TileShape shape = scan_shape<T>(device.info());
-  const auto& k = reduce_kernel<T>(op, shape);
+  const auto& k = reduce_kernel<T>(op, subgroup_scan_form(device.info()), shape);
   std::size_t tiles = shape.tiles_for(in.size());
   if (tiles <= 1) {
     sequence.run(k, grid(shape.invocations), in, result, std::uint32_t(in.size()), 1u);

@@ -75,13 +75,14 @@ std::string type_name() {
 }
 
 template <DeviceValue T, AssociativeOperator Op>
-auto lookback_scan_kernel(const Op& op, ScanKind kind, const LookBackTraits& traits, TileShape shape) {
+auto lookback_scan_kernel(const Op& op, ScanKind kind, const LookBackTraits& traits, SubgroupScanForm form,
+                          TileShape shape) {
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_lookback<" +
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, CoherentBuffer<std::uint64_t> status,
                             CoherentBuffer<T> values, UInt count) {
-      SubgroupScan<T, Op> lanes(op, shape.invocations);
+      SubgroupScan<T, Op> lanes(op, shape.invocations, form);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<T, Op> lookback(lanes, traits, status, values);
       SpinSafeBarrier after_lookback(traits.counted_barrier, traits.pause);
@@ -93,21 +94,22 @@ auto lookback_scan_kernel(const Op& op, ScanKind kind, const LookBackTraits& tra
                    &after_lookback);
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key() + traits.key() + shape_key(shape),
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + traits.key() + form.key() + shape_key(shape),
                                           trace);
 }
 
 // The look-back scan of 4-byte scalars whose full tiles move as 4-vectors; `in4`/`out4`
 // are `in`/`out` viewed as vectors.
 template <VectorizableScalar T, AssociativeOperator Op>
-auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, const LookBackTraits& traits, TileShape shape) {
+auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, const LookBackTraits& traits, SubgroupScanForm form,
+                                     TileShape shape) {
   using V = vector4_t<T>;
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_lookback_vec4<" +
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, ReadBuffer<V> in4, WriteBuffer<T> out, WriteBuffer<V> out4,
                             CoherentBuffer<std::uint64_t> status, UInt count) {
-      SubgroupScan<T, Op> lanes(op, shape.invocations);
+      SubgroupScan<T, Op> lanes(op, shape.invocations, form);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       DecoupledLookBack<T, Op> lookback(lanes, traits, status);
       SpinSafeBarrier after_lookback(traits.counted_barrier, traits.pause);
@@ -122,16 +124,16 @@ auto lookback_scan_vectorized_kernel(const Op& op, ScanKind kind, const LookBack
       });
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key() + traits.key() + shape_key(shape),
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + traits.key() + form.key() + shape_key(shape),
                                           trace);
 }
 
 template <DeviceValue T, AssociativeOperator Op>
-auto tile_totals_kernel(const Op& op, TileShape shape) {
+auto tile_totals_kernel(const Op& op, SubgroupScanForm form, TileShape shape) {
   std::string name = "scan_tile_totals<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> totals_out, UInt count) {
-      SubgroupScan<T, Op> lanes(op, shape.invocations);
+      SubgroupScan<T, Op> lanes(op, shape.invocations, form);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       UInt tile = linear_workgroup_id();
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
@@ -140,17 +142,17 @@ auto tile_totals_kernel(const Op& op, TileShape shape) {
       });
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key() + shape_key(shape), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + form.key() + shape_key(shape), trace);
 }
 
 // One workgroup of `invocations` replaces `values[0, count)` by its exclusive scan, a chunk
 // at a time.
 template <DeviceValue T, AssociativeOperator Op>
-auto single_workgroup_exclusive_scan_kernel(const Op& op, std::uint32_t invocations) {
+auto single_workgroup_exclusive_scan_kernel(const Op& op, SubgroupScanForm form, std::uint32_t invocations) {
   std::string name = "exclusive_scan_one_workgroup<" + type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](Buffer<T> values, UInt count) {
-      SubgroupScan<T, Op> lanes(op, invocations);
+      SubgroupScan<T, Op> lanes(op, invocations, form);
       SubgroupTotalsScan<T, Op> totals(lanes, invocations);
       Var<T> carry = lanes.identity();
       for_(0u, count, invocations, [&](UInt base) {
@@ -167,17 +169,18 @@ auto single_workgroup_exclusive_scan_kernel(const Op& op, std::uint32_t invocati
       });
     }, workgroup(invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key() + "/" + std::to_string(invocations), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + form.key() + "/" + std::to_string(invocations),
+                                          trace);
 }
 
 template <DeviceValue T, AssociativeOperator Op>
-auto prefixed_scan_kernel(const Op& op, ScanKind kind, TileShape shape) {
+auto prefixed_scan_kernel(const Op& op, ScanKind kind, SubgroupScanForm form, TileShape shape) {
   std::string name = std::string(kind == ScanKind::Inclusive ? "inclusive" : "exclusive") + "_scan_prefixed<" +
                      type_name<T>() + "," + op.name + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<T> in, WriteBuffer<T> out, ReadBuffer<T> tile_prefixes,
                             UInt count) {
-      SubgroupScan<T, Op> lanes(op, shape.invocations);
+      SubgroupScan<T, Op> lanes(op, shape.invocations, form);
       SubgroupTotalsScan<T, Op> totals(lanes, shape.invocations);
       UInt tile = linear_workgroup_id();
       if_(tile >= tiles_covering(count, shape), [] { return_(); });
@@ -185,7 +188,7 @@ auto prefixed_scan_kernel(const Op& op, ScanKind kind, TileShape shape) {
                    [&](const Expr<T>&) { return Expr<T>(tile_prefixes[tile]); });
     }, workgroup(shape.invocations));
   };
-  return cached_kernel<decltype(trace())>(name + op.cache_key() + shape_key(shape), trace);
+  return cached_kernel<decltype(trace())>(name + op.cache_key() + form.key() + shape_key(shape), trace);
 }
 
 void check_scan_sizes(std::size_t in, std::size_t out, const char* what);
@@ -230,6 +233,7 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
   TileShape shape = lookback ? lookback_scan_shape<T>(options, device.info()) : scan_shape<T>(options, device.info());
   std::size_t tiles = shape.tiles_for(n);
   auto count = std::uint32_t(n);
+  const SubgroupScanForm form = subgroup_scan_form(device.info());
   if (lookback) {
     auto status = sequence.transient<std::uint64_t>(tile_status_words(tiles), "scan tile status");
     auto values = sequence.transient<T>(tile_value_slots<T>(tiles), "scan tile values");
@@ -240,20 +244,20 @@ void record_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, 
       traits.pause.idle_iterations = *options.lookback_idle_iterations;
     if constexpr (VectorizableScalar<T>) {
       if (options.vectorized && shape.items % 4 == 0 && n >= 4) {
-        sequence.run(lookback_scan_vectorized_kernel<T>(op, kind, traits, shape), tile_grid(tiles, shape), in,
+        sequence.run(lookback_scan_vectorized_kernel<T>(op, kind, traits, form, shape), tile_grid(tiles, shape), in,
                      as_vectors(in), out, as_vectors(out), status, count);
         return;
       }
     }
-    sequence.run(lookback_scan_kernel<T>(op, kind, traits, shape), tile_grid(tiles, shape), in, out, status, values,
+    sequence.run(lookback_scan_kernel<T>(op, kind, traits, form, shape), tile_grid(tiles, shape), in, out, status, values,
                  count);
   } else {
     auto prefixes = sequence.transient<T>(tiles, "scan tile prefixes");
-    sequence.run(tile_totals_kernel<T>(op, shape), tile_grid(tiles, shape), in, prefixes, count);
+    sequence.run(tile_totals_kernel<T>(op, form, shape), tile_grid(tiles, shape), in, prefixes, count);
     const std::uint32_t one_workgroup = fit_invocations(256, device.info());
-    sequence.run(single_workgroup_exclusive_scan_kernel<T>(op, one_workgroup), grid(one_workgroup), prefixes,
+    sequence.run(single_workgroup_exclusive_scan_kernel<T>(op, form, one_workgroup), grid(one_workgroup), prefixes,
                  std::uint32_t(tiles));
-    sequence.run(prefixed_scan_kernel<T>(op, kind, shape), tile_grid(tiles, shape), in, out, prefixes, count);
+    sequence.run(prefixed_scan_kernel<T>(op, kind, form, shape), tile_grid(tiles, shape), in, out, prefixes, count);
   }
 }
 

@@ -1,8 +1,10 @@
 // Scans and exchanges across the lanes of one subgroup, for any associative operator and
 // any subgroup size (read at run time from subgroup_size(), never assumed):
 //
-//   * operators with a native instruction (plus, minimum, ... on scalars) use it;
-//   * other operators on scalars and vectors use a Hillis-Steele scan over shuffles;
+//   * operators with a native instruction (plus, minimum, ... on scalars) use it, unless the
+//     form (subgroup_scan_form.hpp) asks for shuffle-ups;
+//   * other operators on scalars and vectors use a Hillis-Steele scan over shuffles,
+//     unrolled shuffle-ups where the form gives the largest subgroup size;
 //   * structs go through shared memory, one slot per invocation, ordered by subgroup
 //     barriers.
 //
@@ -13,6 +15,7 @@
 
 #include "sprig/stdlib/device_constant.hpp"
 #include "sprig/stdlib/operators.hpp"
+#include "sprig/stdlib/subgroup_scan_form.hpp"
 
 namespace sprig::detail {
 
@@ -23,9 +26,11 @@ class SubgroupScan {
   static constexpr Path path = !ScalarOrVector<T> ? Path::Shared : Path::Shuffle;
 
   // Construct at the top level of the kernel: it reads the subgroup builtins once, and the
-  // shared path declares `workgroup_invocations` slots of T.
-  SubgroupScan(const Op& op, std::uint32_t workgroup_invocations)
+  // shared path declares `workgroup_invocations` slots of T. Kernels that take `form` key
+  // it into their cache names.
+  SubgroupScan(const Op& op, std::uint32_t workgroup_invocations, SubgroupScanForm form = {})
       : op_(op),
+        form_(form),
         lane_(subgroup_invocation_id()),
         size_(subgroup_size()),
         first_slot_(subgroup_id() * subgroup_size()) {
@@ -37,9 +42,12 @@ class SubgroupScan {
   UInt size() const { return size_; }
   Expr<T> identity() const { return device_constant<T>(op_.identity); }
   bool native() const { return ScalarOrVector<T> && op_.native != NativeOp::None; }
+  bool shuffles_up() const { return ScalarOrVector<T> && form_.shuffle_up_lanes != 0; }
 
   // x of lanes 0..lane folded in lane order.
   Expr<T> inclusive(const Expr<T>& x) const {
+    if constexpr (ScalarOrVector<T>)
+      if (shuffles_up()) return shuffle_up_scan(x);
     if (native()) return native_scan(x, ir::GroupOperation::InclusiveScan);
     if constexpr (path == Path::Shared) {
       Var<T> s = x;
@@ -69,7 +77,7 @@ class SubgroupScan {
   // The inclusive scan of the lane before (the identity in lane 0): the exclusive scan of
   // the values whose inclusive scan is `scanned`. `x` is the original value (native path).
   Expr<T> exclusive(const Expr<T>& x, const Expr<T>& scanned) const {
-    if (native()) return native_scan(x, ir::GroupOperation::ExclusiveScan);
+    if (native() && !shuffles_up()) return native_scan(x, ir::GroupOperation::ExclusiveScan);
     return from_lane(scanned, lane_ - 1u, lane_ > 0u);
   }
 
@@ -105,6 +113,20 @@ class SubgroupScan {
   }
 
  private:
+  // log2(shuffle_up_lanes) steps, each taking the partial fold of the lane `offset` below.
+  // Lanes below `offset` read their own value (delta 0), so no shuffle reads outside the
+  // subgroup, and keep theirs; in subgroups smaller than the form's, the last steps take
+  // nothing.
+  Expr<T> shuffle_up_scan(const Expr<T>& x) const {
+    Var<T> s = x;
+    for (std::uint32_t offset = 1; offset < form_.shuffle_up_lanes; offset <<= 1) {
+      Bool takes = lane_ >= offset;
+      Expr<T> earlier = subgroup_shuffle_up(s.load(), select(takes, UInt(offset), UInt(0u)));
+      s = select(takes, op_(earlier, s.load()), s.load());
+    }
+    return s.load();
+  }
+
   Place<T, Access::ReadWrite> slot(const UInt& lane) const { return (*scratch_)[first_slot_ + lane]; }
 
   // x of lane `source` where `valid`, else the identity. Through shared memory for structs.
@@ -160,6 +182,7 @@ class SubgroupScan {
   }
 
   Op op_;
+  SubgroupScanForm form_;
   UInt lane_, size_, first_slot_;
   std::optional<SharedArray<T>> scratch_;
 };
