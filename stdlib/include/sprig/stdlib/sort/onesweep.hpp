@@ -90,7 +90,7 @@ class DigitPassStages {
  public:
   explicit DigitPassStages(const SortShape& shape)
       : shape_(shape),
-        lanes_(plus<std::uint32_t>(), shape.tile.invocations, shape.lanes),
+        lanes_(plus<std::uint32_t>(), shape.tile.invocations),
         totals_(lanes_, shape.tile.invocations),
         scratch_(shared_array<std::uint32_t>(shape.scratch_words(), "sort_scratch")),
         digit_count_(shared_array<std::uint32_t>(radix, "digit_count")),

@@ -34,11 +34,10 @@ struct SortShape {
   // word) while ranking, the reordered keys afterwards, then the reordered values.
   std::uint32_t scratch_words() const { return std::max(max_subgroups * radix / 2, tile.elements() * key_words); }
   LookBackTraits lookback;
-  SubgroupScanForm lanes;  // how the tile scans its digit counts
   bool prefixed = false;  // tile offsets come from a scan (CountScanScatter), no look-back
   std::string key() const {
     return std::to_string(tile.invocations) + "x" + std::to_string(tile.items) + "x" + std::to_string(max_subgroups) +
-           "v" + std::to_string(value_words) + lookback.key() + lanes.key() + (prefixed ? "p" : "");
+           "v" + std::to_string(value_words) + lookback.key() + (prefixed ? "p" : "");
   }
 };
 
@@ -59,8 +58,7 @@ template <RadixKey K>
 SortShape sort_shape(const DeviceInfo& device, bool with_values) {
   auto shape_of = [&](std::uint32_t invocations, std::uint32_t items) {
     return SortShape{{invocations, items}, std::max(1u, invocations / std::max(1u, device.min_subgroup_size)),
-                     std::uint32_t(sizeof(K) / 4), with_values ? 1u : 0u, lookback_traits(device),
-                     subgroup_scan_form(device)};
+                     std::uint32_t(sizeof(K) / 4), with_values ? 1u : 0u, lookback_traits(device)};
   };
   auto fits = [&](const SortShape& s) { return sort_shared_bytes(s) <= device.max_shared_memory; };
   const std::uint32_t most = fit_invocations(4 * radix, device);
