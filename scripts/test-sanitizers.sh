@@ -17,9 +17,12 @@ else
           tests/stdlib/test_stdlib)
 fi
 
-# -O1 keeps the instrumented build quick to compile and the stacks readable.
+# -O1 keeps the instrumented build quick to compile and the stacks readable; the tests' own
+# code (kernels traced once) at -O0 compiles in 0.6 of the time it takes at -O1 under the
+# sanitizers.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1 -DNDEBUG" \
-  -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DSPRIG_SANITIZE="$sanitizers" -DSPRIG_WERROR=ON -DSPRIG_BUILD_BENCH=OFF
+  -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DSPRIG_SANITIZE="$sanitizers" -DSPRIG_WERROR=ON -DSPRIG_BUILD_BENCH=OFF \
+  -DSPRIG_TEST_OPTIMIZATION=-O0
 cmake --build "$build" -j "$(nproc)" --target "${suites[@]##*/}"
 
 # ASan/UBSan: the simulator alone (Mesa's JIT would add only its own noise and time);
