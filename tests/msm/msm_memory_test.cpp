@@ -6,6 +6,7 @@
 #include "msm_test_support.hpp"
 
 using namespace sprig;
+using curve::Bls12381G1;
 using curve::Bn254G1;
 using msm_test::RefPoint;
 
@@ -31,7 +32,25 @@ TEST_CASE("the MSM window size grows with n as the work count says") {
   CHECK(curve::msm_window_bits<Bn254G1>(1) == 2);
   CHECK(curve::msm_window_bits<Bn254G1>(1u << 10) == 8);
   CHECK(curve::msm_window_bits<Bn254G1>(1u << 17) == 13);
+  CHECK(curve::msm_window_bits<Bn254G1>(1u << 20) == 16);
   CHECK(curve::msm_window_bits<Bn254G1>(1u << 24) == 20);
+}
+
+// At 2^18 and 2^19 points the least work is c = 15, whose 17 windows (BN254) or 18
+// (BLS12-381) take two batches of at most 16; c = 16 does 8% and 2% more additions in one.
+TEST_CASE("the MSM window size takes one batch where that costs at most 10% more work") {
+  CHECK(curve::detail::msm_batch_windows(1u << 18) == 16);
+  for (std::uint32_t n : {1u << 18, 1u << 19}) {
+    CHECK(curve::msm_window_bits<Bn254G1>(n) == 16);
+    CHECK(curve::msm_window_bits<Bls12381G1>(n) == 16);
+    CHECK(curve::msm_plan<Bn254G1>(test::device(SPRIG_BACKEND), n).batches == 1);
+  }
+  // 2^17 points keep c = 13 in two batches: one batch would need c = 16, 30% more work.
+  CHECK(curve::msm_window_bits<Bn254G1>(1u << 17) == 13);
+  // Just under 2^17 a batch takes 2^21 entries, 18 windows of 115,097 points: c = 15's 17
+  // windows fit one, and c = 13's 20 would not.
+  CHECK(curve::detail::msm_batch_windows(115097) == 18);
+  CHECK(curve::msm_window_bits<Bn254G1>(115097) == 15);
 }
 
 // The plan's shape at 2^17 points, and what the MSM holds on the device as the memory planner

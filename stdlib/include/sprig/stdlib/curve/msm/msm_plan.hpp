@@ -65,6 +65,11 @@ inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
 // MSM stays within 34 MiB (all 20 windows in one batch: 10.4 ms, 37 MiB).
 inline constexpr std::uint64_t msm_batch_entries = std::uint64_t(1) << 21;
 inline constexpr std::uint64_t msm_batch_windows_of_points = 16;
+// The windows a batch of n points takes by the rule above, before any budget.
+inline std::uint64_t msm_batch_windows(std::uint64_t n) {
+  n = std::max<std::uint64_t>(n, 1);
+  return std::max<std::uint64_t>(1, std::max(msm_batch_entries, msm_batch_windows_of_points * n) / n);
+}
 // A budget too small for one window of all points splits the points into batches, but not
 // below this many: under it a batch's buckets (2^(c-1) points of 128 bytes and more) outweigh
 // its digits and entries (8 bytes a point), and more batches would save little memory.
@@ -95,19 +100,28 @@ inline std::uint32_t window_count(std::uint32_t bits, std::uint32_t c) { return 
 
 }  // namespace detail
 
-// The default window size: the c of 2..20 that minimises the work counted in mixed
-// additions, windows * (n + 2.8 * 2^(c-1)) — each window adds every point once into one of
-// its 2^(c-1) buckets, and the reduction spends two full additions (1.4 mixed ones each, by
-// product count) per bucket.
+// The default window size. The work counted in mixed additions is windows * (n + 2.8 *
+// 2^(c-1)): each window adds every point once into one of its 2^(c-1) buckets, and the
+// reduction spends two full additions (1.4 mixed ones each, by product count) per bucket.
+// Of the c in 2..20 within 10% of the least work, the one whose windows fill the fewest
+// batches is taken (then the least work): every batch ends in its reduction, a chain of
+// small launches that a large GPU runs mostly idle. On an H200, c = 16 instead of 15 (16
+// windows in one batch instead of 17 in two, for 8% and 2% more additions) took 2^18 points
+// from 9.0 to 7.2 ms and 2^19 from 11.2 to 9.1 (docs/msm.md).
 template <ShortWeierstrass C>
 std::uint32_t msm_window_bits(std::uint64_t n) {
-  std::uint32_t best = 2;
-  double best_cost = 1e300;
-  for (std::uint32_t c = 2; c <= 20; ++c) {
-    double cost = double(detail::window_count(detail::scalar_bits<C>(), c)) *
-                  (double(n) + 2.8 * double(std::uint64_t(1) << (c - 1)));
-    if (cost < best_cost) best = c, best_cost = cost;
-  }
+  const std::uint64_t batch_windows = detail::msm_batch_windows(n);
+  auto windows = [](std::uint32_t c) { return detail::window_count(detail::scalar_bits<C>(), c); };
+  auto work = [&](std::uint32_t c) { return double(windows(c)) * (double(n) + 2.8 * double(std::uint64_t(1) << (c - 1))); };
+  auto batches = [&](std::uint32_t c) { return (windows(c) + batch_windows - 1) / batch_windows; };
+  std::uint32_t least = 2;
+  for (std::uint32_t c = 3; c <= 20; ++c)
+    if (work(c) < work(least)) least = c;
+  std::uint32_t best = least;
+  for (std::uint32_t c = 2; c <= 20; ++c)
+    if (work(c) <= 1.1 * work(least) &&
+        (batches(c) < batches(best) || (batches(c) == batches(best) && work(c) < work(best))))
+      best = c;
   return best;
 }
 
@@ -249,8 +263,7 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
     }
     return true;
   };
-  const std::uint64_t batch_entries = std::max(detail::msm_batch_entries, detail::msm_batch_windows_of_points * n);
-  std::uint64_t wanted = std::max<std::uint64_t>(1, batch_entries / std::max<std::uint64_t>(n, 1));
+  std::uint64_t wanted = detail::msm_batch_windows(n);
   if (options.windows_per_batch) wanted = options.windows_per_batch;
   plan.windows_per_part = plan.fixed_base ? std::min(plan.windows, table_part_windows) : plan.windows;
   std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows_per_part, wanted));
