@@ -68,7 +68,7 @@ inline constexpr std::uint64_t msm_batch_windows_of_points = 16;
 // The windows a batch of n points takes by the rule above, before any budget.
 inline std::uint64_t msm_batch_windows(std::uint64_t n) {
   n = std::max<std::uint64_t>(n, 1);
-  return std::max<std::uint64_t>(1, std::max(msm_batch_entries, msm_batch_windows_of_points * n) / n);
+  return std::max(msm_batch_entries, msm_batch_windows_of_points * n) / n;  // at least 16
 }
 // A budget too small for one window of all points splits the points into batches, but not
 // below this many: under it a batch's buckets (2^(c-1) points of 128 bytes and more) outweigh
