@@ -134,19 +134,19 @@ double integer_multiplies_per_ms(Device& device, std::size_t invocations, int re
 }
 
 // Field products of one MSM, counted from the plan: every point once per window (mixed
-// additions), two full additions per bucket, the tree over each window's segments (its
-// doublings are additions that branch to the doubling) and Horner's doublings and additions.
-// Zero digits and the runs' combination are not counted.
+// additions), two full additions and the doublings that scale S per bucket segment, the
+// tree over each window's segments (three additions and a doubling a pair, two additions at
+// the top) and Horner's doublings and additions. Zero digits and the runs' combination are
+// not counted.
 double msm_products(const curve::MsmPlan& plan) {
   // Over a table of window multiples, one set of buckets is reduced and there is no Horner.
   const double bucket_sets = plan.summed_windows();
   double w = plan.windows, n = double(plan.points), buckets = plan.buckets, segments = plan.segments();
-  double segment_bits = std::log2(double(plan.segment_length)), levels = std::log2(segments);
-  double tree = 0;
-  for (double level = 0; level < levels; ++level)
-    tree += segments / std::exp2(level + 1) * ((segment_bits + level) * (addition_products + doubling_products) +
-                                              3 * addition_products);
-  double horner = plan.fixed_base ? 0 : w * plan.window_bits * (addition_products + doubling_products) + w * addition_products;
+  double segment_bits = std::log2(double(plan.segment_length));
+  double tree = segments * segment_bits * doubling_products;
+  for (double pairs = segments / 2; pairs >= 1; pairs /= 2)
+    tree += pairs * (pairs > 1 ? 3 * addition_products + doubling_products : 2 * addition_products);
+  double horner = plan.fixed_base ? 0 : w * plan.window_bits * doubling_products + w * addition_products;
   return w * n * mixed_addition_products + bucket_sets * (2 * buckets * addition_products + tree) + horner;
 }
 

@@ -1,17 +1,20 @@
 // MSM stage (d): each window's sum_j j B_j over its buckets B_1 .. B_K (K = 2^(c-1), bucket
 // slot j - 1 holds magnitude j), by running sums over segments of m buckets, then a tree
 // over the segments, so that the walk no invocation takes is longer than m buckets or one
-// level of the tree.
+// level of the tree. A group of l buckets keeps T = sum of its buckets scaled by l:
 //
 //   segment s (buckets s m + 1 .. s m + m), walked from the top with a running sum:
-//     T = sum_t B_(s m + t)             A = sum_t t B_(s m + t)      (t = 1 .. m)
-//   two adjacent groups of segments, the lower of l buckets:
-//     T = T_lower + T_upper             A = A_lower + A_upper + l T_upper
+//     A = sum_t t B_(s m + t)      S = m sum_t B_(s m + t)      (t = 1 .. m)
+//   two adjacent groups of segments, each of l buckets:
+//     A = A_lower + A_upper + S_upper      S = 2 (S_lower + S_upper)
 //
-// l is m 2^level, a power of two: the product is log2(l) doublings. After log2(K / m)
+// since the upper group's buckets sit l above their own numbering. A level costs three
+// additions and one doubling whatever its l; multiplying T by l at each level instead would
+// cost log2(l) doublings there, a chain that grows with every level. After log2(K / m)
 // levels the group of all segments holds A = sum_j j B_j: the window's sum. One invocation
-// per (window, segment) walks m buckets (2 m full additions), one per pair of groups does
-// log2(l) + 3 steps: programs of the XYZZ sums kernel, one launch per level.
+// per (window, segment) walks m buckets (2 m full additions, log2(m) doublings), one per
+// pair of groups does a level (two additions at the top, where S is not needed): programs
+// of the XYZZ sums kernel, one launch per level.
 #pragma once
 
 #include <bit>
@@ -31,11 +34,10 @@ void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const Xyzz
                              std::uint32_t first_window, std::uint32_t windows, bool add_to_window_sums) {
   const std::uint32_t segments = plan.segments();
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::Segments, std::uint64_t(windows) * segments, plan.buckets,
-                      plan.segment_length);
+                      plan.segment_length, std::uint32_t(std::countr_zero(plan.segment_length)));
   for (std::uint32_t level = 0; (1u << level) < segments; ++level)
     record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineSegments,
-                        std::uint64_t(windows) * (segments >> (level + 1)), segments, level,
-                        std::uint32_t(std::countr_zero(plan.segment_length)));
+                        std::uint64_t(windows) * (segments >> (level + 1)), segments, level);
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::WindowSums, windows, first_window, segments,
                       add_to_window_sums ? 1u : 0u);
 }

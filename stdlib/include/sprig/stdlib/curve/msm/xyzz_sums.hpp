@@ -32,13 +32,14 @@ enum class XyzzSums : std::uint32_t {
   // RunChunks left holding the sums of their chunks. Arguments: the run length.
   CombineRuns = 1,
   // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
-  // running += bucket, then weighted += running; partial_sums[2 i] = weighted (A),
-  // [2 i + 1] = running (T). Arguments: buckets per window, m.
+  // running += bucket, then weighted += running; then running doubled log2(m) times;
+  // partial_sums[2 i] = weighted (A), [2 i + 1] = running (S = m T). Arguments: buckets per
+  // window, m, log2(m).
   Segments = 2,
   // Per (window, pair of adjacent groups of segments at `level`) (count: windows * groups
-  // / 2): the upper group's T doubled (log2(m) + level) times into weighted, then running
-  // (the lower T) += upper T, sum (the lower A) += upper A, sum += weighted; written over
-  // the lower group. Arguments: segments per window, level, log2(m).
+  // / 2): sum (the lower A) += upper A, sum += upper S; below the top level also running
+  // (the lower S) += upper S, then doubled; written over the lower group. Arguments:
+  // segments per window, level.
   CombineSegments = 3,
   // Per window (count: windows): window_sums[first + w] = the A of the window's group of
   // all segments, or += where the third argument is 1 (a later batch of the window's
@@ -78,8 +79,8 @@ const auto& xyzz_sums_kernel() {
             // CombineRuns: the run bucket i starts in.
             Var<std::uint32_t> first_run = 0u;
             // Segments: the top bucket of segment i; CombineSegments: the lower and upper
-            // groups' A (their T follows) and the doublings.
-            Var<std::uint32_t> top = 0u, lower = 0u, upper = 0u, doublings = 0u;
+            // groups' A (their S follows).
+            Var<std::uint32_t> top = 0u, lower = 0u, upper = 0u;
             UInt program_is = program;
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
               UInt start = select(i == 0u, UInt(0u), UInt(ends[max(i, 1u) - 1u])), end = ends[i];
@@ -91,13 +92,13 @@ const auto& xyzz_sums_kernel() {
             }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
               UInt segments = a / b;
               top = (i / segments) * a + (i % segments + 1u) * b - 1u;
-              steps = 2u * b;
+              steps = 2u * b + c;
             }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
               UInt pairs = a >> (b + 1u), window = i / pairs, pair = i % pairs;
               lower = 2u * (window * a + (2u * pair << b));
               upper = lower.load() + (2u << b);
-              doublings = c + b;
-              steps = doublings.load() + 3u;
+              // The window's sum needs no S: the top level stops after the A.
+              steps = select(pairs == 1u, UInt(2u), UInt(4u));
               sum = partial_sums[lower.load()].load();
               running = partial_sums[lower.load() + 1u].load();
               weighted = partial_sums[upper.load() + 1u].load();
@@ -135,20 +136,21 @@ const auto& xyzz_sums_kernel() {
               }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
                 right = partial_sums[i + 1u + step].load();
               }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
-                Bool weighting = (step & 1u) != 0u;
-                target = select(weighting, UInt(2u), UInt(1u));
-                right = select_point<C>(weighting, running.load(), buckets[top.load() - (step >> 1u)].load());
-              }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
-                UInt d = doublings.load();
-                if_(step < d, [&] {
-                  target = 2u;
-                  doubling = true;
-                }).else_if_(step == d, [&] {
+                if_(step < 2u * b, [&] {
+                  Bool weighting = (step & 1u) != 0u;
+                  target = select(weighting, UInt(2u), UInt(1u));
+                  right = select_point<C>(weighting, running.load(), buckets[top.load() - (step >> 1u)].load());
+                }).else_([&] {
                   target = 1u;
-                  right = partial_sums[upper.load() + 1u].load();
-                }).else_if_(step == d + 1u, [&] {
-                  right = partial_sums[upper.load()].load();
-                }).else_([&] { right = weighted.load(); });
+                  doubling = true;
+                });
+              }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
+                // Steps: sum += upper A, sum += upper S, running += upper S, running doubled.
+                target = select(step < 2u, UInt(0u), UInt(1u));
+                doubling = step == 3u;
+                if_(step == 0u, [&] { right = partial_sums[upper.load()].load(); }).else_([&] {
+                  right = weighted.load();
+                });
               }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
                 right = window_sums[a + i].load();
               }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
