@@ -7,9 +7,11 @@
 //
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
 //             [--segment-length 32] [--limbs 32|64|29] [--curve bn254|bls12_381] [--batch-windows N]
-//             [--window-bits C] [--table]
+//             [--window-bits C] [--table] [--msms K]
 //   --table: the MSMs run over a table of the points' window multiples (curve::msm_table),
 //   built before the timing; its build time and bytes are printed beside the table.
+//   --msms K: each call is msm_batch() of K scalar vectors over the same points (points/s
+//   counts every vector's points).
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //   bench_msm --profile 20  where one MSM of 2^20 points spends its GPU time, by kernel
 //                           (SPRIG_PROFILE=1 adds each kernel's registers and spills)
@@ -234,10 +236,13 @@ void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options, bool 
 }
 
 template <class G1>
-void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::MsmOptions& options, bool table) {
+void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::MsmOptions& options, bool table,
+           std::uint32_t msms) {
   const bool cpu = gpu.info().type == "cpu";
-  std::printf("%s MSM on %s (%s), median of %d runs\n", std::string(G1::name).c_str(), gpu.name().c_str(),
+  std::printf("%s MSM on %s (%s), median of %d runs", std::string(G1::name).c_str(), gpu.name().c_str(),
               gpu.info().backend.c_str(), repeat);
+  if (msms > 1) std::printf(", %u scalar vectors a call (msm_batch)", msms);
+  std::printf("\n");
 
   const std::size_t throughput_invocations = cpu ? (1u << 14) : (1u << 22);
   using Base = typename G1::Base;
@@ -276,16 +281,21 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
     // Views of the first n points and scalars would need buffer offsets: copy instead.
     auto p = gpu.alloc<curve::Affine<G1>>(n);
     auto k = gpu.alloc<curve::MsmScalar<G1>>(n);
+    // msm_batch's vectors: vector v from scalar v n on (modulo the 2^max-log scalars).
+    auto vectors = gpu.alloc<curve::MsmScalar<G1>>(msms > 1 ? n * msms : 1);
     {
       auto s = gpu.sequence();
       s.copy(points, 0, p, 0, n * sizeof(curve::Affine<G1>));
       s.copy(all_scalars, 0, k, 0, n * sizeof(curve::MsmScalar<G1>));
+      for (std::uint32_t v = 0; msms > 1 && v < msms; ++v)
+        s.copy(all_scalars, (v * n) % all_scalars.size() * sizeof(curve::MsmScalar<G1>), vectors,
+               v * n * sizeof(curve::MsmScalar<G1>), n * sizeof(curve::MsmScalar<G1>));
       s.run_and_wait();
     }
     // With --table, the MSM runs over a table of the points' window multiples, built (and
     // timed, the second build) before; its bytes count with the inputs.
     std::optional<curve::MsmTable<G1>> multiples;
-    double inputs_mib = double(n) * (sizeof(curve::Affine<G1>) + sizeof(curve::MsmScalar<G1>)) / (1 << 20);
+    double inputs_mib = double(n) * (sizeof(curve::Affine<G1>) + msms * sizeof(curve::MsmScalar<G1>)) / (1 << 20);
     if (table) {
       curve::msm_table<G1>(gpu, p, {options.window_bits, options.product_limbs});
       auto start = std::chrono::steady_clock::now();
@@ -296,11 +306,18 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
                   multiples->windows, multiples->window_bits, multiples->parts.size(),
                   double(multiples->bytes()) / (1 << 20), build_ms);
     }
-    auto run = [&] {
-      return multiples ? curve::msm<G1>(gpu, *multiples, k, options) : curve::msm<G1>(gpu, p, k, options);
+    // The first vector's sum and the call's peak bytes.
+    auto run = [&]() -> std::pair<curve::Affine<G1>, std::uint64_t> {
+      if (msms > 1) {
+        auto r = multiples ? curve::msm_batch<G1>(gpu, *multiples, vectors, options)
+                           : curve::msm_batch<G1>(gpu, p, vectors, options);
+        return {r.points[0], r.peak_device_bytes};
+      }
+      auto r = multiples ? curve::msm<G1>(gpu, *multiples, k, options) : curve::msm<G1>(gpu, p, k, options);
+      return {r.point, r.peak_device_bytes};
     };
-    curve::MsmPlan plan =
-        multiples ? curve::msm_plan<G1>(gpu, *multiples, options) : curve::msm_plan<G1>(gpu, n, options);
+    curve::MsmPlan plan = multiples ? curve::msm_plan<G1>(gpu, *multiples, options, msms)
+                                    : curve::msm_plan<G1>(gpu, n, options, msms);
     auto first_start = std::chrono::steady_clock::now();
     run();  // pipelines, first-touch allocations
     double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
@@ -311,8 +328,8 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
       auto start = std::chrono::steady_clock::now();
       auto result = run();
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-      temporaries = result.peak_device_bytes;
-      sum = result.point;
+      temporaries = result.second;
+      sum = result.first;
     }
     // Under a budget, the sum must be the one without: say so beside the time.
     if (options.memory_budget != 0) {
@@ -327,9 +344,9 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
     std::sort(ms.begin(), ms.end());
     double median = ms[ms.size() / 2];
     double temporaries_mib = double(temporaries) / (1 << 20);
-    double products_per_s = msm_products(plan) / median * 1e3;
+    double products_per_s = msm_products(plan) * msms / median * 1e3;
     std::printf("| 2^%d | %.2f | %.0f | %.4g | %u | %u | %.2f | %.2f | %.4g | %.3f |\n", log_n, median, first_ms,
-                double(n) / median * 1e3, plan.window_bits, plan.batches, temporaries_mib, temporaries_mib + inputs_mib,
+                double(n) * msms / median * 1e3, plan.window_bits, plan.batches, temporaries_mib, temporaries_mib + inputs_mib,
                 products_per_s, products_per_s / (products_per_ms * 1e3));
     std::fflush(stdout);
   }
@@ -347,6 +364,7 @@ int main(int argc, char** argv) {
   std::string curve_name = "bn254";
   int plan_log = 0, profile_log = 0;
   bool table = false;
+  std::uint32_t msms = 1;
   for (int i = 1; i < argc; i += 2) {
     if (!std::strcmp(argv[i], "--table")) {
       table = true;
@@ -366,6 +384,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--limbs")) limbs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--batch-windows")) batch_windows = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--window-bits")) window_bits = std::uint32_t(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--msms")) msms = std::uint32_t(std::max(1, std::atoi(argv[i + 1])));
   }
   curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length, .segment_length = segment_length};
   options.windows_per_batch = batch_windows;
@@ -383,8 +402,8 @@ int main(int argc, char** argv) {
     else profile<curve::Bn254G1>(gpu, profile_log, options, table);
     return 0;
   }
-  if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, options, table);
-  else bench<curve::Bn254G1>(gpu, min_log, max_log, repeat, options, table);
+  if (curve_name == "bls12_381") bench<curve::Bls12381G1>(gpu, min_log, max_log, repeat, options, table, msms);
+  else bench<curve::Bn254G1>(gpu, min_log, max_log, repeat, options, table, msms);
 
   std::printf("\nPipeline creation (vkCreateComputePipelines; a driver may compile later, at the first launch):\n");
   for (const vk::KernelTimes& t : gpu.kernel_times()) std::printf("  %s: %.0f ms\n", t.kernel.c_str(), t.pipeline_ms);

@@ -1,6 +1,6 @@
 // The MSM's memory plan: the window rule, the buffers and their bytes, batches of windows
-// under a budget (one, two or many give the same point), the refusal of a budget below one
-// window's buffers, and the reported peak.
+// under a budget (one, two or many give the same point, for one scalar vector or several),
+// the refusal of a budget below one window's buffers, and the reported peak.
 #include <catch2/catch.hpp>
 
 #include "msm_test_support.hpp"
@@ -160,6 +160,37 @@ TEST_CASE("budgets below one window of all points split the points into batches,
       msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = c, .memory_budget = fewest - 1}),
       Catch::Contains("2100 points in windows of 6 bits ask for " + std::to_string(fewest) +
                       " bytes of temporaries with one window of 1024 points per batch"));
+}
+
+// msm_batch keeps every vector's window sums until one launch of Horner's rule combines
+// them all, after the last vector's last batch: batches of windows, and of points with sets
+// apart (whose later batches add into the window sums), must land in the right vector's.
+TEST_CASE("msm_batch under budgets of many batches sums each vector") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::uint64_t n = 2100;
+  const std::uint32_t c = 6, vectors = 3;
+  msm_test::Progression<Bn254G1> inputs(n, 50);
+  auto scalars = msm_test::scalar_vectors(inputs, vectors, 51);
+  auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
+  auto words = device.upload(msm_test::scalar_words<Bn254G1>(scalars.all));
+  const curve::MsmPlan whole = curve::msm_plan<Bn254G1>(device, n, {.window_bits = c}, vectors);
+  CHECK(whole.buffer("window_sums").bytes == std::uint64_t(vectors) * whole.windows * sizeof(curve::Xyzz<Bn254G1>));
+  auto budget_for = [&](std::uint32_t windows, std::uint64_t batch_points, bool shared) {
+    curve::MsmPlan plan = whole;
+    plan.shared_sets = shared;
+    std::uint64_t sum = 0;
+    for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, windows, batch_points))
+      sum += b.bytes;
+    return sum;
+  };
+  for (std::uint64_t budget : {budget_for(3, n, true), budget_for(1, 1050, false)}) {
+    INFO("budget " << budget);
+    auto result = curve::msm_batch<Bn254G1>(device, points, words, {.window_bits = c, .memory_budget = budget});
+    CHECK(result.batches > 1);
+    CHECK(result.peak_device_bytes <= budget);
+    REQUIRE(result.points.size() == vectors);
+    for (std::uint32_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], scalars.sums[v]);
+  }
 }
 
 TEST_CASE("an MSM refuses a budget below its buffers for one window, naming the bytes") {

@@ -96,7 +96,7 @@ struct MsmBatchRole {
   bool first_of_set = true;        // accumulates into the set itself
   bool last_of_set = true;         // reduces the set into window sums afterwards
   bool add_to_window_sums = false;  // ... adding to what an earlier set left there
-  bool last = true;                // the MSM's last batch: Horner's rule follows
+  bool last = true;                // the MSM's last batch (the batch's last MSM's: Horner's rule follows)
 };
 
 // Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,
@@ -131,10 +131,12 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
   if (!role.first_of_set)  // the set's buckets += this batch's (bound as the partial sums)
     record_xyzz_sums<C>(sequence, {buffers.bucket_ends, set, buffers.later_buckets, kept.window_sums, kept.results},
                         XyzzSums::AddBuckets, bucket_count);
+  // Each MSM's window sums have their own place, as Horner's rule runs once for all of them.
   if (role.last_of_set)
-    record_bucket_reduction<C>(sequence, plan, into_set, plan.fixed_base ? 0 : first_window, bucket_windows,
+    record_bucket_reduction<C>(sequence, plan, into_set,
+                               msm * plan.summed_windows() + (plan.fixed_base ? 0 : first_window), bucket_windows,
                                role.add_to_window_sums);
-  if (role.last) record_window_combination<C>(sequence, plan, into_set, msm);
+  if (role.last && msm + 1 == plan.msms) record_window_combination<C>(sequence, plan, into_set);
 }
 
 // Records every batch of MSM `msm`: its batches of windows, each over its batches of points.

@@ -25,20 +25,20 @@
 
 namespace sprig::curve::detail {
 
-// Records the programs (xyzz_sums.hpp) for `windows` sets of buckets, the windows from
-// `first_window` on: the segment sums go to partial_sums, whose run sums are spent by now.
-// The windows' sums are stored in window_sums, or added to what earlier batches of their
-// points left there (where batches do not share their buckets).
+// Records the programs (xyzz_sums.hpp) for `windows` sets of buckets, whose sums go to
+// window_sums from `first_sum` on: the segment sums go to partial_sums, whose run sums are
+// spent by now. The windows' sums are stored in window_sums, or added to what earlier
+// batches of their points left there (where batches do not share their buckets).
 template <ShortWeierstrass C>
 void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const XyzzSumBuffers<C>& buffers,
-                             std::uint32_t first_window, std::uint32_t windows, bool add_to_window_sums) {
+                             std::uint32_t first_sum, std::uint32_t windows, bool add_to_window_sums) {
   const std::uint32_t segments = plan.segments();
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::Segments, std::uint64_t(windows) * segments, plan.buckets,
                       plan.segment_length, std::uint32_t(std::countr_zero(plan.segment_length)));
   for (std::uint32_t level = 0; (1u << level) < segments; ++level)
     record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineSegments,
                         std::uint64_t(windows) * (segments >> (level + 1)), segments, level);
-  record_xyzz_sums<C>(sequence, buffers, XyzzSums::WindowSums, windows, first_window, segments,
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::WindowSums, windows, first_sum, segments,
                       add_to_window_sums ? 1u : 0u);
 }
 

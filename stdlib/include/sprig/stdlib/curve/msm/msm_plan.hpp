@@ -48,13 +48,14 @@ enum class MsmStage : std::uint8_t { Decompose, Scan, Scatter, Accumulate, Combi
 namespace detail {
 
 // Entries (one point in one window) that one invocation of the accumulation sums, unless
-// MsmOptions::run_length says otherwise: 64, or 128 where a batch holds 2^24 entries or
-// more (2^22 points and up), which still leaves 2^17 runs to fill the GPU. On an H100,
-// runs of 128 took 2^24 points from 336 to 322 ms and 2^22 from 116 to 113, but 2^16 to
-// 2^21 points 10 to 20% slower (docs/msm.md).
+// MsmOptions::run_length says otherwise: 64, or 128 where a batch holds more than 2^24
+// entries, which still leaves 2^17 runs to fill the GPU. On an H100, runs of 128 took 2^24
+// points from 336 to 322 ms and 2^22 from 116 to 113, but 2^16 to 2^21 points 10 to 20%
+// slower; a batch of exactly 2^24 (2^20 points in 16 windows) took 13.2-13.3 ms in runs of
+// 64 against 13.7-13.9 in runs of 128 on an H200 (docs/msm.md).
 inline constexpr std::uint32_t msm_default_run_length = 64;
 inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
-  return batch_entries >= (std::uint64_t(1) << 24) ? 2 * msm_default_run_length : msm_default_run_length;
+  return batch_entries > (std::uint64_t(1) << 24) ? 2 * msm_default_run_length : msm_default_run_length;
 }
 // A batch takes windows until it holds about this many entries, or 16 windows of points
 // where that is more. Every batch ends in its reduction, a chain of small launches that
@@ -213,7 +214,7 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
       // The runs' carried partial sums, then (the lifetimes do not overlap) the reduction's
       // segment sums.
       {"partial_sums", std::max(runs, segment_sums) * xyzz, S::Accumulate, S::WindowSum},
-      {"window_sums", std::uint64_t(plan.summed_windows()) * xyzz, S::WindowSum, S::Horner},
+      {"window_sums", std::uint64_t(plan.msms) * plan.summed_windows() * xyzz, S::WindowSum, S::Horner},
       {"results", std::uint64_t(plan.msms) * (xyzz + sizeof(Affine<C>)), S::Horner, S::Horner},
   };
 }

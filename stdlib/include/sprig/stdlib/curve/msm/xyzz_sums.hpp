@@ -46,8 +46,8 @@ enum class XyzzSums : std::uint32_t {
   // points, where batches do not share their buckets). Arguments: first window, segments
   // per window, 0 or 1.
   WindowSums = 4,
-  // One invocation: sum = S_(W-1), then per window below, c doublings and sum += S_w, into
-  // results[msm]. Arguments: msm, W, c.
+  // Per MSM m (count: MSMs): sum = S_(W-1), then per window below, c doublings and
+  // sum += S_w, over window_sums[m W ..], into results[m]. Arguments: unused, W, c.
   Horner = 5,
   // Per bucket b (count: buckets): buckets[b] += partial_sums[b], where partial_sums is
   // bound to a later batch's buckets of the same set (msm.hpp).
@@ -121,7 +121,7 @@ const auto& xyzz_sums_kernel() {
                 });
               });
             }).else_([&] {
-              sum = window_sums[b - 1u].load();
+              sum = window_sums[i * b + b - 1u].load();
               steps = (b - 1u) * (c + 1u);
             });
 
@@ -157,7 +157,7 @@ const auto& xyzz_sums_kernel() {
                 right = partial_sums[i].load();
               }).else_([&] {
                 doubling = step % (c + 1u) != c;
-                right = window_sums[b - 2u - step / (c + 1u)].load();
+                right = window_sums[i * b + b - 2u - step / (c + 1u)].load();
               });
               UInt t = target.load();
               Expr<X> left = accumulators[t].load();
@@ -185,7 +185,7 @@ const auto& xyzz_sums_kernel() {
               window_sums[a + i] = sum.load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
               buckets[i] = sum.load();
-            }).else_([&] { results[a] = sum.load(); });
+            }).else_([&] { results[i] = sum.load(); });
           });
         },
         workgroup(msm_workgroup_size)
