@@ -96,7 +96,7 @@ struct MsmBatchRole {
   bool first_of_set = true;        // accumulates into the set itself
   bool last_of_set = true;         // reduces the set into window sums afterwards
   bool add_to_window_sums = false;  // ... adding to what an earlier set left there
-  bool last = true;                // the MSM's last batch (the batch's last MSM's: Horner's rule follows)
+  bool last = true;                // the MSM's last batch (after the last MSM's, Horner's rule for all)
 };
 
 // Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,

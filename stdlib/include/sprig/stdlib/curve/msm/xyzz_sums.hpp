@@ -43,8 +43,8 @@ enum class XyzzSums : std::uint32_t {
   CombineSegments = 3,
   // Per window (count: windows): window_sums[first + w] = the A of the window's group of
   // all segments, or += where the third argument is 1 (a later batch of the window's
-  // points, where batches do not share their buckets). Arguments: first window, segments
-  // per window, 0 or 1.
+  // points, where batches do not share their buckets). Arguments: first (MSM m's window w0
+  // is at m W + w0), segments per window, 0 or 1.
   WindowSums = 4,
   // Per MSM m (count: MSMs): sum = S_(W-1), then per window below, c doublings and
   // sum += S_w, over window_sums[m W ..], into results[m]. Arguments: unused, W, c.
