@@ -14,11 +14,12 @@ namespace {
 
 constexpr std::uint64_t mib = 1u << 20;
 
-// The plan's bytes with `windows` windows of `points` points (0: all n) per batch.
-// `shared`: whether batches of points share a set of buckets (MsmPlan::shared_sets).
+// The plan's bytes with `windows` windows of `points` points (0: all n) per batch, for
+// `msms` scalar vectors. `shared`: whether batches of points share a set of buckets
+// (MsmPlan::shared_sets).
 std::uint64_t bytes_with(const Device& device, std::uint64_t n, std::uint32_t windows, std::uint64_t points = 0,
-                         std::uint32_t window_bits = 0, bool shared = true) {
-  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, {.window_bits = window_bits});
+                         std::uint32_t window_bits = 0, bool shared = true, std::uint32_t msms = 1) {
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, {.window_bits = window_bits}, msms);
   plan.shared_sets = shared;
   std::uint64_t sum = 0;
   for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, windows, points ? points : n))
@@ -175,18 +176,17 @@ TEST_CASE("msm_batch under budgets of many batches sums each vector") {
   auto words = device.upload(msm_test::scalar_words<Bn254G1>(scalars.all));
   const curve::MsmPlan whole = curve::msm_plan<Bn254G1>(device, n, {.window_bits = c}, vectors);
   CHECK(whole.buffer("window_sums").bytes == std::uint64_t(vectors) * whole.windows * sizeof(curve::Xyzz<Bn254G1>));
-  auto budget_for = [&](std::uint32_t windows, std::uint64_t batch_points, bool shared) {
-    curve::MsmPlan plan = whole;
-    plan.shared_sets = shared;
-    std::uint64_t sum = 0;
-    for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, windows, batch_points))
-      sum += b.bytes;
-    return sum;
+  struct Case {
+    std::uint64_t budget;
+    std::uint32_t batches;  // per vector
   };
-  for (std::uint64_t budget : {budget_for(3, n, true), budget_for(1, 1050, false)}) {
+  // Three windows of all points a batch; one window of half the points, sets apart.
+  for (const Case& batching : {Case{bytes_with(device, n, 3, 0, c, true, vectors), (whole.windows + 2) / 3},
+                               Case{bytes_with(device, n, 1, 1050, c, false, vectors), 2 * whole.windows}}) {
+    const std::uint64_t budget = batching.budget;
     INFO("budget " << budget);
     auto result = curve::msm_batch<Bn254G1>(device, points, words, {.window_bits = c, .memory_budget = budget});
-    CHECK(result.batches > 1);
+    CHECK(result.batches == batching.batches);
     CHECK(result.peak_device_bytes <= budget);
     REQUIRE(result.points.size() == vectors);
     for (std::uint32_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], scalars.sums[v]);
