@@ -116,6 +116,19 @@ TEST_CASE("an MSM of one point repeated adds equal points into a bucket (the dou
   msm_test::check_point(result.point, CurveReference<Bn254G1>::multiply(g, 240));
 }
 
+TEST_CASE("Horner's rule doubles where the shifted sum is the next window's, and cancels its negation") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  // In windows of 8 bits, scalars 1 and 2^8 put 2^8 G in window 0's sum and G in window
+  // 1's: Horner's rule shifts G to 2^8 G and adds the same point.
+  RefPoint g = CurveReference<Bn254G1>::generator();
+  RefPoint shifted = CurveReference<Bn254G1>::multiply(g, 256);
+  auto same = msm_test::run_msm<Bn254G1>(device, {shifted, g}, {1, 256}, {.window_bits = 8});
+  msm_test::check_point(same.point, CurveReference<Bn254G1>::multiply(g, 512));
+  auto opposite = msm_test::run_msm<Bn254G1>(device, {CurveReference<Bn254G1>::negate(shifted), g}, {1, 256},
+                                             {.window_bits = 8});
+  CHECK(opposite.point == curve::Affine<Bn254G1>::infinity());
+}
+
 TEST_CASE("an MSM of a point and its negation with equal scalars is the point at infinity") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   RefPoint p = CurveReference<Bn254G1>::multiply(CurveReference<Bn254G1>::generator(), 12345);

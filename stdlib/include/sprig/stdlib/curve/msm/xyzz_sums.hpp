@@ -1,6 +1,6 @@
 // The MSM's sums of XYZZ points — combining the runs' partial sums into buckets (stage c),
-// the buckets' segment sums, their pairwise combination and the windows' sums (stage d),
-// Horner's rule over the windows (stage e) — as programs of one kernel. Drivers inline
+// the buckets' segment sums, their pairwise combination and the windows' sums (stage d) —
+// as programs of one kernel. Drivers inline
 // every call of a device function (Mesa's and NVIDIA's compilers both do), so a kernel
 // costs compile time in proportion to its calls of the addition: each program here is a
 // loop doing one addition (or one doubling) per step into one of three accumulators, with
@@ -46,12 +46,9 @@ enum class XyzzSums : std::uint32_t {
   // points, where batches do not share their buckets). Arguments: first (MSM m's window w0
   // is at m W + w0), segments per window, 0 or 1.
   WindowSums = 4,
-  // Per MSM m (count: MSMs): sum = S_(W-1), then per window below, c doublings and
-  // sum += S_w, over window_sums[m W ..], into results[m]. Arguments: unused, W, c.
-  Horner = 5,
   // Per bucket b (count: buckets): buckets[b] += partial_sums[b], where partial_sums is
   // bound to a later batch's buckets of the same set (msm.hpp).
-  AddBuckets = 6,
+  AddBuckets = 5,
 };
 
 // Runs of a bucket that one invocation of RunChunks sums.
@@ -64,7 +61,7 @@ const auto& xyzz_sums_kernel() {
     return kernel(
         std::string(C::name) + "_msm_xyzz_sums",
         [](ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, Buffer<X> partial_sums, Buffer<X> window_sums,
-           WriteBuffer<X> results, UInt program, UInt count, UInt a, UInt b, UInt c) {
+           UInt program, UInt count, UInt a, UInt b, UInt c) {
           UInt i = msm_invocation();
           if_(i < count, [&] {
             Expr<X> infinity = xyzz_infinity_point<C>(i.node()->loc);
@@ -120,9 +117,6 @@ const auto& xyzz_sums_kernel() {
                   sum = partial_sums[i].load();
                 });
               });
-            }).else_([&] {
-              sum = window_sums[i * b + b - 1u].load();
-              steps = (b - 1u) * (c + 1u);
             });
 
             // Each step: `target` 0 (sum), 1 (running) or 2 (weighted) += right, or, where
@@ -155,13 +149,10 @@ const auto& xyzz_sums_kernel() {
                 right = window_sums[a + i].load();
               }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
                 right = partial_sums[i].load();
-              }).else_([&] {
-                doubling = step % (c + 1u) != c;
-                right = window_sums[i * b + b - 2u - step / (c + 1u)].load();
               });
               UInt t = target.load();
               Expr<X> left = accumulators[t].load();
-              // Doublings (the tree's products by powers of two, Horner's) call the doubling
+              // Doublings (the tree's products by powers of two) call the doubling
               // itself: a second copy of its code in the kernel, against an addition that
               // would detect equal points and double anyway, at twice the products.
               Var<X> result = infinity;
@@ -185,11 +176,11 @@ const auto& xyzz_sums_kernel() {
               window_sums[a + i] = sum.load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
               buckets[i] = sum.load();
-            }).else_([&] { results[i] = sum.load(); });
+            });
           });
         },
         workgroup(msm_workgroup_size)
-            .names("ends", "buckets", "partial_sums", "window_sums", "results", "program", "count", "a", "b", "c"));
+            .names("ends", "buckets", "partial_sums", "window_sums", "program", "count", "a", "b", "c"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_xyzz_sums"), trace);
 }
@@ -201,14 +192,13 @@ struct XyzzSumBuffers {
   const DeviceBuffer<Xyzz<C>>& buckets;
   const DeviceBuffer<Xyzz<C>>& partial_sums;
   const DeviceBuffer<Xyzz<C>>& window_sums;
-  const DeviceBuffer<Xyzz<C>>& results;
 };
 
 template <ShortWeierstrass C>
 void record_xyzz_sums(Sequence& sequence, const XyzzSumBuffers<C>& buffers, XyzzSums program, std::uint64_t count,
                       std::uint32_t a = 0, std::uint32_t b = 0, std::uint32_t c = 0) {
   sequence.run(xyzz_sums_kernel<C>(), msm_grid(count), buffers.ends, buffers.buckets, buffers.partial_sums,
-               buffers.window_sums, buffers.results, std::uint32_t(program), std::uint32_t(count), a, b, c);
+               buffers.window_sums, std::uint32_t(program), std::uint32_t(count), a, b, c);
 }
 
 }  // namespace sprig::curve::detail
