@@ -295,6 +295,11 @@ TEST_CASE("an MSM's segment length (buckets per reducing invocation) does not ch
         msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = 7, .segment_length = segment_length});
     msm_test::check_point(result.point, expected);
   }
+  // 24 windows of 1024 one-bucket segments: the tree's two lowest levels (12,288 and 6,144
+  // pairs) take one invocation a pair, the rest run over teams of lanes in blocks of 32
+  // groups, 256 groups a window at level 2, then 8.
+  auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = 11, .segment_length = 1});
+  msm_test::check_point(result.point, expected);
   CHECK(curve::msm_plan<Bn254G1>(device, 120, {.window_bits = 7, .segment_length = 1024}).segment_length == 64);
   // The default: the shortest segments that keep a batch within 2^16 invocations, at least 4.
   CHECK(curve::msm_plan<Bn254G1>(device, 120, {.window_bits = 7}).segment_length == 4);

@@ -124,20 +124,20 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
                             buffers.entries, first_point, count, first_window - part_first, windows,
                             plan.fixed_base ? plan.points : 0);
   const DeviceBuffer<Xyzz<C>>& target = role.first_of_set ? set : buffers.later_buckets;
-  XyzzSumBuffers<C> sums{buffers.bucket_ends, target, buffers.partial_sums, kept.window_sums};
+  XyzzSumBuffers<C> sums{buffers.bucket_ends, target, buffers.partial_sums};
   record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, count * windows, bucket_count,
                                 plan.run_length);
-  XyzzSumBuffers<C> into_set{buffers.bucket_ends, set, buffers.partial_sums, kept.window_sums};
+  XyzzSumBuffers<C> into_set{buffers.bucket_ends, set, buffers.partial_sums};
   if (!role.first_of_set)  // the set's buckets += this batch's (bound as the partial sums)
-    record_xyzz_sums<C>(sequence, {buffers.bucket_ends, set, buffers.later_buckets, kept.window_sums},
+    record_xyzz_sums<C>(sequence, {buffers.bucket_ends, set, buffers.later_buckets},
                         XyzzSums::AddBuckets, bucket_count);
   // Each MSM's window sums have their own place, as Horner's rule runs once for all of them.
   if (role.last_of_set)
-    record_bucket_reduction<C>(sequence, plan, into_set,
+    record_bucket_reduction<C>(sequence, plan, into_set, kept.window_sums,
                                msm * plan.summed_windows() + (plan.fixed_base ? 0 : first_window), bucket_windows,
                                role.add_to_window_sums);
-  if (role.last && msm + 1 == plan.msms) record_window_combination<C>(sequence, plan, kept.window_sums,
-                                                                               kept.results);
+  if (role.last && msm + 1 == plan.msms)
+    record_window_combination<C>(sequence, plan, kept.window_sums, kept.results);
 }
 
 // Records every batch of MSM `msm`: its batches of windows, each over its batches of points.

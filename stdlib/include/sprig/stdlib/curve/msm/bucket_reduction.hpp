@@ -12,34 +12,51 @@
 // additions and one doubling whatever its l; multiplying T by l at each level instead would
 // cost log2(l) doublings there, a chain that grows with every level. After log2(K / m)
 // levels the group of all segments holds A = sum_j j B_j: the window's sum. One invocation
-// per (window, segment) walks m buckets (2 m full additions, log2(m) doublings), one per
-// pair of groups does a level (two additions at the top, where S is not needed): programs
-// of the XYZZ sums kernel, one launch per level.
+// per (window, segment) walks m buckets (2 m full additions, log2(m) doublings) and one per
+// pair of groups does a level while a level has many pairs (programs of the XYZZ sums
+// kernel, one launch per level); the levels above, whose few chains take their latency
+// rather than the GPU's throughput, run over teams of lanes, five levels a launch
+// (bucket_tree_teams.hpp).
 #pragma once
 
 #include <bit>
 #include <string>
 
+#include "sprig/stdlib/curve/msm/bucket_tree_teams.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
 #include "sprig/stdlib/curve/msm/xyzz_sums.hpp"
 
 namespace sprig::curve::detail {
 
-// Records the programs (xyzz_sums.hpp) for `windows` sets of buckets, whose sums go to
-// window_sums from `first_sum` on: the segment sums go to partial_sums, whose run sums are
-// spent by now. The windows' sums are stored in window_sums, or added to what earlier
-// batches of their points left there (where batches do not share their buckets).
+// Levels of more pairs than this (over all windows) take one invocation a pair.
+inline constexpr std::uint64_t msm_tree_pairs_by_invocation = 4096;
+
+// Records the reduction (the XYZZ sums kernel's programs, then the teams' launches) of
+// `windows` sets of buckets, whose sums go to window_sums from `first_sum` on: the segment
+// sums go to partial_sums, whose run sums are spent by now. The windows' sums are stored in
+// window_sums, or added to what earlier batches of their points left there (where batches
+// do not share their buckets).
 template <ShortWeierstrass C>
 void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const XyzzSumBuffers<C>& buffers,
-                             std::uint32_t first_sum, std::uint32_t windows, bool add_to_window_sums) {
+                             const DeviceBuffer<Xyzz<C>>& window_sums, std::uint32_t first_sum,
+                             std::uint32_t windows, bool add_to_window_sums) {
   const std::uint32_t segments = plan.segments();
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::Segments, std::uint64_t(windows) * segments, plan.buckets,
                       plan.segment_length, std::uint32_t(std::countr_zero(plan.segment_length)));
-  for (std::uint32_t level = 0; (1u << level) < segments; ++level)
+  std::uint32_t level = 0;
+  for (; (segments >> level) > msm_tree_block_groups &&
+         std::uint64_t(windows) * (segments >> (level + 1)) > msm_tree_pairs_by_invocation;
+       ++level)
     record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineSegments,
                         std::uint64_t(windows) * (segments >> (level + 1)), segments, level);
-  record_xyzz_sums<C>(sequence, buffers, XyzzSums::WindowSums, windows, first_sum, segments,
-                      add_to_window_sums ? 1u : 0u);
+  // Blocks of groups until one block holds a window's every group, whose launch writes the
+  // window sums.
+  for (;;) {
+    bool whole_windows = (segments >> level) <= msm_tree_block_groups;
+    level = record_bucket_tree_teams<C>(sequence, buffers.partial_sums, window_sums, windows, segments,
+                                        level, first_sum, add_to_window_sums);
+    if (whole_windows) break;
+  }
 }
 
 }  // namespace sprig::curve::detail

@@ -29,7 +29,7 @@ const auto& horner_kernel() {
           UInt msm = sprig::detail::linear_workgroup_id();
           // Uniform across the workgroup: its barriers stay in uniform control flow.
           if_(msm < msms, [&] {
-            TeamProducts<C> products(msm.node()->loc);
+            TeamProducts<C> products(1, msm.node()->loc);
             UInt top = msm * windows + windows - 1u;
             Var<X> result = window_sums[top].load();
             for_(1u, windows, [&](UInt w) {

@@ -37,18 +37,13 @@ enum class XyzzSums : std::uint32_t {
   // window, m, log2(m).
   Segments = 2,
   // Per (window, pair of adjacent groups of segments at `level`) (count: windows * groups
-  // / 2): sum (the lower A) += upper A, sum += upper S; below the top level also running
-  // (the lower S) += upper S, then doubled; written over the lower group. Arguments:
-  // segments per window, level.
+  // / 2): sum (the lower A) += upper A, sum += upper S, running (the lower S) += upper S,
+  // then doubled; written over the lower group. Arguments: segments per window, level. (The
+  // levels of few pairs run over teams of lanes: bucket_tree_teams.hpp.)
   CombineSegments = 3,
-  // Per window (count: windows): window_sums[first + w] = the A of the window's group of
-  // all segments, or += where the third argument is 1 (a later batch of the window's
-  // points, where batches do not share their buckets). Arguments: first (MSM m's window w0
-  // is at m W + w0), segments per window, 0 or 1.
-  WindowSums = 4,
   // Per bucket b (count: buckets): buckets[b] += partial_sums[b], where partial_sums is
   // bound to a later batch's buckets of the same set (msm.hpp).
-  AddBuckets = 5,
+  AddBuckets = 4,
 };
 
 // Runs of a bucket that one invocation of RunChunks sums.
@@ -60,8 +55,7 @@ const auto& xyzz_sums_kernel() {
   auto trace = [] {
     return kernel(
         std::string(C::name) + "_msm_xyzz_sums",
-        [](ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, Buffer<X> partial_sums, Buffer<X> window_sums,
-           UInt program, UInt count, UInt a, UInt b, UInt c) {
+        [](ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, Buffer<X> partial_sums, UInt program, UInt count, UInt a, UInt b, UInt c) {
           UInt i = msm_invocation();
           if_(i < count, [&] {
             Expr<X> infinity = xyzz_infinity_point<C>(i.node()->loc);
@@ -94,14 +88,10 @@ const auto& xyzz_sums_kernel() {
               UInt pairs = a >> (b + 1u), window = i / pairs, pair = i % pairs;
               lower = 2u * (window * a + (2u * pair << b));
               upper = lower.load() + (2u << b);
-              // The window's sum needs no S: the top level stops after the A.
-              steps = select(pairs == 1u, UInt(2u), UInt(4u));
+              steps = 4u;
               sum = partial_sums[lower.load()].load();
               running = partial_sums[lower.load() + 1u].load();
               weighted = partial_sums[upper.load() + 1u].load();
-            }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
-              sum = partial_sums[2u * i * b].load();
-              steps = c;
             }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
               sum = buckets[i].load();
               steps = 1u;
@@ -145,8 +135,6 @@ const auto& xyzz_sums_kernel() {
                 if_(step == 0u, [&] { right = partial_sums[upper.load()].load(); }).else_([&] {
                   right = weighted.load();
                 });
-              }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
-                right = window_sums[a + i].load();
               }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
                 right = partial_sums[i].load();
               });
@@ -172,15 +160,13 @@ const auto& xyzz_sums_kernel() {
             }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
               partial_sums[lower.load()] = sum.load();
               partial_sums[lower.load() + 1u] = running.load();
-            }).else_if_(program_is == std::uint32_t(XyzzSums::WindowSums), [&] {
-              window_sums[a + i] = sum.load();
             }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
               buckets[i] = sum.load();
             });
           });
         },
         workgroup(msm_workgroup_size)
-            .names("ends", "buckets", "partial_sums", "window_sums", "program", "count", "a", "b", "c"));
+            .names("ends", "buckets", "partial_sums", "program", "count", "a", "b", "c"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_xyzz_sums"), trace);
 }
@@ -191,14 +177,13 @@ struct XyzzSumBuffers {
   const DeviceBuffer<std::uint32_t>& ends;
   const DeviceBuffer<Xyzz<C>>& buckets;
   const DeviceBuffer<Xyzz<C>>& partial_sums;
-  const DeviceBuffer<Xyzz<C>>& window_sums;
 };
 
 template <ShortWeierstrass C>
 void record_xyzz_sums(Sequence& sequence, const XyzzSumBuffers<C>& buffers, XyzzSums program, std::uint64_t count,
                       std::uint32_t a = 0, std::uint32_t b = 0, std::uint32_t c = 0) {
   sequence.run(xyzz_sums_kernel<C>(), msm_grid(count), buffers.ends, buffers.buckets, buffers.partial_sums,
-               buffers.window_sums, std::uint32_t(program), std::uint32_t(count), a, b, c);
+               std::uint32_t(program), std::uint32_t(count), a, b, c);
 }
 
 }  // namespace sprig::curve::detail
