@@ -55,7 +55,8 @@ const auto& xyzz_sums_kernel() {
   auto trace = [] {
     return kernel(
         std::string(C::name) + "_msm_xyzz_sums",
-        [](ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, Buffer<X> partial_sums, UInt program, UInt count, UInt a, UInt b, UInt c) {
+        [](ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, Buffer<X> partial_sums, UInt program, UInt count,
+           UInt a, UInt b, UInt c) {
           UInt i = msm_invocation();
           if_(i < count, [&] {
             Expr<X> infinity = xyzz_infinity_point<C>(i.node()->loc);
