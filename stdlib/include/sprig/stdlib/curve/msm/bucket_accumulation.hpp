@@ -50,8 +50,8 @@ const auto& bucket_accumulation_kernel() {
             for_(first, last, [&](UInt e) {
               if_(e >= end.load(), [&] {
                 flush();
-                // The buckets between were empty, so the next one starts here.
-                bucket = bucket_of(ends, bucket_count, steps, e);
+                // The bucket ended here, so the next non-empty one starts here.
+                bucket = bucket_after(ends, bucket_count, steps, bucket.load(), e);
                 start = e;
                 end = UInt(ends[bucket.load()]);
                 sum = xyzz_infinity_point<C>(loc);

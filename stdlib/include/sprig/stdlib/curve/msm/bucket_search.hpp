@@ -24,6 +24,18 @@ inline UInt bucket_of(const ReadBuffer<std::uint32_t>& ends, const UInt& bucket_
   return hi.load();
 }
 
+// The bucket holding entry e where e is where `bucket` ends (ends[bucket] == e < the last
+// end): the next bucket, unless it is empty, which one load tells; only then bisection. A run
+// of entries crosses a bucket's end every few entries, and in a subgroup of runs nearly every
+// entry is some lane's crossing, so bisecting each time (20 dependent loads at 2^19 buckets)
+// stalls the subgroup on almost every entry.
+inline UInt bucket_after(const ReadBuffer<std::uint32_t>& ends, const UInt& bucket_count, const UInt& steps,
+                         const UInt& bucket, const UInt& e) {
+  Var<std::uint32_t> next = bucket + 1u;
+  if_(UInt(ends[next.load()]) <= e, [&] { next = bucket_of(ends, bucket_count, steps, e); });
+  return next.load();
+}
+
 // The rounds bucket_of needs for `bucket_count` buckets.
 inline std::uint32_t bisection_steps(std::uint64_t bucket_count) {
   return std::uint32_t(std::bit_width(bucket_count));
