@@ -129,6 +129,24 @@ TEST_CASE("Horner's rule doubles where the shifted sum is the next window's, and
   CHECK(opposite.point == curve::Affine<Bn254G1>::infinity());
 }
 
+TEST_CASE("a team step of more field products than a team has lanes is a trace error") {
+  using A = curve::Affine<Bn254G1>;
+  auto trace = [](std::size_t count) {
+    return kernel(
+        "team_step",
+        [count](Buffer<A> points) {
+          curve::detail::AffineParts<Bn254G1> p = curve::detail::parts_of(Expr<A>(points[0u]));
+          curve::detail::TeamProducts<Bn254G1> products(1, std::source_location::current());
+          products(curve::detail::ProductPairs<Bn254G1>(count, {p.x, p.y}));
+        },
+        workgroup(curve::detail::msm_team_lanes));
+  };
+  CHECK_NOTHROW(trace(curve::detail::msm_team_lanes));
+  CHECK_THROWS_WITH(trace(curve::detail::msm_team_lanes + 1),
+                    Catch::Contains("a team step of 9 field products: a team's 8 lanes take 1 to 8"));
+  CHECK_THROWS_AS(trace(0), TraceError);
+}
+
 TEST_CASE("an MSM of a point and its negation with equal scalars is the point at infinity") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   RefPoint p = CurveReference<Bn254G1>::multiply(CurveReference<Bn254G1>::generator(), 12345);

@@ -47,6 +47,9 @@ const auto& bucket_accumulation_kernel() {
                 buckets[bucket.load()] = sum.load();
               });
             };
+            // The next entry and its point load an iteration ahead, while this one's addition runs.
+            Var<std::uint32_t> next_entry = entries[first];
+            Var<A> next_point = points[next_entry.load() & ~msm_sign_bit];
             for_(first, last, [&](UInt e) {
               if_(e >= end.load(), [&] {
                 flush();
@@ -56,8 +59,10 @@ const auto& bucket_accumulation_kernel() {
                 end = UInt(ends[bucket.load()]);
                 sum = xyzz_infinity_point<C>(loc);
               });
-              UInt entry = entries[e];
-              Expr<A> point = points[entry & ~msm_sign_bit];
+              UInt entry = next_entry.load();
+              Expr<A> point = next_point.load();
+              next_entry = entries[min(e + 1u, last - 1u)];
+              next_point = points[next_entry.load() & ~msm_sign_bit];
               sum = add_affine<C>(sum.load(), negated_if<C>((entry & msm_sign_bit) != 0u, point));
             });
             flush();

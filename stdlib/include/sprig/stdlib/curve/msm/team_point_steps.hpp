@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -46,6 +47,10 @@ class TeamProducts {
   // the last repeat the first). Two halves of a team's exchange alternate, so a step's
   // writes never meet a slower lane's reads of the step before: one barrier a step.
   std::vector<Element<C>> operator()(const ProductPairs<C>& pairs) {
+    if (pairs.empty() || pairs.size() > msm_team_lanes)
+      throw TraceError("a team step of " + std::to_string(pairs.size()) + " field products: a team's " +
+                           std::to_string(msm_team_lanes) + " lanes take 1 to " + std::to_string(msm_team_lanes),
+                       loc_);
     Element<C> a = pairs[0].first, b = pairs[0].second;
     for (std::uint32_t j = 1; j < pairs.size(); ++j) {
       Bool mine = lane_ == j;
