@@ -70,7 +70,7 @@ struct MsmResultBuffers {
 
 template <ShortWeierstrass C>
 struct MsmBatchBuffers {
-  DeviceBuffer<std::uint32_t> digits, entries, bucket_counts, bucket_ends;
+  DeviceBuffer<std::uint32_t> digits, entries, bucket_counts, bucket_ends, run_buckets;
   // The batch's own buckets, where an earlier batch began its set: added into the set after.
   DeviceBuffer<Xyzz<C>> later_buckets, partial_sums;
 
@@ -80,6 +80,7 @@ struct MsmBatchBuffers {
     entries = sequence.transient<std::uint32_t>(words("entries"), "msm entries");
     bucket_counts = sequence.transient<std::uint32_t>(words("bucket_counts"), "msm bucket counts");
     bucket_ends = sequence.transient<std::uint32_t>(words("bucket_ends"), "msm bucket ends");
+    run_buckets = sequence.transient<std::uint32_t>(words("run_buckets"), "msm run buckets");
     if (!first_of_set)
       later_buckets = sequence.transient<Xyzz<C>>(xyzz_count(plan, "later_buckets"), "msm later buckets");
     partial_sums = sequence.transient<Xyzz<C>>(xyzz_count(plan, "partial_sums"), "msm partial sums");
@@ -125,8 +126,8 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
                             plan.fixed_base ? plan.points : 0);
   const DeviceBuffer<Xyzz<C>>& target = role.first_of_set ? set : buffers.later_buckets;
   XyzzSumBuffers<C> sums{buffers.bucket_ends, target, buffers.partial_sums};
-  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, count * windows, bucket_count,
-                                plan.run_length);
+  record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, buffers.run_buckets, count * windows,
+                                bucket_count, plan.run_length);
   XyzzSumBuffers<C> into_set{buffers.bucket_ends, set, buffers.partial_sums};
   if (!role.first_of_set)  // the set's buckets += this batch's (bound as the partial sums)
     record_xyzz_sums<C>(sequence, {buffers.bucket_ends, set, buffers.later_buckets},

@@ -5,7 +5,8 @@
 // run. A run meets each bucket in one piece:
 //   * a bucket that starts in the run: its sum within the run goes to buckets[b], which no
 //     other run writes (every bucket starts in one run);
-//   * the bucket the run starts in the middle of: its sum goes to partial_sums[run].
+//   * the bucket the run starts in the middle of: its sum goes to partial_sums[run], and
+//     the bucket's index to run_buckets[run] (no_run_bucket where the run starts a bucket).
 // Programs of the XYZZ sums kernel (xyzz_sums.hpp) then add, for each bucket spanning runs,
 // the partial sums of the runs it continues into: first each 64th of those runs sums the
 // next 63 (one launch over the runs), then the bucket walks those chunk sums, so a bucket
@@ -31,14 +32,17 @@ const auto& bucket_accumulation_kernel() {
     return kernel(
         std::string(C::name) + "_msm_bucket_accumulation",
         [](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
-           WriteBuffer<X> buckets, WriteBuffer<X> partial_sums, UInt bucket_count, UInt steps, UInt run_length) {
+           WriteBuffer<X> buckets, WriteBuffer<X> partial_sums, WriteBuffer<std::uint32_t> run_buckets,
+           UInt bucket_count, UInt steps, UInt run_length) {
           UInt run = msm_invocation();
           UInt total = ends[bucket_count - 1u];
           UInt first = run * run_length;
+          if_(run < run_buckets.size() && first >= total, [&] { run_buckets[run] = no_run_bucket; });
           if_(first < total, [&] {
             UInt last = min(first + run_length, total);
             Var<std::uint32_t> bucket = bucket_of(ends, bucket_count, steps, first);
             Var<std::uint32_t> start = select(bucket.load() == 0u, UInt(0u), UInt(ends[max(bucket.load(), 1u) - 1u]));
+            run_buckets[run] = select(start.load() < first, bucket.load(), UInt(no_run_bucket));
             Var<std::uint32_t> end = ends[bucket.load()];
             const SourceLoc& loc = run.node()->loc;
             Var<X> sum = xyzz_infinity_point<C>(loc);
@@ -69,25 +73,28 @@ const auto& bucket_accumulation_kernel() {
           });
         },
         workgroup(msm_workgroup_size)
-            .names("points", "entries", "ends", "buckets", "partial_sums", "bucket_count", "steps",
-                   "run_length"));
+            .names("points", "entries", "ends", "buckets", "partial_sums", "run_buckets", "bucket_count",
+                   "steps", "run_length"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_accumulation"), trace);
 }
 
 // Records the accumulation and the combination (xyzz_sums.hpp) over `bucket_count`
 // buckets and `entry_bound` (window, point) pairs at most (zero digits are in no bucket),
-// in runs of `run_length` entries.
+// in runs of `run_length` entries; `run_buckets` holds a word per run.
 template <ShortWeierstrass C>
 void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points,
-                                const DeviceBuffer<std::uint32_t>& entries, const XyzzSumBuffers<C>& buffers,
-                                std::uint64_t entry_bound, std::uint64_t bucket_count, std::uint32_t run_length) {
+                                const DeviceBuffer<std::uint32_t>& entries, XyzzSumBuffers<C> buffers,
+                                const DeviceBuffer<std::uint32_t>& run_buckets, std::uint64_t entry_bound,
+                                std::uint64_t bucket_count, std::uint32_t run_length) {
   sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
-  std::uint64_t runs = (entry_bound + run_length - 1) / run_length;
+  const std::uint64_t runs = msm_runs(entry_bound, run_length);
   sequence.run(bucket_accumulation_kernel<C>(), msm_grid(runs), points, entries, buffers.ends, buffers.buckets,
-               buffers.partial_sums, std::uint32_t(bucket_count), bisection_steps(bucket_count), run_length);
-  record_xyzz_sums<C>(sequence, buffers, XyzzSums::RunChunks, runs, run_length, std::uint32_t(bucket_count));
-  record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, bucket_count, run_length);
+               buffers.partial_sums, run_buckets, std::uint32_t(bucket_count), bisection_steps(bucket_count),
+               run_length);
+  buffers.run_buckets = &run_buckets;
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::RunChunks, runs, run_length);
+  record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, runs, run_length);
 }
 
 }  // namespace sprig::curve::detail

@@ -189,6 +189,11 @@ inline std::uint64_t scan_scratch_bytes(const DeviceInfo& device, std::uint64_t 
   return sprig::detail::scan_shape<std::uint32_t>(ScanOptions{}, device).tiles_for(count) * 4;
 }
 
+// The runs of `run_length` entries that cover `entry_bound` entries.
+inline std::uint64_t msm_runs(std::uint64_t entry_bound, std::uint32_t run_length) {
+  return (entry_bound + run_length - 1) / run_length;
+}
+
 // The buffers of a plan whose batches hold `batch_windows` windows of `batch_points` points.
 template <ShortWeierstrass C>
 std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan, std::uint32_t batch_windows,
@@ -196,7 +201,7 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
   const std::uint64_t n = batch_points, xyzz = sizeof(Xyzz<C>);
   const std::uint64_t entries = n * batch_windows;
   const std::uint64_t bucket_slots = std::uint64_t(plan.buckets) * plan.bucket_windows(batch_windows);
-  const std::uint64_t runs = (entries + plan.run_length - 1) / plan.run_length;
+  const std::uint64_t runs = msm_runs(entries, plan.run_length);
   const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * plan.bucket_windows(batch_windows);
   // Batches that share a set of buckets (a window's batches of points; every batch over a
   // table) accumulate, after the first, into buckets of their own, added into the set.
@@ -214,6 +219,8 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
       // The runs' carried partial sums, then (the lifetimes do not overlap) the reduction's
       // segment sums.
       {"partial_sums", std::max(runs, segment_sums) * xyzz, S::Accumulate, S::WindowSum},
+      // The bucket each run starts inside of, for the combination of the runs' sums.
+      {"run_buckets", runs * 4, S::Accumulate, S::Accumulate},
       {"window_sums", std::uint64_t(plan.msms) * plan.summed_windows() * xyzz, S::WindowSum, S::Horner},
       {"results", std::uint64_t(plan.msms) * (xyzz + sizeof(Affine<C>)), S::Horner, S::Horner},
   };

@@ -13,7 +13,6 @@
 #include <array>
 #include <string>
 
-#include "sprig/stdlib/curve/msm/bucket_search.hpp"
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
 #include "sprig/stdlib/curve/msm/point_steps.hpp"
@@ -23,13 +22,15 @@ namespace sprig::curve::detail {
 
 // The programs, in the order a batch runs them.
 enum class XyzzSums : std::uint32_t {
-  // Per run r (count: runs): if r is f + 1 + 64 k for the bucket its first entry is in, a
-  // bucket that started before it in run f, partial_sums[r] += the next 63 runs' partial
-  // sums, as far as the bucket goes. Arguments: the run length, the bucket count.
+  // Per run r (count: runs) that starts inside a bucket begun in an earlier run f
+  // (run_buckets[r], which the accumulation wrote): if r is f + 1 + 64 k, partial_sums[r] +=
+  // the next 63 runs' partial sums, as far as the bucket goes. Arguments: the run length.
   RunChunks = 0,
-  // Per bucket b (count: buckets): buckets[b] += partial_sums[r] for every 64th run r of
-  // those the bucket continues into, f + 1, f + 65, ... (f: the run it starts in), which
-  // RunChunks left holding the sums of their chunks. Arguments: the run length.
+  // Per run r (count: runs) that is the first, f + 1, of those its bucket b continues into:
+  // buckets[b] += partial_sums[r] for every 64th run r of them, f + 1, f + 65, ..., which
+  // RunChunks left holding the sums of their chunks. Per run rather than per bucket: most
+  // buckets continue into no run, and a subgroup with any one that does pays for a whole
+  // addition. Arguments: the run length.
   CombineRuns = 1,
   // Per (window, segment) (count: windows * segments): walking the segment's m buckets down,
   // running += bucket, then weighted += running; then running doubled log2(m) times;
@@ -49,14 +50,17 @@ enum class XyzzSums : std::uint32_t {
 // Runs of a bucket that one invocation of RunChunks sums.
 inline constexpr std::uint32_t msm_run_chunk = 64;
 
+// run_buckets[r] of a run that starts at a bucket's first entry (or past the last entry).
+inline constexpr std::uint32_t no_run_bucket = 0xffffffffu;
+
 template <ShortWeierstrass C>
 const auto& xyzz_sums_kernel() {
   using X = Xyzz<C>;
   auto trace = [] {
     return kernel(
         std::string(C::name) + "_msm_xyzz_sums",
-        [](ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, Buffer<X> partial_sums, UInt program, UInt count,
-           UInt a, UInt b, UInt c) {
+        [](ReadBuffer<std::uint32_t> ends, ReadBuffer<std::uint32_t> run_buckets, Buffer<X> buckets,
+           Buffer<X> partial_sums, UInt program, UInt count, UInt a, UInt b, UInt c) {
           UInt i = msm_invocation();
           if_(i < count, [&] {
             Expr<X> infinity = xyzz_infinity_point<C>(i.node()->loc);
@@ -68,19 +72,30 @@ const auto& xyzz_sums_kernel() {
             running = infinity;
             weighted = infinity;
             Var<std::uint32_t> steps = 0u;
-            // CombineRuns: the run bucket i starts in.
-            Var<std::uint32_t> first_run = 0u;
+            // CombineRuns: the bucket run i continues, and the run it started in.
+            Var<std::uint32_t> bucket = 0u, first_run = 0u;
             // Segments: the top bucket of segment i; CombineSegments: the lower and upper
             // groups' A (their S follows).
             Var<std::uint32_t> top = 0u, lower = 0u, upper = 0u;
             UInt program_is = program;
+            // The run programs: run i starts inside bucket run_buckets[i], from run first_run
+            // to run last_run, or at a bucket's start (no_run_bucket).
+            auto continued_bucket = [&](auto&& with) {
+              UInt b_i = run_buckets[i];
+              if_(b_i != no_run_bucket, [&] {
+                UInt start = select(b_i == 0u, UInt(0u), UInt(ends[max(b_i, 1u) - 1u]));
+                with(b_i, start / a, (UInt(ends[b_i]) - 1u) / a);
+              });
+            };
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
-              UInt start = select(i == 0u, UInt(0u), UInt(ends[max(i, 1u) - 1u])), end = ends[i];
-              UInt last_run = (max(end, 1u) - 1u) / a;
-              first_run = start / a;
-              UInt spanned = select(end > start && last_run > first_run.load(), last_run - first_run.load(), UInt(0u));
-              steps = (spanned + msm_run_chunk - 1u) / msm_run_chunk;
-              sum = buckets[i].load();
+              continued_bucket([&](UInt b_i, UInt first, UInt last_run) {
+                if_(i == first + 1u, [&] {
+                  bucket = b_i;
+                  first_run = first;
+                  steps = (last_run - first + msm_run_chunk - 1u) / msm_run_chunk;
+                  sum = buckets[b_i].load();
+                });
+              });
             }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
               UInt segments = a / b;
               top = (i / segments) * a + (i % segments + 1u) * b - 1u;
@@ -97,13 +112,9 @@ const auto& xyzz_sums_kernel() {
               sum = buckets[i].load();
               steps = 1u;
             }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
-              UInt e = i * a;
-              if_(e < UInt(ends[b - 1u]), [&] {
-                UInt bucket = bucket_of(ends, b, 32u - count_leading_zeros(b), e);
-                UInt start = select(bucket == 0u, UInt(0u), UInt(ends[max(bucket, 1u) - 1u]));
-                UInt last_run = (UInt(ends[bucket]) - 1u) / a;
-                // The bucket started before run i, and i is the first run of a chunk.
-                if_(start < e && (i - start / a - 1u) % msm_run_chunk == 0u, [&] {
+              continued_bucket([&](UInt, UInt first, UInt last_run) {
+                // i is the first run of a chunk.
+                if_((i - first - 1u) % msm_run_chunk == 0u, [&] {
                   steps = min(last_run - i, UInt(msm_run_chunk - 1u));
                   sum = partial_sums[i].load();
                 });
@@ -152,7 +163,7 @@ const auto& xyzz_sums_kernel() {
             });
 
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
-              if_(steps.load() > 0u, [&] { buckets[i] = sum.load(); });
+              if_(steps.load() > 0u, [&] { buckets[bucket.load()] = sum.load(); });
             }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
               if_(steps.load() > 0u, [&] { partial_sums[i] = sum.load(); });
             }).else_if_(program_is == std::uint32_t(XyzzSums::Segments), [&] {
@@ -167,24 +178,27 @@ const auto& xyzz_sums_kernel() {
           });
         },
         workgroup(msm_workgroup_size)
-            .names("ends", "buckets", "partial_sums", "program", "count", "a", "b", "c"));
+            .names("ends", "run_buckets", "buckets", "partial_sums", "program", "count", "a", "b", "c"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_xyzz_sums"), trace);
 }
 
-// The buffers every program binds (each uses some of them).
+// The buffers every program binds (each uses some of them). Only the run programs read
+// run_buckets; the others bind the ends in its place.
 template <ShortWeierstrass C>
 struct XyzzSumBuffers {
   const DeviceBuffer<std::uint32_t>& ends;
   const DeviceBuffer<Xyzz<C>>& buckets;
   const DeviceBuffer<Xyzz<C>>& partial_sums;
+  const DeviceBuffer<std::uint32_t>* run_buckets = nullptr;
 };
 
 template <ShortWeierstrass C>
 void record_xyzz_sums(Sequence& sequence, const XyzzSumBuffers<C>& buffers, XyzzSums program, std::uint64_t count,
                       std::uint32_t a = 0, std::uint32_t b = 0, std::uint32_t c = 0) {
-  sequence.run(xyzz_sums_kernel<C>(), msm_grid(count), buffers.ends, buffers.buckets, buffers.partial_sums,
-               std::uint32_t(program), std::uint32_t(count), a, b, c);
+  const DeviceBuffer<std::uint32_t>& run_buckets = buffers.run_buckets ? *buffers.run_buckets : buffers.ends;
+  sequence.run(xyzz_sums_kernel<C>(), msm_grid(count), buffers.ends, run_buckets, buffers.buckets,
+               buffers.partial_sums, std::uint32_t(program), std::uint32_t(count), a, b, c);
 }
 
 }  // namespace sprig::curve::detail
