@@ -46,7 +46,7 @@ using stdlib_bench::time_ms;
 
 namespace {
 
-// Field products per operation (docs/curves.md: S = M, the field has no squaring of its own).
+// Field products per operation, squarings counted as products (docs/curves.md).
 constexpr double mixed_addition_products = 10, addition_products = 14, doubling_products = 9;
 
 // points[i] = (i + 1) G: 32 doublings and additions each, cheap next to the MSM.
@@ -64,10 +64,10 @@ const auto& multiples_kernel() {
   return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_multiples/" + std::string(G1::name), trace);
 }
 
-// Each invocation runs 4 independent chains of `iterations` Montgomery products of field P,
-// on the limbs the thread traces with (field/product_limbs.hpp).
+// Each invocation runs 4 independent chains of `iterations` Montgomery products of field P
+// (or squarings: x -> x^2), on the limbs the thread traces with (field/product_limbs.hpp).
 constexpr std::uint32_t chain_iterations = 64;
-template <class P>
+template <class P, bool squares = false>
 const auto& field_product_kernel() {
   using M = field::Montgomery<P>;
   using F = field::Fp<P>;
@@ -78,13 +78,15 @@ const auto& field_product_kernel() {
       std::vector<Var<M>> chains;
       for (std::uint32_t c = 0; c < 4; ++c) chains.emplace_back(Expr<M>(seeds[(i + c + 1u) % seeds.size()]));
       for_(0u, chain_iterations, [&](UInt) {
-        for (auto& c : chains) c = F(c.load()) * factor;
+        for (auto& c : chains) c = squares ? F(c.load()).square() : F(c.load()) * factor;
       });
       out[i] = F(chains[0].load()) + F(chains[1].load()) + F(chains[2].load()) + F(chains[3].load());
     }, workgroup(64));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(
-      "bench/msm_field_products/" + std::string(P::name) + field::detail::product_limbs_key(), trace);
+      "bench/msm_field_products/" + std::string(P::name) + (squares ? "/squares" : "") +
+          field::detail::product_limbs_key(),
+      trace);
 }
 
 // Each invocation runs 4 independent chains of `iterations` 32 x 32 -> 64-bit products
@@ -112,8 +114,9 @@ const auto& integer_multiply_kernel() {
   return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_u32_multiplies", trace);
 }
 
-// Products per ms of the chains with `limbs`, and their output (4 chains summed per invocation).
-template <class P>
+// Products (or squarings) per ms of the chains with `limbs`, and their output (4 chains
+// summed per invocation).
+template <class P, bool squares = false>
 std::pair<double, std::vector<field::Montgomery<P>>> field_products_per_ms(Device& device, std::size_t invocations,
                                                                           int repeat, field::ProductLimbs limbs) {
   using M = field::Montgomery<P>;
@@ -123,7 +126,7 @@ std::pair<double, std::vector<field::Montgomery<P>>> field_products_per_ms(Devic
   auto seed_buffer = device.upload(seeds);
   auto out = device.alloc<M>(invocations);
   field::ProductLimbsScope scope(limbs);
-  const auto& chains = field_product_kernel<P>();
+  const auto& chains = field_product_kernel<P, squares>();
   double ms = time_ms(device, repeat, [&](Sequence& s) { s.run(chains, grid(invocations), seed_buffer, out); });
   return {double(invocations) * 4 * chain_iterations / ms, device.download(out)};
 }
@@ -251,7 +254,7 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
   const double multiplies_per_ms = integer_multiplies_per_ms(gpu, throughput_invocations, 3);
   // Where the device has Int64: the same chains on 64-bit limbs, and on 29-bit limbs in
   // 64-bit sums.
-  double wide_products_per_ms = 0, unsaturated_products_per_ms = 0;
+  double wide_products_per_ms = 0, unsaturated_products_per_ms = 0, unsaturated_squares_per_ms = 0;
   if (gpu.info().supported.int64) {
     auto [per_ms, wide] = field_products_per_ms<Base>(gpu, throughput_invocations, 3, field::ProductLimbs::Bits64);
     if (wide != narrow) throw std::runtime_error("the 64-bit-limb product chains differ from the 32-bit ones");
@@ -260,14 +263,23 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
         field_products_per_ms<Base>(gpu, throughput_invocations, 3, field::ProductLimbs::Bits29);
     if (unsaturated != narrow) throw std::runtime_error("the 29-bit-limb product chains differ from the 32-bit ones");
     unsaturated_products_per_ms = per_ms29;
+    // 29-bit limbs square with a function of their own; 32-bit limbs through the product.
+    auto [squares_per_ms, squared] =
+        field_products_per_ms<Base, true>(gpu, throughput_invocations, 3, field::ProductLimbs::Bits29);
+    if (squared != field_products_per_ms<Base, true>(gpu, throughput_invocations, 1, field::ProductLimbs::Bits32).second)
+      throw std::runtime_error("the 29-bit-limb squaring chains differ from the 32-bit ones");
+    unsaturated_squares_per_ms = squares_per_ms;
   }
   std::printf("field products: %.4g /s; 32-bit multiplies (low and high words): %.4g /s; ratio %.0f\n",
               products_per_ms * 1e3, multiplies_per_ms * 1e3, multiplies_per_ms / products_per_ms);
   if (wide_products_per_ms > 0)
     std::printf("field products with 64-bit limbs (same results): %.4g /s, %.2fx the 32-bit limbs'\n"
-                "field products with 29-bit limbs in 64-bit sums (same results): %.4g /s, %.2fx\n\n",
+                "field products with 29-bit limbs in 64-bit sums (same results): %.4g /s, %.2fx\n"
+                "field squarings with 29-bit limbs (same results as 32-bit products): %.4g /s, %.2fx their "
+                "products\n\n",
                 wide_products_per_ms * 1e3, wide_products_per_ms / products_per_ms,
-                unsaturated_products_per_ms * 1e3, unsaturated_products_per_ms / products_per_ms);
+                unsaturated_products_per_ms * 1e3, unsaturated_products_per_ms / products_per_ms,
+                unsaturated_squares_per_ms * 1e3, unsaturated_squares_per_ms / unsaturated_products_per_ms);
   else
     std::printf("no Int64 on this device: 64-bit and 29-bit limbs not measured\n\n");
 

@@ -72,6 +72,18 @@ template <PrimeModulus P>
 const auto& product_function() {
   return binary_function<P, traced_montgomery_product<P>>("mul");
 }
+// a * a * R^-1 mod p on 29-bit limbs: a squaring of its own, about half the limb products.
+// The 32- and 64-bit limb products have no squaring of their own: they square through
+// the product's function.
+template <PrimeModulus P>
+const auto& unsaturated_square_function() {
+  using M = Montgomery<P>;
+  return sprig::detail::cached_callable(callable_key<P>("sqr"), [] {
+    return callable(std::string(P::name) + "_sqr", [](Expr<M> a) -> Expr<M> {
+      return struct_of<M>(montgomery_square_unsaturated<P>(words_of(a)), a.node()->loc);
+    });
+  });
+}
 template <PrimeModulus P>
 const auto& sum_function() {
   return binary_function<P, modular_sum<P>>("add");
@@ -192,6 +204,7 @@ class Fp : public Expr<Montgomery<P>> {
   }
   Fp square(std::source_location l = std::source_location::current()) const {
     Operand<M> self(*this, l);
+    if (detail::traced_product_limbs == ProductLimbs::Bits29) return detail::unsaturated_square_function<P>()(self);
     return detail::product_function<P>()(self, self);
   }
   // x^(p-2): the inverse of a non-zero x, and 0 for 0.
