@@ -9,8 +9,9 @@
 //     the bucket's index to run_buckets[run] (no_run_bucket where the run starts a bucket).
 // Programs of the XYZZ sums kernel (xyzz_sums.hpp) then add, for each bucket spanning runs,
 // the partial sums of the runs it continues into: first each 64th of those runs sums the
-// next 63 (one launch over the runs), then the bucket walks those chunk sums, so a bucket
-// of all n points of a window costs walks of 63 and n / (64 * run length) additions.
+// next 63, then the first of them adds those chunk sums to the bucket (a launch over the
+// runs each), so a bucket of all n points of a window costs walks of 63 and
+// n / (64 * run length) additions.
 #pragma once
 
 #include <string>

@@ -219,7 +219,7 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
       // The runs' carried partial sums, then (the lifetimes do not overlap) the reduction's
       // segment sums.
       {"partial_sums", std::max(runs, segment_sums) * xyzz, S::Accumulate, S::WindowSum},
-      // The bucket each run starts inside of, for the combination of the runs' sums.
+      // The bucket each run starts inside, for the combination of the runs' sums.
       {"run_buckets", runs * 4, S::Accumulate, S::Accumulate},
       {"window_sums", std::uint64_t(plan.msms) * plan.summed_windows() * xyzz, S::WindowSum, S::Horner},
       {"results", std::uint64_t(plan.msms) * (xyzz + sizeof(Affine<C>)), S::Horner, S::Horner},
