@@ -261,8 +261,8 @@ TEST_CASE("an MSM's run length (entries per accumulating invocation) does not ch
   // The default: runs of 64, of 128 for batches of 2^24 entries and more.
   CHECK(curve::msm_plan<Bn254G1>(device, 150).run_length == 64);
   CHECK(curve::detail::msm_run_length(std::uint64_t(1) << 23) == 64);
-  CHECK(curve::detail::msm_run_length(std::uint64_t(1) << 24) == 64);
-  CHECK(curve::detail::msm_run_length((std::uint64_t(1) << 24) + 1) == 128);
+  CHECK(curve::detail::msm_run_length((std::uint64_t(1) << 24) - 1) == 64);
+  CHECK(curve::detail::msm_run_length(std::uint64_t(1) << 24) == 128);
 }
 
 TEST_CASE("an MSM gives the same sum with 32-, 64- and 29-bit field product limbs") {

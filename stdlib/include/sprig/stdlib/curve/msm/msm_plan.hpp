@@ -48,14 +48,15 @@ enum class MsmStage : std::uint8_t { Decompose, Scan, Scatter, Accumulate, Combi
 namespace detail {
 
 // Entries (one point in one window) that one invocation of the accumulation sums, unless
-// MsmOptions::run_length says otherwise: 64, or 128 where a batch holds more than 2^24
-// entries, which still leaves 2^17 runs to fill the GPU. On an H100, runs of 128 took 2^24
+// MsmOptions::run_length says otherwise: 64, or 128 where a batch holds 2^24 entries or
+// more, which still leaves 2^17 runs to fill the GPU. On an H100, runs of 128 took 2^24
 // points from 336 to 322 ms and 2^22 from 116 to 113, but 2^16 to 2^21 points 10 to 20%
-// slower; a batch of exactly 2^24 (2^20 points in 16 windows) took 13.2-13.3 ms in runs of
-// 64 against 13.7-13.9 in runs of 128 on an H200 (docs/msm.md).
+// slower. A batch of exactly 2^24 (2^20 points in 16 windows) took 9.36-9.54 ms in runs of
+// 128 against 9.54-9.97 in runs of 64 on an H200 once the runs' sums were combined per
+// run (13.7-13.9 against 13.2-13.3 before; docs/msm.md).
 inline constexpr std::uint32_t msm_default_run_length = 64;
 inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
-  return batch_entries > (std::uint64_t(1) << 24) ? 2 * msm_default_run_length : msm_default_run_length;
+  return batch_entries >= (std::uint64_t(1) << 24) ? 2 * msm_default_run_length : msm_default_run_length;
 }
 // A batch takes windows until it holds about this many entries, or 16 windows of points
 // where that is more. Every batch ends in its reduction, a chain of small launches that
