@@ -6,7 +6,7 @@
 // (what the products are made of). docs/msm.md records the figures.
 //
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
-//             [--segment-length 32] [--limbs 32|64|29] [--curve bn254|bls12_381] [--batch-windows N]
+//             [--accumulation-workgroup 512] [--segment-length 32] [--limbs 32|64|29] [--curve bn254|bls12_381] [--batch-windows N]
 //             [--window-bits C] [--table] [--msms K]
 //   --table: the MSMs run over a table of the points' window multiples (curve::msm_table),
 //   built before the timing; its build time and bytes are printed beside the table.
@@ -158,11 +158,11 @@ double msm_products(const curve::MsmPlan& plan) {
 template <class G1>
 void print_plan(const Device& device, int log_n, const curve::MsmOptions& options) {
   curve::MsmPlan plan = curve::msm_plan<G1>(device, std::uint64_t(1) << log_n, options);
-  std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, segments of %u, %u windows of %llu "
-              "points per batch, %u batches\n\n| buffer | bytes |\n| --- | --- |\n",
+  std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, runs of %u in workgroups of %u, "
+              "segments of %u, %u windows of %llu points per batch, %u batches\n\n| buffer | bytes |\n| --- | --- |\n",
               std::string(G1::name).c_str(), log_n, device.name().c_str(), plan.window_bits, plan.windows, plan.buckets,
-              plan.segment_length, plan.windows_per_batch, static_cast<unsigned long long>(plan.points_per_batch),
-              plan.batches);
+              plan.run_length, plan.accumulation_workgroup, plan.segment_length, plan.windows_per_batch,
+              static_cast<unsigned long long>(plan.points_per_batch), plan.batches);
   for (const curve::MsmBuffer& b : plan.buffers)
     std::printf("| %s | %llu |\n", b.name.c_str(), static_cast<unsigned long long>(b.bytes));
   std::printf("| total | %llu |\n", static_cast<unsigned long long>(plan.peak_bytes()));
@@ -371,7 +371,7 @@ int main(int argc, char** argv) {
   const bool cpu = gpu.info().type == "cpu";
   int min_log = 10, max_log = cpu ? 14 : 20, repeat = 5;
   std::uint64_t budget_mib = 0;
-  std::uint32_t run_length = 0, segment_length = 0, batch_windows = 0, window_bits = 0;
+  std::uint32_t run_length = 0, accumulation_workgroup = 0, segment_length = 0, batch_windows = 0, window_bits = 0;
   int limbs = 0;  // 32 or 64; 0: the device's choice
   std::string curve_name = "bn254";
   int plan_log = 0, profile_log = 0;
@@ -392,6 +392,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--plan")) plan_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--profile")) profile_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--run-length")) run_length = std::uint32_t(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--accumulation-workgroup"))
+      accumulation_workgroup = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--segment-length")) segment_length = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--limbs")) limbs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--batch-windows")) batch_windows = std::uint32_t(std::atoi(argv[i + 1]));
@@ -399,6 +401,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--msms")) msms = std::uint32_t(std::max(1, std::atoi(argv[i + 1])));
   }
   curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length, .segment_length = segment_length};
+  options.accumulation_workgroup = accumulation_workgroup;
   options.windows_per_batch = batch_windows;
   options.window_bits = window_bits;
   if (limbs == 32) options.product_limbs = field::ProductLimbs::Bits32;

@@ -265,6 +265,36 @@ TEST_CASE("an MSM's run length (entries per accumulating invocation) does not ch
   CHECK(curve::detail::msm_run_length(std::uint64_t(1) << 24) == 128);
 }
 
+TEST_CASE("an MSM's accumulation workgroup size does not change its sum") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_test::Progression<Bn254G1> inputs(150, 31);
+  auto scalars = msm_test::random_scalars<Bn254G1>(150, 32);
+  for (std::size_t i = 0; i < 100; ++i) scalars[i] = 54321;  // a bucket over many runs
+  RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  const std::uint32_t most = device.info().max_workgroup_invocations;
+  for (std::uint32_t workgroup : {32u, 512u, most})
+    for (std::uint32_t run_length : {1u, 7u}) {
+      INFO("workgroups of " << workgroup << ", runs of " << run_length);
+      auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars,
+                                               {.run_length = run_length, .accumulation_workgroup = workgroup});
+      msm_test::check_point(result.point, expected);
+    }
+  for (std::uint32_t wrong : {16u, 96u, 2 * most})
+    CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.accumulation_workgroup = wrong}),
+                      Catch::Contains("accumulation_workgroup must be a power of two from 32 to " +
+                                      std::to_string(most)) &&
+                          Catch::Contains("not " + std::to_string(wrong)));
+  // The default: 512 from 2^16 runs a batch where the device allows it, else 64.
+  CHECK(curve::msm_plan<Bn254G1>(device, 150).accumulation_workgroup == 64);
+  CHECK(curve::msm_plan<Bn254G1>(device, std::uint64_t(1) << 18).accumulation_workgroup == (most >= 512 ? 512 : 64));
+  DeviceInfo small = device.info();
+  CHECK(curve::detail::msm_accumulation_workgroup((std::uint64_t(1) << 16) - 1, small) == 64);
+  small.max_workgroup_invocations = 1024;
+  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 16, small) == 512);
+  small.max_workgroup_invocations = 256;
+  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 20, small) == 64);
+}
+
 TEST_CASE("an MSM gives the same sum with 32-, 64- and 29-bit field product limbs") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   msm_test::Progression<Bn254G1> inputs(90, 29);

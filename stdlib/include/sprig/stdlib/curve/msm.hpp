@@ -127,7 +127,7 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
   const DeviceBuffer<Xyzz<C>>& target = role.first_of_set ? set : buffers.later_buckets;
   XyzzSumBuffers<C> sums{buffers.bucket_ends, target, buffers.partial_sums};
   record_bucket_accumulation<C>(sequence, points, buffers.entries, sums, buffers.run_buckets, count * windows,
-                                bucket_count, plan.run_length);
+                                bucket_count, plan.run_length, plan.accumulation_workgroup);
   XyzzSumBuffers<C> into_set{buffers.bucket_ends, set, buffers.partial_sums};
   if (!role.first_of_set)  // the set's buckets += this batch's (bound as the partial sums)
     record_xyzz_sums<C>(sequence, {buffers.bucket_ends, set, buffers.later_buckets},

@@ -25,17 +25,20 @@
 
 namespace sprig::curve::detail {
 
+// One kernel per workgroup size (MsmPlan::accumulation_workgroup): the size also bounds the
+// registers NVIDIA's driver gives each invocation (65,536 a multiprocessor over the
+// workgroup's invocations), which is what makes workgroups of 512 faster there.
 template <ShortWeierstrass C>
-const auto& bucket_accumulation_kernel() {
+const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size) {
   using A = Affine<C>;
   using X = Xyzz<C>;
-  auto trace = [] {
+  auto trace = [workgroup_size] {
     return kernel(
         std::string(C::name) + "_msm_bucket_accumulation",
-        [](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
+        [workgroup_size](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
            WriteBuffer<X> buckets, WriteBuffer<X> partial_sums, WriteBuffer<std::uint32_t> run_buckets,
            UInt bucket_count, UInt steps, UInt run_length) {
-          UInt run = msm_invocation();
+          UInt run = msm_invocation(workgroup_size);
           UInt total = ends[bucket_count - 1u];
           UInt first = run * run_length;
           if_(run < run_buckets.size() && first >= total, [&] { run_buckets[run] = no_run_bucket; });
@@ -73,24 +76,26 @@ const auto& bucket_accumulation_kernel() {
             flush();
           });
         },
-        workgroup(msm_workgroup_size)
+        workgroup(workgroup_size)
             .names("points", "entries", "ends", "buckets", "partial_sums", "run_buckets", "bucket_count",
                    "steps", "run_length"));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_accumulation"), trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(
+      callable_key<C>("msm_bucket_accumulation/" + std::to_string(workgroup_size)), trace);
 }
 
 // Records the accumulation and the combination (xyzz_sums.hpp) over `bucket_count`
 // buckets and `entry_bound` (window, point) pairs at most (zero digits are in no bucket),
-// in runs of `run_length` entries; `run_buckets` holds a word per run.
+// in runs of `run_length` entries, `workgroup_size` runs a workgroup; `run_buckets` holds a
+// word per run.
 template <ShortWeierstrass C>
 void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points,
                                 const DeviceBuffer<std::uint32_t>& entries, XyzzSumBuffers<C> buffers,
                                 const DeviceBuffer<std::uint32_t>& run_buckets, std::uint64_t entry_bound,
-                                std::uint64_t bucket_count, std::uint32_t run_length) {
+                                std::uint64_t bucket_count, std::uint32_t run_length, std::uint32_t workgroup_size) {
   sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
   const std::uint64_t runs = msm_runs(entry_bound, run_length);
-  sequence.run(bucket_accumulation_kernel<C>(), msm_grid(runs), points, entries, buffers.ends, buffers.buckets,
+  sequence.run(bucket_accumulation_kernel<C>(workgroup_size), msm_grid(runs, workgroup_size), points, entries, buffers.ends, buffers.buckets,
                buffers.partial_sums, run_buckets, std::uint32_t(bucket_count), bisection_steps(bucket_count),
                run_length);
   buffers.run_buckets = &run_buckets;

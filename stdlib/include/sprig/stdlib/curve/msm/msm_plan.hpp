@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sprig/runtime/backend.hpp"
+#include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/host_point.hpp"
 #include "sprig/stdlib/decoupled_lookback.hpp"
 #include "sprig/stdlib/field/product_limbs.hpp"
@@ -30,6 +31,9 @@ struct MsmOptions {
   // from the batch (msm_run_length: 64, or 128 for batches of 2^24 entries and more).
   // Shorter runs mean more invocations, more partial sums to combine and store.
   std::uint32_t run_length = 0;
+  // Tuning: invocations per workgroup of the accumulation (a power of two from 32 to the
+  // device's limit); 0: chosen from the batch (msm_accumulation_workgroup).
+  std::uint32_t accumulation_workgroup = 0;
   // Tuning: buckets one invocation of the reduction's first walk sums (a power of two, 1 to
   // 1024); 0: chosen from the batch (msm_segment_length). Shorter segments mean more
   // invocations and tree levels.
@@ -57,6 +61,24 @@ namespace detail {
 inline constexpr std::uint32_t msm_default_run_length = 64;
 inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
   return batch_entries >= (std::uint64_t(1) << 24) ? 2 * msm_default_run_length : msm_default_run_length;
+}
+// Invocations per workgroup of the accumulation, unless MsmOptions::accumulation_workgroup
+// says otherwise: 512 where a batch has 2^16 runs or more and the device allows it, else 64.
+// NVIDIA's driver gives each invocation at most 65,536 registers over the workgroup's
+// invocations, so a workgroup of 512 holds the kernel at 128 registers instead of the 168 it
+// takes by itself: 16 subgroups a multiprocessor instead of 12, which the mixed additions'
+// latency wants more than the spilled registers cost. On an H200 the accumulation of 2^20
+// points took 5.30 ms instead of 5.76, and of 2^24 67.8 instead of 72.6; 2^18 points took
+// 4.33-4.39 ms instead of 4.79. Below 2^16 runs (2^17 points and fewer) a workgroup of 512
+// leaves multiprocessors idle: 2^17 points took 6.11 ms instead of 4.89. Workgroups of 640 to
+// 1024 (96 to 64 registers) and of 448 (128 registers, one workgroup a multiprocessor)
+// were slower than 64 (docs/msm.md).
+inline constexpr std::uint32_t msm_large_accumulation_workgroup = 512;
+inline constexpr std::uint64_t msm_large_workgroup_runs = std::uint64_t(1) << 16;
+inline std::uint32_t msm_accumulation_workgroup(std::uint64_t batch_runs, const DeviceInfo& device) {
+  return batch_runs >= msm_large_workgroup_runs && device.max_workgroup_invocations >= msm_large_accumulation_workgroup
+             ? msm_large_accumulation_workgroup
+             : msm_workgroup_size;
 }
 // A batch takes windows until it holds about this many entries, or 16 windows of points
 // where that is more. Every batch ends in its reduction, a chain of small launches that
@@ -142,6 +164,7 @@ struct MsmPlan {
   std::uint32_t buckets = 0;        // per window, 2^(c-1): digit magnitudes 1 .. 2^(c-1)
   std::uint32_t segment_length = 0;  // buckets per reduction segment, m (a power of two)
   std::uint32_t run_length = 0;     // entries per invocation of the accumulation
+  std::uint32_t accumulation_workgroup = 0;  // invocations (runs) per workgroup of the accumulation
   std::uint32_t windows_per_batch = 0;
   // Points a batch takes: all n, unless the budget leaves room for fewer than one window of
   // all of them. Each window's sum is then the sum of its point batches' sums.
@@ -255,6 +278,12 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
                                 std::to_string(options.segment_length));
   if (options.run_length > 1024)
     throw std::invalid_argument(what + "run_length must be 1 to 1024, not " + std::to_string(options.run_length));
+  if (options.accumulation_workgroup != 0 &&
+      (!std::has_single_bit(options.accumulation_workgroup) || options.accumulation_workgroup < 32 ||
+       options.accumulation_workgroup > device.max_workgroup_invocations))
+    throw std::invalid_argument(what + "accumulation_workgroup must be a power of two from 32 to " +
+                                std::to_string(device.max_workgroup_invocations) + " (the most " + device.name +
+                                " runs in a workgroup), not " + std::to_string(options.accumulation_workgroup));
 
   auto fits = [&](std::uint32_t batch_windows, std::uint64_t batch_points, MsmBuffer* over) {
     std::vector<MsmBuffer> buffers = detail::msm_buffers<C>(device, plan, batch_windows, batch_points);
@@ -328,6 +357,11 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   plan.windows_per_batch = chosen.windows;
   plan.points_per_batch = chosen.points;
   plan.batches = std::uint32_t(chosen.batches);
+  plan.accumulation_workgroup =
+      options.accumulation_workgroup
+          ? options.accumulation_workgroup
+          : detail::msm_accumulation_workgroup(
+                detail::msm_runs(std::uint64_t(chosen.windows) * chosen.points, plan.run_length), device);
   plan.buffers = detail::msm_buffers<C>(device, plan, chosen.windows, chosen.points);
   return plan;
 }
