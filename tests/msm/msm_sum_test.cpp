@@ -284,15 +284,20 @@ TEST_CASE("an MSM's accumulation workgroup size does not change its sum") {
                       Catch::Contains("accumulation_workgroup must be a power of two from 32 to " +
                                       std::to_string(most)) &&
                           Catch::Contains("not " + std::to_string(wrong)));
-  // The default: 512 from 2^16 runs a batch where the device allows it, else 64.
+  // The default: 512 from 2^16 runs a batch over BN254's points where the device allows
+  // it, else 64.
+  const std::uint64_t many = std::uint64_t(1) << 18;
   CHECK(curve::msm_plan<Bn254G1>(device, 150).accumulation_workgroup == 64);
-  CHECK(curve::msm_plan<Bn254G1>(device, std::uint64_t(1) << 18).accumulation_workgroup == (most >= 512 ? 512 : 64));
-  DeviceInfo small = device.info();
-  CHECK(curve::detail::msm_accumulation_workgroup((std::uint64_t(1) << 16) - 1, small) == 64);
-  small.max_workgroup_invocations = 1024;
-  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 16, small) == 512);
-  small.max_workgroup_invocations = 256;
-  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 20, small) == 64);
+  CHECK(curve::msm_plan<Bn254G1>(device, many).accumulation_workgroup == (most >= 512 ? 512 : 64));
+  CHECK(curve::msm_plan<curve::Bls12381G1>(device, many).accumulation_workgroup == 64);
+  DeviceInfo info = device.info();
+  info.max_workgroup_invocations = 1024;
+  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 16, 8, false, info) == 512);
+  CHECK(curve::detail::msm_accumulation_workgroup((std::uint64_t(1) << 16) - 1, 8, false, info) == 64);
+  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 20, 12, false, info) == 64);
+  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 20, 8, true, info) == 64);
+  info.max_workgroup_invocations = 256;
+  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 20, 8, false, info) == 64);
 }
 
 TEST_CASE("an MSM gives the same sum with 32-, 64- and 29-bit field product limbs") {
