@@ -6,8 +6,8 @@
 // (what the products are made of). docs/msm.md records the figures.
 //
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
-//             [--accumulation-workgroup 512] [--segment-length 32] [--limbs 32|64|29] [--curve bn254|bls12_381] [--batch-windows N]
-//             [--window-bits C] [--table] [--msms K]
+//             [--accumulation-workgroup 512] [--segment-length 32] [--limbs 32|64|29]
+//             [--curve bn254|bls12_381] [--batch-windows N] [--window-bits C] [--table] [--msms K]
 //   --table: the MSMs run over a table of the points' window multiples (curve::msm_table),
 //   built before the timing; its build time and bytes are printed beside the table.
 //   --msms K: each call is msm_batch() of K scalar vectors over the same points (points/s

@@ -95,9 +95,9 @@ void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>
                                 std::uint64_t bucket_count, std::uint32_t run_length, std::uint32_t workgroup_size) {
   sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
   const std::uint64_t runs = msm_runs(entry_bound, run_length);
-  sequence.run(bucket_accumulation_kernel<C>(workgroup_size), msm_grid(runs, workgroup_size), points, entries, buffers.ends, buffers.buckets,
-               buffers.partial_sums, run_buckets, std::uint32_t(bucket_count), bisection_steps(bucket_count),
-               run_length);
+  sequence.run(bucket_accumulation_kernel<C>(workgroup_size), msm_grid(runs, workgroup_size), points, entries,
+               buffers.ends, buffers.buckets, buffers.partial_sums, run_buckets, std::uint32_t(bucket_count),
+               bisection_steps(bucket_count), run_length);
   buffers.run_buckets = &run_buckets;
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::RunChunks, runs, run_length);
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, runs, run_length);

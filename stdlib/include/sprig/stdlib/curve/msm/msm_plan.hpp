@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "sprig/runtime/backend.hpp"
-#include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/host_point.hpp"
+#include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/decoupled_lookback.hpp"
 #include "sprig/stdlib/field/product_limbs.hpp"
 #include "sprig/stdlib/scan.hpp"
