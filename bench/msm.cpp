@@ -39,6 +39,7 @@
 #include <sprig/stdlib/curve/curve.hpp>
 #include <sprig/stdlib/curve/msm.hpp>
 
+#include "curve_points.hpp"
 #include "stdlib_bench.hpp"
 
 using namespace sprig;
@@ -48,21 +49,6 @@ namespace {
 
 // Field products per operation, squarings counted as products (docs/curves.md).
 constexpr double mixed_addition_products = 10, addition_products = 14, doubling_products = 9;
-
-// points[i] = (i + 1) G: 32 doublings and additions each, cheap next to the MSM.
-template <class G1>
-const auto& multiples_kernel() {
-  auto trace = [] {
-    return kernel("bench_multiples_of_g", [](Buffer<curve::Affine<G1>> points, UInt first, UInt count) {
-      UInt i = first + global_id().x();
-      if_(i < first + count, [&] {
-        std::array<UInt, 1> k{i + 1u};
-        points[i] = curve::scalar_multiply(curve::AffinePoint<G1>::generator(), k).to_affine();
-      });
-    }, workgroup(64));
-  };
-  return sprig::detail::cached_kernel<decltype(trace())>("bench/msm_multiples/" + std::string(G1::name), trace);
-}
 
 // Each invocation runs 4 independent chains of `iterations` Montgomery products of field P
 // (or squarings: x -> x^2), on the limbs the thread traces with (field/product_limbs.hpp).
@@ -172,11 +158,7 @@ void print_plan(const Device& device, int log_n, const curve::MsmOptions& option
 template <class G1>
 std::pair<DeviceBuffer<curve::Affine<G1>>, DeviceBuffer<curve::MsmScalar<G1>>> bench_inputs(vk::Device& gpu,
                                                                                          std::size_t n) {
-  auto points = gpu.alloc<curve::Affine<G1>>(n);
-  for (std::size_t first = 0; first < n; first += std::size_t(1) << 20) {
-    std::size_t count = std::min<std::size_t>(n - first, std::size_t(1) << 20);
-    gpu.run(multiples_kernel<G1>(), grid(count), points, std::uint32_t(first), std::uint32_t(count));
-  }
+  auto points = curve_bench::multiples_of_generator<G1>(gpu, n);
   std::mt19937 random(7);
   std::vector<curve::MsmScalar<G1>> scalars(n);
   for (auto& k : scalars) {
