@@ -79,7 +79,8 @@ const auto& affine_batch_kernel(std::uint32_t per_invocation) {
           running[s] = product;  // the product of the denominators before this one
           product = F(product) * (point.x() - sum.x());
         });
-        Var<F> inverse = F(product).inverse();  // of the denominators up to k, below
+        // The inverse of the product of the denominators not yet walked (all K at first).
+        Var<F> inverse = F(product).inverse();
         for_(0u, k_count, [&](UInt j) {
           UInt s = (k_count - 1u - j) * invocations + i;
           curve::AffinePoint<G1> sum = sums[s], point = points[point_index(s, round, points.size())];
