@@ -50,8 +50,6 @@ UInt point_index(const UInt& slot, const UInt& round, const UInt& points) {
   return ((slot + 1u) * 0x9e3779b1u + round * 0x7f4a7c15u) & (points - 1u);
 }
 
-std::string limbs_key() { return field::detail::product_limbs_key(); }
-
 // sums[s] = points[point_index(s, 0)]: the affine sums before the first launch.
 const auto& first_sums_kernel() {
   auto trace = [] {
@@ -95,7 +93,8 @@ const auto& affine_batch_kernel(std::uint32_t per_invocation) {
     }, workgroup(curve::detail::msm_workgroup_size));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(
-      "bench/affine_additions/affine/" + std::to_string(per_invocation) + limbs_key(), trace);
+      "bench/affine_additions/affine/" + std::to_string(per_invocation) + field::detail::product_limbs_key(),
+      trace);
 }
 
 // Invocation i sums K points (slots i, i + invocations, ...) into one XYZZ sum.
@@ -115,7 +114,8 @@ const auto& xyzz_run_kernel(std::uint32_t per_invocation) {
     }, workgroup(curve::detail::msm_workgroup_size));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(
-      "bench/affine_additions/xyzz/" + std::to_string(per_invocation) + limbs_key(), trace);
+      "bench/affine_additions/xyzz/" + std::to_string(per_invocation) + field::detail::product_limbs_key(),
+      trace);
 }
 
 // expected[s] = points[point_index(s, 0)] + points[point_index(s, 1)], through XYZZ.
@@ -132,7 +132,8 @@ const auto& expected_sums_kernel() {
       });
     }, workgroup(curve::detail::msm_workgroup_size));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>("bench/affine_additions/expected" + limbs_key(), trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(
+      "bench/affine_additions/expected" + field::detail::product_limbs_key(), trace);
 }
 
 }  // namespace

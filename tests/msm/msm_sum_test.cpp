@@ -272,13 +272,16 @@ TEST_CASE("an MSM's accumulation workgroup size does not change its sum") {
   for (std::size_t i = 0; i < 100; ++i) scalars[i] = 54321;  // a bucket over many runs
   RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
   const std::uint32_t most = device.info().max_workgroup_invocations;
-  for (std::uint32_t workgroup : {32u, 512u, most})
+  std::vector<std::uint32_t> workgroups{32u, most};
+  if (most > 512) workgroups.push_back(512u);
+  for (std::uint32_t workgroup : workgroups) {
     for (std::uint32_t run_length : {1u, 7u}) {
       INFO("workgroups of " << workgroup << ", runs of " << run_length);
       auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars,
                                                {.run_length = run_length, .accumulation_workgroup = workgroup});
       msm_test::check_point(result.point, expected);
     }
+  }
   for (std::uint32_t wrong : {16u, 96u, 2 * most})
     CHECK_THROWS_WITH(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.accumulation_workgroup = wrong}),
                       Catch::Contains("accumulation_workgroup must be a power of two from 32 to " +
