@@ -12,6 +12,9 @@
 // next 63, then the first of them adds those chunk sums to the bucket (a launch over the
 // runs each), so a bucket of all n points of a window costs walks of 63 and
 // n / (64 * run length) additions.
+//
+// The entries summed are the grouped entries' points, or where affine pair rounds ran first
+// (affine_pair_sums.hpp) the last round's list, grouped by bucket the same way.
 #pragma once
 
 #include <string>
@@ -25,17 +28,21 @@
 
 namespace sprig::curve::detail {
 
+// What the accumulation sums: points[entries[e]] (negated by the sign bit), or points[e].
+enum class AccumulatedPoints { GroupedEntries, PairSums };
+
 // One kernel per workgroup size (MsmPlan::accumulation_workgroup): the size also bounds the
 // registers NVIDIA's driver gives each invocation (65,536 a multiprocessor over the
-// workgroup's invocations), which is what makes workgroups of 512 faster there.
+// workgroup's invocations), which is what makes workgroups of 512 faster there. Over pair
+// sums the entries are bound but not read.
 template <ShortWeierstrass C>
-const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size) {
+const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, AccumulatedPoints source) {
   using A = Affine<C>;
   using X = Xyzz<C>;
-  auto trace = [workgroup_size] {
+  auto trace = [workgroup_size, source] {
     return kernel(
         std::string(C::name) + "_msm_bucket_accumulation",
-        [workgroup_size](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
+        [workgroup_size, source](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
            WriteBuffer<X> buckets, WriteBuffer<X> partial_sums, WriteBuffer<std::uint32_t> run_buckets,
            UInt bucket_count, UInt steps, UInt run_length) {
           UInt run = msm_invocation(workgroup_size);
@@ -56,8 +63,13 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size) {
               });
             };
             // The next entry and its point load an iteration ahead, while this one's addition runs.
-            Var<std::uint32_t> next_entry = entries[first];
-            Var<A> next_point = points[next_entry.load() & ~msm_sign_bit];
+            const bool grouped = source == AccumulatedPoints::GroupedEntries;
+            auto entry_at = [&](const UInt& e) -> UInt { return grouped ? UInt(entries[e]) : e; };
+            auto point_of = [&](const UInt& entry) -> Expr<A> {
+              return grouped ? Expr<A>(points[entry & ~msm_sign_bit]) : Expr<A>(points[entry]);
+            };
+            Var<std::uint32_t> next_entry = entry_at(first);
+            Var<A> next_point = point_of(next_entry.load());
             for_(first, last, [&](UInt e) {
               if_(e >= end.load(), [&] {
                 flush();
@@ -69,9 +81,9 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size) {
               });
               UInt entry = next_entry.load();
               Expr<A> point = next_point.load();
-              next_entry = entries[min(e + 1u, last - 1u)];
-              next_point = points[next_entry.load() & ~msm_sign_bit];
-              sum = add_affine<C>(sum.load(), negated_if<C>((entry & msm_sign_bit) != 0u, point));
+              next_entry = entry_at(min(e + 1u, last - 1u));
+              next_point = point_of(next_entry.load());
+              sum = add_affine<C>(sum.load(), grouped ? negated_if<C>((entry & msm_sign_bit) != 0u, point) : point);
             });
             flush();
           });
@@ -81,21 +93,22 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size) {
                    "steps", "run_length"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(
-      callable_key<C>("msm_bucket_accumulation/" + std::to_string(workgroup_size)), trace);
+      callable_key<C>("msm_bucket_accumulation/" + std::to_string(workgroup_size) +
+                      (source == AccumulatedPoints::GroupedEntries ? "/entries" : "/pair_sums")),
+      trace);
 }
 
 // Records the accumulation and the combination (xyzz_sums.hpp) over `bucket_count`
-// buckets and `entry_bound` (window, point) pairs at most (zero digits are in no bucket),
-// in runs of `run_length` entries, `workgroup_size` runs a workgroup; `run_buckets` holds a
-// word per run.
+// buckets and `entry_bound` entries at most (zero digits are in no bucket), in runs of
+// `run_length` entries, `workgroup_size` runs a workgroup; `run_buckets` holds a word per run.
 template <ShortWeierstrass C>
-void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points,
+void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points, AccumulatedPoints source,
                                 const DeviceBuffer<std::uint32_t>& entries, XyzzSumBuffers<C> buffers,
                                 const DeviceBuffer<std::uint32_t>& run_buckets, std::uint64_t entry_bound,
                                 std::uint64_t bucket_count, std::uint32_t run_length, std::uint32_t workgroup_size) {
   sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
   const std::uint64_t runs = msm_runs(entry_bound, run_length);
-  sequence.run(bucket_accumulation_kernel<C>(workgroup_size), msm_grid(runs, workgroup_size), points, entries,
+  sequence.run(bucket_accumulation_kernel<C>(workgroup_size, source), msm_grid(runs, workgroup_size), points, entries,
                buffers.ends, buffers.buckets, buffers.partial_sums, run_buckets, std::uint32_t(bucket_count),
                bisection_steps(bucket_count), run_length);
   buffers.run_buckets = &run_buckets;
