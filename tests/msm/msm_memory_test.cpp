@@ -15,12 +15,10 @@ namespace {
 constexpr std::uint64_t mib = 1u << 20;
 
 // The plan's bytes with `windows` windows of `points` points (0: all n) per batch, for
-// `msms` scalar vectors. `shared`: whether batches of points share a set of buckets
-// (MsmPlan::shared_sets).
+// `msms` scalar vectors.
 std::uint64_t bytes_with(const Device& device, std::uint64_t n, std::uint32_t windows, std::uint64_t points = 0,
-                         std::uint32_t window_bits = 0, bool shared = true, std::uint32_t msms = 1) {
+                         std::uint32_t window_bits = 0, std::uint32_t msms = 1) {
   curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, {.window_bits = window_bits}, msms);
-  plan.shared_sets = shared;
   std::uint64_t sum = 0;
   for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, windows, points ? points : n))
     sum += b.bytes;
@@ -124,39 +122,36 @@ TEST_CASE("budgets giving one, two and many batches of windows give the same MSM
 }
 
 // Windows of 6 bits: 32 buckets, so that the points' digits and entries, not the buckets,
-// are what a batch's size changes. Batches of points either share a set of buckets (a
-// second set for the later batches' own) or reduce their own set each; the plan takes the
-// way with fewer batches, sharing on a tie.
+// are what a batch's size changes. A window's batches of points fill one set of buckets,
+// the later ones adding their sums into it, and the set is reduced once.
 TEST_CASE("budgets below one window of all points split the points into batches, with the same MSM") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   const std::uint64_t n = 2100;
   const std::uint32_t c = 6;
   msm_test::Progression<Bn254G1> inputs(n, 40);
   auto scalars = msm_test::random_scalars<Bn254G1>(n, 41);
-  for (std::size_t i = 1000; i < 1100; ++i) scalars[i] = 77;  // one bucket across both batches of points
+  for (std::size_t i = 1000; i < 1100; ++i) scalars[i] = 77;  // one bucket across two batches of points
   scalars[5] = 0;
   RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
   const std::uint32_t windows = curve::msm_plan<Bn254G1>(device, n, {.window_bits = c}).windows;
-  // Just below one window of all points: batches of 1050 either way, so they share.
-  const std::uint64_t below_one_window = bytes_with(device, n, 1, 0, c) - 1;
-  // Room for 1050 points apart, but not shared: each batch reduces its own buckets.
-  const std::uint64_t apart_only = bytes_with(device, n, 1, 1050, c, /*shared=*/false);
-  REQUIRE(apart_only < bytes_with(device, n, 1, 1024, c, /*shared=*/true));
-  for (std::uint64_t budget : {below_one_window, apart_only}) {
-    const bool shared = budget == below_one_window;
-    INFO("budget " << budget << (shared ? ", shared sets" : ", sets apart"));
-    curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, {.window_bits = c, .memory_budget = budget});
+  struct Case {
+    std::uint64_t budget, points_per_batch, point_batches;
+  };
+  // Just below one window of all points: two batches of 1050; below that, three of 1024
+  // (halved, but to no fewer than 1024 points), the last of 52.
+  for (const Case& batching : {Case{bytes_with(device, n, 1, 0, c) - 1, 1050, 2},
+                               Case{bytes_with(device, n, 1, 1050, c) - 1, 1024, 3}}) {
+    INFO("budget " << batching.budget);
+    const curve::MsmOptions options{.window_bits = c, .memory_budget = batching.budget};
+    curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, options);
     CHECK(plan.windows_per_batch == 1);
-    CHECK(plan.points_per_batch == 1050);
-    CHECK(plan.shared_sets == shared);
-    CHECK(plan.buffer("later_buckets").bytes == (shared ? plan.buffer("buckets").bytes : 0));
-    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = c, .memory_budget = budget});
-    CHECK(result.batches == 2 * windows);
-    CHECK(result.peak_device_bytes <= budget);
+    CHECK(plan.points_per_batch == batching.points_per_batch);
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, options);
+    CHECK(result.batches == batching.point_batches * windows);
+    CHECK(result.peak_device_bytes <= batching.budget);
     msm_test::check_point(result.point, expected);
   }
-  // Halved again, but to no fewer than 1024 points.
-  const std::uint64_t fewest = bytes_with(device, n, 1, 1024, c, /*shared=*/false);
+  const std::uint64_t fewest = bytes_with(device, n, 1, 1024, c);
   CHECK_THROWS_WITH(
       msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = c, .memory_budget = fewest - 1}),
       Catch::Contains("2100 points in windows of 6 bits ask for " + std::to_string(fewest) +
@@ -164,8 +159,8 @@ TEST_CASE("budgets below one window of all points split the points into batches,
 }
 
 // msm_batch keeps every vector's window sums until one launch of Horner's rule combines
-// them all, after the last vector's last batch: batches of windows, and of points with sets
-// apart (whose later batches add into the window sums), must land in the right vector's.
+// them all, after the last vector's last batch: batches of windows, and of points (whose
+// later batches add into their window's buckets), must land in the right vector's.
 TEST_CASE("msm_batch under budgets of many batches sums each vector") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   const std::uint64_t n = 2100;
@@ -180,9 +175,9 @@ TEST_CASE("msm_batch under budgets of many batches sums each vector") {
     std::uint64_t budget;
     std::uint32_t batches;  // per vector
   };
-  // Three windows of all points a batch; one window of half the points, sets apart.
-  for (const Case& batching : {Case{bytes_with(device, n, 3, 0, c, true, vectors), (whole.windows + 2) / 3},
-                               Case{bytes_with(device, n, 1, 1050, c, false, vectors), 2 * whole.windows}}) {
+  // Three windows of all points a batch; one window of half the points.
+  for (const Case& batching : {Case{bytes_with(device, n, 3, 0, c, vectors), (whole.windows + 2) / 3},
+                               Case{bytes_with(device, n, 1, 1050, c, vectors), 2 * whole.windows}}) {
     const std::uint64_t budget = batching.budget;
     INFO("budget " << budget);
     auto result = curve::msm_batch<Bn254G1>(device, points, words, {.window_bits = c, .memory_budget = budget});

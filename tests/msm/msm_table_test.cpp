@@ -114,15 +114,11 @@ TEST_CASE("an MSM over a table in parts binds each batch's part, with the same s
   auto result = run_table_msm<Bn254G1>(device, table, scalars);
   CHECK(result.batches == 8);
   msm_test::check_point(result.point, expected);
-  CHECK(plan.shared_sets);  // the parts add their buckets into one set, reduced once
-  CHECK(plan.buffer("later_buckets").bytes == plan.buffer("buckets").bytes);
-  // A budget for three windows with a set of buckets per batch: batches of 3 do not span
-  // parts (2 a part), and each reduces its own buckets.
-  curve::MsmPlan apart = plan;
-  apart.shared_sets = false;
+  // A budget for three windows a batch: batches of 3 do not span parts (2 a part), and all
+  // add into the one set of buckets.
   std::uint64_t three = 0;
-  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), apart, 3, n)) three += b.bytes;
-  CHECK_FALSE(curve::msm_plan<Bn254G1>(device, table, {.memory_budget = three}).shared_sets);
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, 3, n)) three += b.bytes;
+  CHECK(curve::msm_plan<Bn254G1>(device, table, {.memory_budget = three}).windows_per_batch == 3);
   auto budgeted = run_table_msm<Bn254G1>(device, table, scalars, {.memory_budget = three});
   CHECK(budgeted.batches == 7 * 2 + 1);
   msm_test::check_point(budgeted.point, expected);
@@ -139,9 +135,8 @@ TEST_CASE("msm_batch over a table sums each scalar vector") {
   for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], scalars.sums[v]);
 }
 
-// Batches over a table share the one set of buckets (the first accumulates into it, the
-// others into buckets of their own that they add to it, and the set is reduced once), or,
-// where that takes fewer batches, each reduces its own and adds to the one sum.
+// Batches over a table share the one set of buckets: the first stores its sums there, the
+// others add theirs, and the set is reduced once.
 TEST_CASE("budgets give an MSM over a table batches of windows and of points, with the same sum") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   const std::size_t n = 2100;
@@ -154,14 +149,10 @@ TEST_CASE("budgets give an MSM over a table batches of windows and of points, wi
   CHECK(whole.fixed_base);
   CHECK(whole.batches == 1);
   CHECK(whole.buffer("buckets").bytes == 32 * 128);  // one set of 2^5 buckets for all windows
-  CHECK(whole.buffer("later_buckets").bytes == 0);
   CHECK(whole.buffer("window_sums").bytes == 128);
-  // A budget just below one window of all points (with one set of buckets): batches of
-  // 1050 points, whether they share the set or not.
-  curve::MsmPlan apart = whole;
-  apart.shared_sets = false;
+  // A budget just below one window of all points: batches of 1050 points.
   std::uint64_t one_window = 0;
-  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), apart, 1, n)) one_window += b.bytes;
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), whole, 1, n)) one_window += b.bytes;
   for (std::uint64_t budget : {whole.peak_bytes() / 2, whole.peak_bytes() / 8, one_window - 1}) {
     INFO("budget " << budget);
     curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, table, {.memory_budget = budget});
@@ -175,8 +166,6 @@ TEST_CASE("budgets give an MSM over a table batches of windows and of points, wi
   CHECK(split.windows_per_batch == 1);
   CHECK(split.points_per_batch == 1050);
   CHECK(split.batches == 2 * table.windows);
-  CHECK(split.shared_sets);  // the same batches either way: shared
-  CHECK(split.buffer("later_buckets").bytes == 32 * 128);
 }
 
 TEST_CASE("an MSM table and an MSM over one refuse bad input, naming it") {

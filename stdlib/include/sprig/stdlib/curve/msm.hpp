@@ -72,21 +72,18 @@ struct MsmResultBuffers {
 template <ShortWeierstrass C>
 struct MsmBatchBuffers {
   DeviceBuffer<std::uint32_t> digits, entries, bucket_counts, bucket_ends, run_buckets;
-  // The batch's own buckets, where an earlier batch began its set: added into the set after.
-  DeviceBuffer<Xyzz<C>> later_buckets, partial_sums;
+  DeviceBuffer<Xyzz<C>> partial_sums;
   // Where the plan has affine pair rounds: their lists and second ends.
   DeviceBuffer<Affine<C>> pair_sums, pair_sums_even;
   DeviceBuffer<std::uint32_t> pair_ends;
 
-  MsmBatchBuffers(Sequence& sequence, const MsmPlan& plan, bool first_of_set) {
+  MsmBatchBuffers(Sequence& sequence, const MsmPlan& plan) {
     auto words = [&](std::string_view name) { return std::max<std::uint64_t>(plan.buffer(name).bytes / 4, 1); };
     digits = sequence.transient<std::uint32_t>(words("digits"), "msm digits");
     entries = sequence.transient<std::uint32_t>(words("entries"), "msm entries");
     bucket_counts = sequence.transient<std::uint32_t>(words("bucket_counts"), "msm bucket counts");
     bucket_ends = sequence.transient<std::uint32_t>(words("bucket_ends"), "msm bucket ends");
     run_buckets = sequence.transient<std::uint32_t>(words("run_buckets"), "msm run buckets");
-    if (!first_of_set)
-      later_buckets = sequence.transient<Xyzz<C>>(xyzz_count(plan, "later_buckets"), "msm later buckets");
     partial_sums = sequence.transient<Xyzz<C>>(xyzz_count(plan, "partial_sums"), "msm partial sums");
     if (plan.affine_rounds) {
       pair_sums = sequence.transient<Affine<C>>(affine_count(plan, "pair_sums"), "msm pair sums");
@@ -106,27 +103,24 @@ struct MsmBatchBuffers {
 // Where one batch stands in its set of buckets: the set is a batch of windows' (all of them
 // over a table), and its batches are those of the points (of every window over a table).
 struct MsmBatchRole {
-  bool first_of_set = true;        // accumulates into the set itself
-  bool last_of_set = true;         // reduces the set into window sums afterwards
-  bool add_to_window_sums = false;  // ... adding to what an earlier set left there
-  bool last = true;                // the MSM's last batch (after the last MSM's, Horner's rule for all)
+  bool first_of_set = true;  // stores its sums into the set; a later batch adds its own
+  bool last_of_set = true;   // reduces the set into window sums afterwards
+  bool last = true;          // the MSM's last batch (after the last MSM's, Horner's rule for all)
 };
 
 // Records one batch of MSM `msm` (scalars [msm n, msm n + n)): windows [first_window,
 // first_window + windows) of points [first_point, first_point + count) into the set of
-// buckets `set`: the first batch of a set accumulates into it, a later one into buckets of
-// its own that are then added to it, so that a set is reduced once, by its last batch, into
-// the windows' sums (one sum over a table). Where the plan does not share sets, every batch
-// has a set of its own and adds its sums to the window sums of the batches before. Over a
-// table of window multiples (plan.fixed_base; `points` the table's part whose first window
-// is `part_first`) the batch's windows share one set.
+// buckets `set`: the first batch of a set stores its bucket sums there, a later one adds its
+// own, so that a set is reduced once, by its last batch, into the windows' sums (one sum
+// over a table). Over a table of window multiples (plan.fixed_base; `points` the table's
+// part whose first window is `part_first`) the batch's windows share one set.
 template <ShortWeierstrass C>
 void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
                       const DeviceBuffer<Xyzz<C>>& set, MsmBatchRole role, const DeviceBuffer<Affine<C>>& points,
                       std::uint32_t part_first, const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msm,
                       std::uint32_t first_window, std::uint32_t windows, std::uint64_t first_point,
                       std::uint64_t count) {
-  const MsmBatchBuffers<C> buffers(sequence, plan, role.first_of_set);
+  const MsmBatchBuffers<C> buffers(sequence, plan);
   const std::uint32_t bucket_windows = plan.bucket_windows(windows);
   std::uint64_t bucket_count = std::uint64_t(bucket_windows) * plan.buckets;
   sequence.fill(buffers.bucket_counts, 0);
@@ -144,21 +138,16 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
         {buffers.bucket_counts, buffers.bucket_ends, buffers.pair_ends, buffers.pair_sums, buffers.pair_sums_even},
         plan.affine_rounds, count * windows, bucket_count, plan.affine_pairs);
   const DeviceBuffer<std::uint32_t>& ends = *accumulated.ends;
-  const DeviceBuffer<Xyzz<C>>& target = role.first_of_set ? set : buffers.later_buckets;
-  XyzzSumBuffers<C> sums{ends, target, buffers.partial_sums};
+  XyzzSumBuffers<C> sums{ends, set, buffers.partial_sums};
   record_bucket_accumulation<C>(sequence, *accumulated.points,
                                 plan.affine_rounds ? AccumulatedPoints::PairSums : AccumulatedPoints::GroupedEntries,
-                                buffers.entries, sums, buffers.run_buckets, accumulated.entry_bound, bucket_count,
-                                plan.run_length, plan.accumulation_workgroup);
-  XyzzSumBuffers<C> into_set{ends, set, buffers.partial_sums};
-  if (!role.first_of_set)  // the set's buckets += this batch's (bound as the partial sums)
-    record_xyzz_sums<C>(sequence, {ends, set, buffers.later_buckets},
-                        XyzzSums::AddBuckets, bucket_count);
+                                role.first_of_set ? BucketWrite::Store : BucketWrite::Add, buffers.entries, sums,
+                                buffers.run_buckets, accumulated.entry_bound, bucket_count, plan.run_length,
+                                plan.accumulation_workgroup);
   // Each MSM's window sums have their own place, as Horner's rule runs once for all of them.
   if (role.last_of_set)
-    record_bucket_reduction<C>(sequence, plan, into_set, kept.window_sums,
-                               msm * plan.summed_windows() + (plan.fixed_base ? 0 : first_window), bucket_windows,
-                               role.add_to_window_sums);
+    record_bucket_reduction<C>(sequence, plan, sums, kept.window_sums,
+                               msm * plan.summed_windows() + (plan.fixed_base ? 0 : first_window), bucket_windows);
   if (role.last && msm + 1 == plan.msms)
     record_window_combination<C>(sequence, plan, kept.window_sums, kept.results);
 }
@@ -180,11 +169,8 @@ void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const M
         const bool first_batch = first == 0 && point == 0, last_batch = first + windows == plan.windows &&
                                                                           point + count == plan.points;
         // A set: every batch over a table, a batch of windows' batches of points without.
-        const bool first_of_sum = plan.fixed_base ? first_batch : point == 0;
-        const bool last_of_sum = plan.fixed_base ? last_batch : point + count == plan.points;
-        MsmBatchRole role{.first_of_set = !plan.shared_sets || first_of_sum,
-                          .last_of_set = !plan.shared_sets || last_of_sum,
-                          .add_to_window_sums = !first_of_sum && !plan.shared_sets,
+        MsmBatchRole role{.first_of_set = plan.fixed_base ? first_batch : point == 0,
+                          .last_of_set = plan.fixed_base ? last_batch : point + count == plan.points,
                           .last = last_batch};
         // A set's buckets live from its first batch to its reduction: a transient of their own.
         if (role.first_of_set) set = sequence.transient<Xyzz<C>>(set_points, "msm buckets");

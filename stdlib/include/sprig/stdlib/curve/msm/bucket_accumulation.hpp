@@ -15,6 +15,11 @@
 //
 // The entries summed are the grouped entries' points, or where affine pair rounds ran first
 // (affine_pair_sums.hpp) the last round's list, grouped by bucket the same way.
+//
+// The first batch of a set of buckets stores its sums into the set; a later batch of the same
+// set (the set's windows over more points, msm.hpp) adds its sums to what is there, one full
+// addition per bucket a run starts, so that the set is reduced once however many batches of
+// points fill it and needs no second set.
 #pragma once
 
 #include <string>
@@ -30,20 +35,22 @@ namespace sprig::curve::detail {
 
 // What the accumulation sums: points[entries[e]] (negated by the sign bit), or points[e].
 enum class AccumulatedPoints { GroupedEntries, PairSums };
+// Where its bucket sums go: into the set, or added to what an earlier batch left there.
+enum class BucketWrite { Store, Add };
 
 // One kernel per workgroup size (MsmPlan::accumulation_workgroup): the size also bounds the
 // registers NVIDIA's driver gives each invocation (65,536 a multiprocessor over the
 // workgroup's invocations), which is what makes workgroups of 512 faster there. Over pair
 // sums the entries are bound but not read.
 template <ShortWeierstrass C>
-const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, AccumulatedPoints source) {
+const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, AccumulatedPoints source, BucketWrite write) {
   using A = Affine<C>;
   using X = Xyzz<C>;
-  auto trace = [workgroup_size, source] {
+  auto trace = [workgroup_size, source, write] {
     return kernel(
         std::string(C::name) + "_msm_bucket_accumulation",
-        [workgroup_size, source](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
-           WriteBuffer<X> buckets, WriteBuffer<X> partial_sums, WriteBuffer<std::uint32_t> run_buckets,
+        [workgroup_size, source, write](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
+           Buffer<X> buckets, WriteBuffer<X> partial_sums, WriteBuffer<std::uint32_t> run_buckets,
            UInt bucket_count, UInt steps, UInt run_length) {
           UInt run = msm_invocation(workgroup_size);
           UInt total = ends[bucket_count - 1u];
@@ -59,7 +66,10 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
             Var<X> sum = xyzz_infinity_point<C>(loc);
             auto flush = [&] {
               if_(start.load() < first, [&] { partial_sums[run] = sum.load(); }).else_([&] {
-                buckets[bucket.load()] = sum.load();
+                if (write == BucketWrite::Add)
+                  buckets[bucket.load()] = add_points<C>(buckets[bucket.load()].load(), sum.load());
+                else
+                  buckets[bucket.load()] = sum.load();
               });
             };
             // The next entry and its point load an iteration ahead, while this one's addition runs.
@@ -94,7 +104,8 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
   };
   return sprig::detail::cached_kernel<decltype(trace())>(
       callable_key<C>("msm_bucket_accumulation/" + std::to_string(workgroup_size) +
-                      (source == AccumulatedPoints::GroupedEntries ? "/entries" : "/pair_sums")),
+                      (source == AccumulatedPoints::GroupedEntries ? "/entries" : "/pair_sums") +
+                      (write == BucketWrite::Store ? "/store" : "/add")),
       trace);
 }
 
@@ -103,12 +114,14 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
 // `run_length` entries, `workgroup_size` runs a workgroup; `run_buckets` holds a word per run.
 template <ShortWeierstrass C>
 void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points, AccumulatedPoints source,
-                                const DeviceBuffer<std::uint32_t>& entries, XyzzSumBuffers<C> buffers,
-                                const DeviceBuffer<std::uint32_t>& run_buckets, std::uint64_t entry_bound,
-                                std::uint64_t bucket_count, std::uint32_t run_length, std::uint32_t workgroup_size) {
-  sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
+                                BucketWrite write, const DeviceBuffer<std::uint32_t>& entries,
+                                XyzzSumBuffers<C> buffers, const DeviceBuffer<std::uint32_t>& run_buckets,
+                                std::uint64_t entry_bound, std::uint64_t bucket_count, std::uint32_t run_length,
+                                std::uint32_t workgroup_size) {
+  // Empty buckets are never written: a set's first batch leaves them the point at infinity.
+  if (write == BucketWrite::Store) sequence.fill(buffers.buckets, 0);
   const std::uint64_t runs = msm_runs(entry_bound, run_length);
-  sequence.run(bucket_accumulation_kernel<C>(workgroup_size, source), msm_grid(runs, workgroup_size), points, entries,
+  sequence.run(bucket_accumulation_kernel<C>(workgroup_size, source, write), msm_grid(runs, workgroup_size), points, entries,
                buffers.ends, buffers.buckets, buffers.partial_sums, run_buckets, std::uint32_t(bucket_count),
                bisection_steps(bucket_count), run_length);
   buffers.run_buckets = &run_buckets;

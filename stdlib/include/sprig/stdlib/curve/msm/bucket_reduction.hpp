@@ -33,13 +33,11 @@ inline constexpr std::uint64_t msm_tree_pairs_by_invocation = 4096;
 
 // Records the reduction (the XYZZ sums kernel's programs, then the teams' launches) of
 // `windows` sets of buckets, whose sums go to window_sums from `first_sum` on: the segment
-// sums go to partial_sums, whose run sums are spent by now. The windows' sums are stored in
-// window_sums, or added to what earlier batches of their points left there (where batches
-// do not share their buckets).
+// sums go to partial_sums, whose run sums are spent by now.
 template <ShortWeierstrass C>
 void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const XyzzSumBuffers<C>& buffers,
                              const DeviceBuffer<Xyzz<C>>& window_sums, std::uint32_t first_sum,
-                             std::uint32_t windows, bool add_to_window_sums) {
+                             std::uint32_t windows) {
   const std::uint32_t segments = plan.segments();
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::Segments, std::uint64_t(windows) * segments, plan.buckets,
                       plan.segment_length, std::uint32_t(std::countr_zero(plan.segment_length)));
@@ -54,7 +52,7 @@ void record_bucket_reduction(Sequence& sequence, const MsmPlan& plan, const Xyzz
   for (;;) {
     bool whole_windows = (segments >> level) <= msm_tree_block_groups;
     level = record_bucket_tree_teams<C>(sequence, buffers.partial_sums, window_sums, windows, segments,
-                                        level, first_sum, add_to_window_sums);
+                                        level, first_sum);
     if (whole_windows) break;
   }
 }

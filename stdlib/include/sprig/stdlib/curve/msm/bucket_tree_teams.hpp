@@ -4,8 +4,7 @@
 // (team_point_steps.hpp) takes a block of up to msm_tree_block_groups groups of one window
 // into shared memory, one pair a team, and combines them level by level (five levels for a
 // full block) with a barrier between levels; the block's group goes back to partial_sums,
-// or, where the block is the whole window, to window_sums (added to what earlier batches
-// left there where `add` is 1).
+// or, where the block is the whole window, to window_sums.
 //
 // Group g of level L keeps its A at partial_sums[2 (window segments + (g << L))] and its S
 // after it, as the one-pair-an-invocation levels (CombineSegments) leave them.
@@ -30,8 +29,8 @@ const auto& bucket_tree_teams_kernel() {
   auto trace = [] {
     return kernel(
         std::string(C::name) + "_msm_bucket_tree_teams",
-        [](Buffer<X> partial_sums, Buffer<X> window_sums, UInt windows, UInt segments, UInt level, UInt first_sum,
-           UInt add) {
+        [](Buffer<X> partial_sums, WriteBuffer<X> window_sums, UInt windows, UInt segments, UInt level,
+           UInt first_sum) {
           UInt groups = segments >> level;
           UInt blocks = (groups + (msm_tree_block_groups - 1u)) / msm_tree_block_groups;
           UInt block = sprig::detail::linear_workgroup_id();
@@ -67,10 +66,7 @@ const auto& bucket_tree_teams_kernel() {
 
             Expr<X> top_a = nodes[0u].load(), top_s = nodes[1u].load();
             if_(count == groups, [&] {
-              UInt at = first_sum + window;
-              Var<X> sum = top_a;
-              if_(add != 0u, [&] { sum = team_add(products, window_sums[at].load(), top_a); });
-              if_(k == 0u, [&] { window_sums[at] = sum.load(); });
+              if_(k == 0u, [&] { window_sums[first_sum + window] = top_a; });
             }).else_([&] {
               if_(k == 0u, [&] {
                 partial_sums[place(first_group)] = top_a;
@@ -80,7 +76,7 @@ const auto& bucket_tree_teams_kernel() {
           });
         },
         workgroup(msm_team_lanes * msm_tree_teams)
-            .names("partial_sums", "window_sums", "windows", "segments", "level", "first_sum", "add"));
+            .names("partial_sums", "window_sums", "windows", "segments", "level", "first_sum"));
   };
   return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_bucket_tree_teams"), trace);
 }
@@ -90,14 +86,13 @@ const auto& bucket_tree_teams_kernel() {
 template <ShortWeierstrass C>
 std::uint32_t record_bucket_tree_teams(Sequence& sequence, const DeviceBuffer<Xyzz<C>>& partial_sums,
                                        const DeviceBuffer<Xyzz<C>>& window_sums, std::uint32_t windows,
-                                       std::uint32_t segments, std::uint32_t level, std::uint32_t first_sum,
-                                       bool add) {
+                                       std::uint32_t segments, std::uint32_t level, std::uint32_t first_sum) {
   std::uint32_t groups = segments >> level;
   std::uint32_t blocks = (groups + msm_tree_block_groups - 1) / msm_tree_block_groups;
   sequence.run(bucket_tree_teams_kernel<C>(),
                sprig::detail::tile_grid(std::uint64_t(windows) * blocks,
                                         sprig::detail::TileShape{msm_team_lanes * msm_tree_teams, 1}),
-               partial_sums, window_sums, windows, segments, level, first_sum, add ? 1u : 0u);
+               partial_sums, window_sums, windows, segments, level, first_sum);
   return level + std::uint32_t(std::countr_zero(std::min(groups, msm_tree_block_groups)));
 }
 

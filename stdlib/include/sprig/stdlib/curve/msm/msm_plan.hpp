@@ -203,11 +203,9 @@ struct MsmPlan {
   bool fixed_base = false;
   // Windows in one binding of points: W, or a table part's. No batch spans two parts.
   std::uint32_t windows_per_part = 0;
-  // Batches that share a set of buckets (a batch of windows' batches of points; every batch
-  // over a table): the first accumulates into the set, later ones into buckets of their own
-  // that they add to it, and the set is reduced once. Otherwise (chosen where it leaves room
-  // for fewer batches) each batch reduces its own buckets and adds to the window sums.
-  bool shared_sets = true;
+  // A set of buckets (a batch of windows over every batch of points; one set over a table)
+  // is filled by its batches in turn, the first storing its sums, the later ones adding
+  // theirs inside the accumulation, and reduced once, after its last batch.
   std::vector<MsmBuffer> buffers;
 
   std::uint32_t segments() const { return buckets / segment_length; }
@@ -258,10 +256,6 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
   const std::uint64_t runs = msm_runs(msm_pair_sums_bound(entries, bucket_slots, rounds), plan.run_length);
   const std::uint64_t affine = sizeof(Affine<C>);
   const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * plan.bucket_windows(batch_windows);
-  // Batches that share a set of buckets (a window's batches of points; every batch over a
-  // table) accumulate, after the first, into buckets of their own, added into the set.
-  const bool shared_sets =
-      plan.shared_sets && (batch_points < plan.points || (plan.fixed_base && batch_windows < plan.windows));
   using S = MsmStage;
   return {
       {"digits", entries * 4, S::Decompose, S::Scatter},
@@ -277,7 +271,6 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
        S::Accumulate},
       {"pair_ends", rounds ? bucket_slots * 4 : 0, S::PairSums, S::Combine},
       {"buckets", bucket_slots * xyzz, S::Accumulate, S::Reduce},
-      {"later_buckets", shared_sets ? bucket_slots * xyzz : 0, S::Accumulate, S::Combine},
       // The runs' carried partial sums, then (the lifetimes do not overlap) the reduction's
       // segment sums.
       {"partial_sums", std::max(runs, segment_sums) * xyzz, S::Accumulate, S::WindowSum},
@@ -363,34 +356,24 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
                                        std::uint64_t(plan.buckets) * plan.bucket_windows(windows), plan.affine_rounds);
   };
   plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(accumulated(batch_windows, n));
-  // The most windows, then the most points, a batch may take, sharing sets of buckets
-  // between batches or not: batches that share one need a second set (MsmPlan::shared_sets).
+  // The most windows, then the most points, a batch may take.
   struct Shape {
-    bool shared = true, fits = false;
+    bool fits = false;
     std::uint32_t windows = 1;
     std::uint64_t points = 1, batches = 0;
   };
   const std::uint64_t fewest_points = std::min<std::uint64_t>(n, detail::msm_fewest_batch_points);
-  auto shape = [&](bool shared) {
-    plan.shared_sets = shared;
-    Shape s{shared, false, batch_windows, n};
-    while (s.windows > 1 && !fits(s.windows, n, nullptr)) --s.windows;
-    // One window of all points too much: batches of fewer points, halved down to the size
-    // below which the buckets, not the points, make up most of a batch.
-    while (s.points > fewest_points && !fits(1, s.points, nullptr))
-      s.points = std::max(fewest_points, (s.points + 1) / 2);
-    s.fits = fits(s.windows, s.points, nullptr);
-    std::uint64_t window_batches = 0;
-    for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_part)
-      window_batches += (std::min(plan.windows_per_part, plan.windows - first) + s.windows - 1) / s.windows;
-    s.batches = window_batches * ((n + s.points - 1) / s.points);
-    return s;
-  };
-  // Sharing reduces each set once; not sharing reduces it after every batch, but leaves
-  // room for larger batches under a tight budget. Fewer batches win, sharing on a tie.
-  const Shape apart = shape(false), shared = shape(true);
-  const Shape chosen = shared.fits && (!apart.fits || shared.batches <= apart.batches) ? shared : apart;
-  plan.shared_sets = chosen.shared;
+  Shape chosen{false, batch_windows, n};
+  while (chosen.windows > 1 && !fits(chosen.windows, n, nullptr)) --chosen.windows;
+  // One window of all points too much: batches of fewer points, halved down to the size
+  // below which the buckets, not the points, make up most of a batch.
+  while (chosen.points > fewest_points && !fits(1, chosen.points, nullptr))
+    chosen.points = std::max(fewest_points, (chosen.points + 1) / 2);
+  chosen.fits = fits(chosen.windows, chosen.points, nullptr);
+  std::uint64_t window_batches = 0;
+  for (std::uint32_t first = 0; first < plan.windows; first += plan.windows_per_part)
+    window_batches += (std::min(plan.windows_per_part, plan.windows - first) + chosen.windows - 1) / chosen.windows;
+  chosen.batches = window_batches * ((n + chosen.points - 1) / chosen.points);
   MsmBuffer over;
   if (!chosen.fits) {
     fits(chosen.windows, chosen.points, &over);

@@ -42,9 +42,6 @@ enum class XyzzSums : std::uint32_t {
   // then doubled; written over the lower group. Arguments: segments per window, level. (The
   // levels of few pairs run over teams of lanes: bucket_tree_teams.hpp.)
   CombineSegments = 3,
-  // Per bucket b (count: buckets): buckets[b] += partial_sums[b], where partial_sums is
-  // bound to a later batch's buckets of the same set (msm.hpp).
-  AddBuckets = 4,
 };
 
 // Runs of a bucket that one invocation of RunChunks sums.
@@ -108,9 +105,6 @@ const auto& xyzz_sums_kernel() {
               sum = partial_sums[lower.load()].load();
               running = partial_sums[lower.load() + 1u].load();
               weighted = partial_sums[upper.load() + 1u].load();
-            }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
-              sum = buckets[i].load();
-              steps = 1u;
             }).else_if_(program_is == std::uint32_t(XyzzSums::RunChunks), [&] {
               continued_bucket([&](UInt, UInt first, UInt last_run) {
                 // i is the first run of a chunk.
@@ -147,8 +141,6 @@ const auto& xyzz_sums_kernel() {
                 if_(step == 0u, [&] { right = partial_sums[upper.load()].load(); }).else_([&] {
                   right = weighted.load();
                 });
-              }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
-                right = partial_sums[i].load();
               });
               UInt t = target.load();
               Expr<X> left = accumulators[t].load();
@@ -172,8 +164,6 @@ const auto& xyzz_sums_kernel() {
             }).else_if_(program_is == std::uint32_t(XyzzSums::CombineSegments), [&] {
               partial_sums[lower.load()] = sum.load();
               partial_sums[lower.load() + 1u] = running.load();
-            }).else_if_(program_is == std::uint32_t(XyzzSums::AddBuckets), [&] {
-              buckets[i] = sum.load();
             });
           });
         },
