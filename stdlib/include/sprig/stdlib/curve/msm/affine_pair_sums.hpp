@@ -7,9 +7,10 @@
 // An affine addition divides by x_Q - x_P. Each invocation takes `pairs` consecutive slots
 // of the round's list and shares one inversion among their pairs by Montgomery's trick: a
 // walk forward multiplies the denominators, keeping each running product in its slot's x
-// until the sum overwrites it; the product is inverted once; a walk back gives each pair its
-// inverse with two products. About 6 field products an addition and the inversion's share
-// (364 products over `pairs` for BN254), against 10 for a mixed XYZZ addition (docs/msm.md).
+// until the sum overwrites it (reading the points' x alone); the product is inverted once;
+// a walk back gives each pair its inverse with two products. About 6 field products an
+// addition and the inversion's share (364 products over `pairs` for BN254), against 10 for
+// a mixed XYZZ addition (docs/msm.md).
 //
 // Round r's list is grouped by bucket as the entries are: bucket b holds slots
 // [ends_r[b - 1], ends_r[b]), ends_r the inclusive scan of ceil(count / 2) of round r - 1's
@@ -114,6 +115,11 @@ const auto& affine_pair_round_kernel(bool from_entries, std::uint32_t pairs) {
               UInt entry = entries[e];
               return negated_if<C>((entry & msm_sign_bit) != 0u, points[entry & ~msm_sign_bit]);
             };
+            // x alone, which a negative digit leaves as it is: half the point's bytes.
+            auto x_at = [&](const UInt& e) -> F {
+              if (!from_entries) return F(points[e][&A::x]);
+              return F(points[UInt(entries[e]) & ~msm_sign_bit][&A::x]);
+            };
             // The bucket of the slot walked: where it begins in both lists and ends in each.
             Var<std::uint32_t> bucket = bucket_of(ends_out, bucket_count, steps, first);
             Var<std::uint32_t> out_start = 0u, out_end = 0u, in_start = 0u, in_end = 0u;
@@ -133,12 +139,18 @@ const auto& affine_pair_round_kernel(bool from_entries, std::uint32_t pairs) {
                 enter();
               });
               UInt e = first_of_pair(o);
-              AffinePoint<C> p = point_at(e);
               if_(e + 1u < in_end.load(), [&] {
-                AffinePoint<C> q = point_at(e + 1u);
+                // The denominator from the x's, unless they are equal or one is 0 (the point at
+                // infinity is (0, 0)): only then do the whole points decide, a rare branch.
+                F x_p = x_at(e), x_q = x_at(e + 1u);
+                Var<F> denominator = x_q - x_p;
+                if_(x_p == x_q || x_p.is_zero() || x_q.is_zero(), [&] {
+                  AffinePoint<C> p = point_at(e), q = point_at(e + 1u);
+                  denominator = pair_denominator<C>(pair_kind<C>(p, q), p, q);
+                });
                 sums[o][&A::x] = product;  // the product of the denominators before this one
-                product = F(product) * pair_denominator<C>(pair_kind<C>(p, q), p, q);
-              }).else_([&] { sums[o] = p; });
+                product = F(product) * F(denominator);
+              }).else_([&] { sums[o] = point_at(e); });
             });
             // The inverse of the product of the denominators not yet walked back over.
             Var<F> inverse = F(product).inverse();
