@@ -34,6 +34,10 @@ TEST_CASE("BLS12-381 MSMs match GMP") {
       auto result = msm_test::run_msm<Bls12381G1>(device, inputs.points, scalars);
       INFO(n << " points");
       msm_test::check_point(result.point, msm_test::naive_sum<Bls12381G1>(inputs.points, scalars));
+      // The same scalars in Montgomery form.
+      auto points = device.upload(curve_test::affine_points<Bls12381G1>(inputs.points));
+      auto montgomery = device.upload(field::to_montgomery(msm_test::scalar_words<Bls12381G1>(scalars)));
+      CHECK(curve::msm<Bls12381G1>(device, points, montgomery).point == result.point);
     }
   }
   SECTION("an MSM reduces scalars at or above r modulo r") {
@@ -193,6 +197,33 @@ TEST_CASE("an MSM of one point with scalar r - 1 is its negation") {
   RefPoint p = Ref::multiply(Ref::generator(), 777);
   auto result = msm_test::run_msm<Bn254G1>(device, {p}, {Ref::r() - 1});
   msm_test::check_point(result.point, Ref::negate(p));
+}
+
+TEST_CASE("an MSM takes scalars in Montgomery form, as field libraries hold them") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  using Ref = CurveReference<Bn254G1>;
+  const std::size_t n = 70;
+  msm_test::Progression<Bn254G1> inputs(n, 63);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 64);
+  scalars[3] = 0;
+  scalars[4] = 1;
+  scalars[5] = Ref::r() - 1;
+  const RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
+  const auto montgomery = field::to_montgomery(msm_test::scalar_words<Bn254G1>(scalars));
+  static_assert(std::is_same_v<decltype(montgomery)::value_type, curve::MsmMontgomeryScalar<Bn254G1>>);
+  auto result = curve::msm<Bn254G1>(device, points, device.upload(montgomery));
+  msm_test::check_point(result.point, expected);
+  // Two vectors over the same points, and over a table of window multiples.
+  std::vector<curve::MsmMontgomeryScalar<Bn254G1>> two = montgomery;
+  two.insert(two.end(), montgomery.begin(), montgomery.end());
+  auto both = curve::msm_batch<Bn254G1>(device, points, device.upload(two));
+  CHECK(both.points == std::vector<curve::Affine<Bn254G1>>{result.point, result.point});
+  auto table = curve::msm_table<Bn254G1>(device, points, {.window_bits = 5});
+  CHECK(curve::msm<Bn254G1>(device, table, device.upload(montgomery)).point == result.point);
+  // Mismatched lengths are refused as for canonical scalars.
+  CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, points, device.upload(std::vector(montgomery.begin(), montgomery.end() - 1))),
+                    Catch::Contains("70 points but 69 scalars"));
 }
 
 TEST_CASE("an MSM of thousands of points is the generator times the sum of k_i s_i") {

@@ -8,7 +8,8 @@
 //
 // Scalars are curve::MsmScalar<C> (the scalar field's Canonical struct): 256-bit integers
 // as eight 32-bit words, least significant first. Any 256-bit value is accepted and reduced
-// modulo r, which for points of the order-r group is the same sum. n = 0 gives the point at
+// modulo r, which for points of the order-r group is the same sum. A buffer of
+// curve::MsmMontgomeryScalar<C> (Montgomery form, below r) is taken as it is (msm_scalars.hpp). n = 0 gives the point at
 // infinity; points and scalars of different lengths throw std::invalid_argument.
 #pragma once
 
@@ -25,14 +26,12 @@
 #include "sprig/stdlib/curve/msm/bucket_grouping.hpp"
 #include "sprig/stdlib/curve/msm/bucket_reduction.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/msm/msm_scalars.hpp"
 #include "sprig/stdlib/curve/msm/msm_table.hpp"
 #include "sprig/stdlib/curve/msm/signed_digits.hpp"
 #include "sprig/stdlib/curve/msm/window_combination.hpp"
 
 namespace sprig::curve {
-
-template <ShortWeierstrass C>
-using MsmScalar = field::Canonical<typename C::Scalar>;
 
 template <ShortWeierstrass C>
 struct MsmResult {
@@ -114,17 +113,17 @@ struct MsmBatchRole {
 // own, so that a set is reduced once, by its last batch, into the windows' sums (one sum
 // over a table). Over a table of window multiples (plan.fixed_base; `points` the table's
 // part whose first window is `part_first`) the batch's windows share one set.
-template <ShortWeierstrass C>
+template <ShortWeierstrass C, MsmScalarForm<C> S>
 void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
                       const DeviceBuffer<Xyzz<C>>& set, MsmBatchRole role, const DeviceBuffer<Affine<C>>& points,
-                      std::uint32_t part_first, const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msm,
+                      std::uint32_t part_first, const DeviceBuffer<S>& scalars, std::uint32_t msm,
                       std::uint32_t first_window, std::uint32_t windows, std::uint64_t first_point,
                       std::uint64_t count) {
   const MsmBatchBuffers<C> buffers(sequence, plan);
   const std::uint32_t bucket_windows = plan.bucket_windows(windows);
   std::uint64_t bucket_count = std::uint64_t(bucket_windows) * plan.buckets;
   sequence.fill(buffers.bucket_counts, 0);
-  sequence.run(signed_digits_kernel<C>(), msm_grid(count), scalars, buffers.digits, buffers.bucket_counts,
+  sequence.run(signed_digits_kernel<C, S>(), msm_grid(count), scalars, buffers.digits, buffers.bucket_counts,
                std::uint32_t(count), std::uint32_t(msm * plan.points + first_point), first_window, windows,
                plan.window_bits, plan.fixed_base ? 0u : plan.buckets);
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
@@ -154,9 +153,9 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
 
 // Records every batch of MSM `msm`: its batches of windows, each over its batches of points.
 // `parts` holds the points: one buffer, or a table's parts of plan.windows_per_part windows.
-template <ShortWeierstrass C>
+template <ShortWeierstrass C, MsmScalarForm<C> S>
 void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
-                std::span<const DeviceBuffer<Affine<C>>> parts, const DeviceBuffer<MsmScalar<C>>& scalars,
+                std::span<const DeviceBuffer<Affine<C>>> parts, const DeviceBuffer<S>& scalars,
                 std::uint32_t msm) {
   const std::uint64_t set_points = MsmBatchBuffers<C>::xyzz_count(plan, "buckets");
   DeviceBuffer<Xyzz<C>> set;
@@ -174,7 +173,7 @@ void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const M
                           .last = last_batch};
         // A set's buckets live from its first batch to its reduction: a transient of their own.
         if (role.first_of_set) set = sequence.transient<Xyzz<C>>(set_points, "msm buckets");
-        record_msm_batch<C>(device, sequence, plan, kept, set, role, parts[part], part_first, scalars, msm, first,
+        record_msm_batch<C, S>(device, sequence, plan, kept, set, role, parts[part], part_first, scalars, msm, first,
                             windows, point, count);
       }
     }
@@ -183,9 +182,9 @@ void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const M
 
 // `msms` MSMs of the plan's points: `parts` holds them, or their table of window multiples
 // where plan.fixed_base.
-template <ShortWeierstrass C>
+template <ShortWeierstrass C, MsmScalarForm<C> S>
 MsmBatchResult<C> run_msms(Device& device, const MsmPlan& plan, std::span<const DeviceBuffer<Affine<C>>> parts,
-                           const DeviceBuffer<MsmScalar<C>>& scalars, std::uint32_t msms, const MsmOptions& options) {
+                           const DeviceBuffer<S>& scalars, std::uint32_t msms, const MsmOptions& options) {
   // Every kernel below is traced (or found in its cache) with the device's field products.
   field::ProductLimbsScope limbs(
       field::product_limbs_for(device.info(), field::FieldConstants<typename C::Base>::limbs, options.product_limbs));
@@ -195,7 +194,7 @@ MsmBatchResult<C> run_msms(Device& device, const MsmPlan& plan, std::span<const 
   // Every batch of every MSM in one submission: no host round trip between batches, and the
   // planner places each batch's transients (and the scan's) where the previous batch's were.
   auto sequence = device.sequence();
-  for (std::uint32_t msm = 0; msm < msms; ++msm) record_msm<C>(device, sequence, plan, buffers, parts, scalars, msm);
+  for (std::uint32_t msm = 0; msm < msms; ++msm) record_msm<C, S>(device, sequence, plan, buffers, parts, scalars, msm);
   to_affine(device, sequence, buffers.results, buffers.affine_results);
   sequence.run_and_wait();
   // What the MSM really held besides its inputs: the planned scratch and the kept buffers.
@@ -224,37 +223,37 @@ MsmPlan msm_plan(const Device& device, const MsmTable<C>& table, MsmOptions opti
 
 // Several MSMs over the same n points: scalar vector v is scalars[v n .. v n + n), and
 // points[v] of the result is its sum. The temporaries serve each vector in turn.
-template <ShortWeierstrass C>
+template <ShortWeierstrass C, MsmScalarForm<C> S>
 MsmBatchResult<C> msm_batch(Device& device, const DeviceBuffer<Affine<C>>& points,
-                            const DeviceBuffer<MsmScalar<C>>& scalars, const MsmOptions& options = {}) {
+                            const DeviceBuffer<S>& scalars, const MsmOptions& options = {}) {
   const std::string what = std::string(C::name) + " msm_batch: ";
   if (points.size() == 0) throw std::invalid_argument(what + "no points: the number of scalar vectors is unknown");
   if (scalars.size() % points.size() != 0)
     throw std::invalid_argument(what + std::to_string(scalars.size()) +
                                 " scalars are not a whole number of vectors of " + std::to_string(points.size()));
   const std::uint32_t msms = std::uint32_t(scalars.size() / points.size());
-  return detail::run_msms<C>(device, plan_msm<C>(device.info(), points.size(), msms, options),
+  return detail::run_msms<C, S>(device, plan_msm<C>(device.info(), points.size(), msms, options),
                              std::span(&points, 1), scalars, msms, options);
 }
 
 // sum_i scalars[i] points[i].
-template <ShortWeierstrass C>
-MsmResult<C> msm(Device& device, const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<MsmScalar<C>>& scalars,
+template <ShortWeierstrass C, MsmScalarForm<C> S>
+MsmResult<C> msm(Device& device, const DeviceBuffer<Affine<C>>& points, const DeviceBuffer<S>& scalars,
                  const MsmOptions& options = {}) {
   if (points.size() != scalars.size())
     throw std::invalid_argument(std::string(C::name) + " msm: " + std::to_string(points.size()) + " points but " +
                                 std::to_string(scalars.size()) + " scalars");
   if (points.size() == 0)  // the empty sum: nothing to plan or allocate
     return {Affine<C>::infinity(), options.window_bits ? options.window_bits : msm_window_bits<C>(1), 0, 0, 0};
-  MsmBatchResult<C> batch = msm_batch<C>(device, points, scalars, options);
+  MsmBatchResult<C> batch = msm_batch<C, S>(device, points, scalars, options);
   return {batch.points[0], batch.window_bits, batch.batches, batch.peak_device_bytes, batch.input_device_bytes};
 }
 
 // The same sums over a table of the points' window multiples (msm_table.hpp): the windows
 // share one set of buckets and need no Horner's rule. The table fixes the window size:
 // options.window_bits is 0 or the table's.
-template <ShortWeierstrass C>
-MsmBatchResult<C> msm_batch(Device& device, const MsmTable<C>& table, const DeviceBuffer<MsmScalar<C>>& scalars,
+template <ShortWeierstrass C, MsmScalarForm<C> S>
+MsmBatchResult<C> msm_batch(Device& device, const MsmTable<C>& table, const DeviceBuffer<S>& scalars,
                             MsmOptions options = {}) {
   const std::string what = std::string(C::name) + " msm over a table: ";
   if (table.points == 0) throw std::invalid_argument(what + "the table is empty (made by msm_table?)");
@@ -268,16 +267,16 @@ MsmBatchResult<C> msm_batch(Device& device, const MsmTable<C>& table, const Devi
   options.window_bits = table.window_bits;
   const std::uint32_t msms = std::uint32_t(scalars.size() / table.points);
   MsmPlan plan = plan_msm<C>(device.info(), table.points, msms, options, table.windows_per_part);
-  return detail::run_msms<C>(device, plan, std::span(table.parts), scalars, msms, options);
+  return detail::run_msms<C, S>(device, plan, std::span(table.parts), scalars, msms, options);
 }
 
-template <ShortWeierstrass C>
-MsmResult<C> msm(Device& device, const MsmTable<C>& table, const DeviceBuffer<MsmScalar<C>>& scalars,
+template <ShortWeierstrass C, MsmScalarForm<C> S>
+MsmResult<C> msm(Device& device, const MsmTable<C>& table, const DeviceBuffer<S>& scalars,
                  const MsmOptions& options = {}) {
   if (table.points != 0 && scalars.size() != table.points)
     throw std::invalid_argument(std::string(C::name) + " msm over a table: " + std::to_string(table.points) +
                                 " points but " + std::to_string(scalars.size()) + " scalars");
-  MsmBatchResult<C> batch = msm_batch<C>(device, table, scalars, options);
+  MsmBatchResult<C> batch = msm_batch<C, S>(device, table, scalars, options);
   return {batch.points[0], batch.window_bits, batch.batches, batch.peak_device_bytes, batch.input_device_bytes};
 }
 

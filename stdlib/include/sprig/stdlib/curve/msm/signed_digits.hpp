@@ -19,6 +19,7 @@
 
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
+#include "sprig/stdlib/curve/msm/msm_scalars.hpp"
 #include "sprig/stdlib/curve/point_functions.hpp"
 #include "sprig/stdlib/field/fp.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
@@ -39,20 +40,26 @@ inline UInt bits_at(Var<ScalarBits>& words, const UInt& lo, const UInt& count) {
   return (low | high) & ((1u << count) - 1u);
 }
 
-template <ShortWeierstrass C>
+template <ShortWeierstrass C, MsmScalarForm<C> S>
 const auto& signed_digits_kernel() {
-  using Scalar = field::Canonical<typename C::Scalar>;
+  constexpr bool montgomery = std::is_same_v<S, MsmMontgomeryScalar<C>>;
   auto trace = [] {
     return kernel(
         std::string(C::name) + "_msm_signed_digits",
-        [](ReadBuffer<Scalar> scalars, WriteBuffer<std::uint32_t> digits, Buffer<std::uint32_t> counts, UInt n,
+        [](ReadBuffer<S> scalars, WriteBuffer<std::uint32_t> digits, Buffer<std::uint32_t> counts, UInt n,
            UInt first_scalar, UInt first_window, UInt windows, UInt c, UInt bucket_stride) {
           UInt i = msm_invocation();
           if_(i < n, [&] {
             // Scalars at or above r are reduced: k mod r is the same multiple of a point of
-            // the order-r group. from_canonical reduces any 256-bit value (a product by R^2).
+            // the order-r group. from_canonical reduces any 256-bit value (a product by R^2);
+            // a Montgomery scalar is an element already, and words() its value (a product by 1).
             using Fr = field::Fp<typename C::Scalar>;
-            auto reduced = Fr::from_canonical(scalars[first_scalar + i]).words();
+            auto reduced = [&] {
+              if constexpr (montgomery)
+                return Fr(scalars[first_scalar + i]).words();
+              else
+                return Fr::from_canonical(scalars[first_scalar + i]).words();
+            }();
             Var<ScalarBits> words;
             for (std::size_t j = 0; j < reduced.size(); ++j) words[std::uint32_t(j)] = reduced[j];
             words[8u] = 0u;
@@ -73,7 +80,8 @@ const auto& signed_digits_kernel() {
             .names("scalars", "digits", "counts", "n", "first_scalar", "first_window", "windows", "c",
                    "bucket_stride"));
   };
-  return sprig::detail::cached_kernel<decltype(trace())>(callable_key<C>("msm_signed_digits"), trace);
+  return sprig::detail::cached_kernel<decltype(trace())>(
+      callable_key<C>(montgomery ? "msm_signed_digits/montgomery" : "msm_signed_digits"), trace);
 }
 
 }  // namespace sprig::curve::detail
