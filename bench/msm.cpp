@@ -141,10 +141,10 @@ double integer_multiplies_per_ms(Device& device, std::size_t invocations, int re
 
 // Field products of one MSM, counted from the plan: every point once per window (mixed
 // additions; with affine pair rounds, each round's pairs' affine additions and their
-// invocations' inversions, and the mixed additions of what the rounds leave), two full additions and the doublings that scale S per bucket segment, the
-// tree over each window's segments (three additions and a doubling a pair, two additions at
-// the top) and Horner's doublings and additions. Zero digits and the runs' combination are
-// not counted.
+// invocations' inversions, and the mixed additions of what the rounds leave), two full
+// additions and the doublings that scale S per bucket segment, the tree over each window's
+// segments (three additions and a doubling a pair, two additions at the top) and Horner's
+// doublings and additions. Zero digits and the runs' combination are not counted.
 template <class G1>
 double msm_products(const curve::MsmPlan& plan) {
   // Over a table of window multiples, one set of buckets is reduced and there is no Horner.

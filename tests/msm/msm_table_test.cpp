@@ -152,7 +152,8 @@ TEST_CASE("budgets give an MSM over a table batches of windows and of points, wi
   CHECK(whole.buffer("window_sums").bytes == 128);
   // A budget just below one window of all points: batches of 1050 points.
   std::uint64_t one_window = 0;
-  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), whole, 1, n)) one_window += b.bytes;
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), whole, 1, n))
+    one_window += b.bytes;
   for (std::uint64_t budget : {whole.peak_bytes() / 2, whole.peak_bytes() / 8, one_window - 1}) {
     INFO("budget " << budget);
     curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, table, {.memory_budget = budget});

@@ -9,8 +9,9 @@
 // Scalars are curve::MsmScalar<C> (the scalar field's Canonical struct): 256-bit integers
 // as eight 32-bit words, least significant first. Any 256-bit value is accepted and reduced
 // modulo r, which for points of the order-r group is the same sum. A buffer of
-// curve::MsmMontgomeryScalar<C> (Montgomery form, below r) is taken as it is (msm_scalars.hpp). n = 0 gives the point at
-// infinity; points and scalars of different lengths throw std::invalid_argument.
+// curve::MsmMontgomeryScalar<C> (Montgomery form, below r) is taken as it is
+// (msm_scalars.hpp). n = 0 gives the point at infinity; points and scalars of different
+// lengths throw std::invalid_argument.
 #pragma once
 
 #include <cstdint>
@@ -86,7 +87,8 @@ struct MsmBatchBuffers {
     partial_sums = sequence.transient<Xyzz<C>>(xyzz_count(plan, "partial_sums"), "msm partial sums");
     if (plan.affine_rounds) {
       pair_sums = sequence.transient<Affine<C>>(affine_count(plan, "pair_sums"), "msm pair sums");
-      pair_sums_even = sequence.transient<Affine<C>>(affine_count(plan, "pair_sums_even"), "msm pair sums, even rounds");
+      pair_sums_even =
+          sequence.transient<Affine<C>>(affine_count(plan, "pair_sums_even"), "msm pair sums, even rounds");
       pair_ends = sequence.transient<std::uint32_t>(words("pair_ends"), "msm pair sums' bucket ends");
     }
   }
@@ -173,8 +175,8 @@ void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const M
                           .last = last_batch};
         // A set's buckets live from its first batch to its reduction: a transient of their own.
         if (role.first_of_set) set = sequence.transient<Xyzz<C>>(set_points, "msm buckets");
-        record_msm_batch<C, S>(device, sequence, plan, kept, set, role, parts[part], part_first, scalars, msm, first,
-                            windows, point, count);
+        record_msm_batch<C, S>(device, sequence, plan, kept, set, role, parts[part], part_first, scalars, msm,
+                               first, windows, point, count);
       }
     }
   }
@@ -233,7 +235,7 @@ MsmBatchResult<C> msm_batch(Device& device, const DeviceBuffer<Affine<C>>& point
                                 " scalars are not a whole number of vectors of " + std::to_string(points.size()));
   const std::uint32_t msms = std::uint32_t(scalars.size() / points.size());
   return detail::run_msms<C, S>(device, plan_msm<C>(device.info(), points.size(), msms, options),
-                             std::span(&points, 1), scalars, msms, options);
+                                std::span(&points, 1), scalars, msms, options);
 }
 
 // sum_i scalars[i] points[i].

@@ -28,7 +28,6 @@
 #include <string>
 
 #include "sprig/stdlib/curve/affine_point.hpp"
-#include "sprig/stdlib/curve/batch_affine.hpp"
 #include "sprig/stdlib/curve/msm/bucket_search.hpp"
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"

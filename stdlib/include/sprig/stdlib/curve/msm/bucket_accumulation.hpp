@@ -49,9 +49,10 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
   auto trace = [workgroup_size, source, write] {
     return kernel(
         std::string(C::name) + "_msm_bucket_accumulation",
-        [workgroup_size, source, write](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
-           Buffer<X> buckets, WriteBuffer<X> partial_sums, WriteBuffer<std::uint32_t> run_buckets,
-           UInt bucket_count, UInt steps, UInt run_length) {
+        [workgroup_size, source, write](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries,
+                                        ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, WriteBuffer<X> partial_sums,
+                                        WriteBuffer<std::uint32_t> run_buckets, UInt bucket_count, UInt steps,
+                                        UInt run_length) {
           UInt run = msm_invocation(workgroup_size);
           UInt total = ends[bucket_count - 1u];
           UInt first = run * run_length;
@@ -121,9 +122,9 @@ void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>
   // Empty buckets are never written: a set's first batch leaves them the point at infinity.
   if (write == BucketWrite::Store) sequence.fill(buffers.buckets, 0);
   const std::uint64_t runs = msm_runs(entry_bound, run_length);
-  sequence.run(bucket_accumulation_kernel<C>(workgroup_size, source, write), msm_grid(runs, workgroup_size), points, entries,
-               buffers.ends, buffers.buckets, buffers.partial_sums, run_buckets, std::uint32_t(bucket_count),
-               bisection_steps(bucket_count), run_length);
+  sequence.run(bucket_accumulation_kernel<C>(workgroup_size, source, write), msm_grid(runs, workgroup_size), points,
+               entries, buffers.ends, buffers.buckets, buffers.partial_sums, run_buckets,
+               std::uint32_t(bucket_count), bisection_steps(bucket_count), run_length);
   buffers.run_buckets = &run_buckets;
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::RunChunks, runs, run_length);
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, runs, run_length);
