@@ -23,6 +23,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 
 #include "sprig/stdlib/curve/msm/bucket_search.hpp"
 #include "sprig/stdlib/curve/msm/invocations.hpp"
@@ -41,18 +42,19 @@ enum class BucketWrite { Store, Add };
 // One kernel per workgroup size (MsmPlan::accumulation_workgroup): the size also bounds the
 // registers NVIDIA's driver gives each invocation (65,536 a multiprocessor over the
 // workgroup's invocations), which is what makes workgroups of 512 faster there. Over pair
-// sums the entries are bound but not read.
-template <ShortWeierstrass C>
-const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, AccumulatedPoints source, BucketWrite write) {
+// sums the entries are bound but not read. Storing, the buckets are bound write-only.
+template <ShortWeierstrass C, BucketWrite Write>
+const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, AccumulatedPoints source) {
   using A = Affine<C>;
   using X = Xyzz<C>;
-  auto trace = [workgroup_size, source, write] {
+  using Buckets = std::conditional_t<Write == BucketWrite::Store, WriteBuffer<X>, Buffer<X>>;
+  auto trace = [workgroup_size, source] {
     return kernel(
         std::string(C::name) + "_msm_bucket_accumulation",
-        [workgroup_size, source, write](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries,
-                                        ReadBuffer<std::uint32_t> ends, Buffer<X> buckets, WriteBuffer<X> partial_sums,
-                                        WriteBuffer<std::uint32_t> run_buckets, UInt bucket_count, UInt steps,
-                                        UInt run_length) {
+        [workgroup_size, source](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries,
+                                 ReadBuffer<std::uint32_t> ends, Buckets buckets, WriteBuffer<X> partial_sums,
+                                 WriteBuffer<std::uint32_t> run_buckets, UInt bucket_count, UInt steps,
+                                 UInt run_length) {
           UInt run = msm_invocation(workgroup_size);
           UInt total = ends[bucket_count - 1u];
           UInt first = run * run_length;
@@ -67,7 +69,7 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
             Var<X> sum = xyzz_infinity_point<C>(loc);
             auto flush = [&] {
               if_(start.load() < first, [&] { partial_sums[run] = sum.load(); }).else_([&] {
-                if (write == BucketWrite::Add)
+                if constexpr (Write == BucketWrite::Add)
                   buckets[bucket.load()] = add_points<C>(buckets[bucket.load()].load(), sum.load());
                 else
                   buckets[bucket.load()] = sum.load();
@@ -106,7 +108,7 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
   return sprig::detail::cached_kernel<decltype(trace())>(
       callable_key<C>("msm_bucket_accumulation/" + std::to_string(workgroup_size) +
                       (source == AccumulatedPoints::GroupedEntries ? "/entries" : "/pair_sums") +
-                      (write == BucketWrite::Store ? "/store" : "/add")),
+                      (Write == BucketWrite::Store ? "/store" : "/add")),
       trace);
 }
 
@@ -119,12 +121,18 @@ void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>
                                 XyzzSumBuffers<C> buffers, const DeviceBuffer<std::uint32_t>& run_buckets,
                                 std::uint64_t entry_bound, std::uint64_t bucket_count, std::uint32_t run_length,
                                 std::uint32_t workgroup_size) {
-  // Empty buckets are never written: a set's first batch leaves them the point at infinity.
-  if (write == BucketWrite::Store) sequence.fill(buffers.buckets, 0);
   const std::uint64_t runs = msm_runs(entry_bound, run_length);
-  sequence.run(bucket_accumulation_kernel<C>(workgroup_size, source, write), msm_grid(runs, workgroup_size), points,
-               entries, buffers.ends, buffers.buckets, buffers.partial_sums, run_buckets,
-               std::uint32_t(bucket_count), bisection_steps(bucket_count), run_length);
+  auto accumulate = [&](const auto& kernel) {
+    sequence.run(kernel, msm_grid(runs, workgroup_size), points, entries, buffers.ends, buffers.buckets,
+                 buffers.partial_sums, run_buckets, std::uint32_t(bucket_count), bisection_steps(bucket_count),
+                 run_length);
+  };
+  if (write == BucketWrite::Store) {
+    sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
+    accumulate(bucket_accumulation_kernel<C, BucketWrite::Store>(workgroup_size, source));
+  } else {
+    accumulate(bucket_accumulation_kernel<C, BucketWrite::Add>(workgroup_size, source));
+  }
   buffers.run_buckets = &run_buckets;
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::RunChunks, runs, run_length);
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::CombineRuns, runs, run_length);
