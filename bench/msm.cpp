@@ -356,6 +356,13 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
       std::printf("2^%d under the budget: %s the sum without a budget\n", log_n,
                   curve::msm<G1>(gpu, p, k, unlimited).point == sum ? "the same as" : "DIFFERENT FROM");
     }
+    // With affine pair rounds, the sum must be the one without.
+    if (options.affine_rounds != 0 && !multiples) {
+      curve::MsmOptions plain = options;
+      plain.affine_rounds = 0;
+      std::printf("2^%d with %u affine pair rounds: %s the sum without\n", log_n, options.affine_rounds,
+                  curve::msm<G1>(gpu, p, k, plain).point == sum ? "the same as" : "DIFFERENT FROM");
+    }
     if (multiples)
       std::printf("2^%d over the table: %s the plain MSM's sum\n", log_n,
                   curve::msm<G1>(gpu, p, k, options).point == sum ? "the same as" : "DIFFERENT FROM");
