@@ -222,6 +222,22 @@ TEST_CASE("an MSM takes scalars in Montgomery form, as field libraries hold them
   CHECK(both.points == std::vector<curve::Affine<Bn254G1>>{result.point, result.point});
   auto table = curve::msm_table<Bn254G1>(device, points, {.window_bits = 5});
   CHECK(curve::msm<Bn254G1>(device, table, device.upload(montgomery)).point == result.point);
+  // Unreduced Montgomery words, k R mod r plus up to the most multiples of r below 2^256
+  // (five for BN254), are the same scalars: the product by 1 reduces any 256-bit value.
+  std::vector<curve::MsmMontgomeryScalar<Bn254G1>> unreduced = montgomery;
+  const mpz_class top = (mpz_class(1) << 256) - 1;
+  for (std::size_t i = 0; i < unreduced.size(); ++i) {
+    mpz_class value = field_test::to_mpz(unreduced[i].limbs);
+    mpz_class most = (top - value) / Ref::r();
+    unreduced[i].limbs = field_test::to_limbs<8>(value + (i % 2 ? most : mpz_class(1)) * Ref::r());
+  }
+  CHECK(unreduced != montgomery);
+  for (auto limbs : {field::ProductLimbs::Bits32, field::ProductLimbs::Bits64, field::ProductLimbs::Bits29}) {
+    if (limbs != field::ProductLimbs::Bits32 && !device.info().supported.int64) continue;
+    INFO("product limbs " << int(limbs));
+    CHECK(curve::msm<Bn254G1>(device, points, device.upload(unreduced), {.product_limbs = limbs}).point ==
+          result.point);
+  }
   // Mismatched lengths are refused as for canonical scalars.
   auto fewer = device.upload(std::vector(montgomery.begin(), montgomery.end() - 1));
   CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, points, fewer), Catch::Contains("70 points but 69 scalars"));

@@ -9,7 +9,7 @@
 // Scalars are curve::MsmScalar<C> (the scalar field's Canonical struct): 256-bit integers
 // as eight 32-bit words, least significant first. Any 256-bit value is accepted and reduced
 // modulo r, which for points of the order-r group is the same sum. A buffer of
-// curve::MsmMontgomeryScalar<C> (Montgomery form, below r) is taken as it is
+// curve::MsmMontgomeryScalar<C> (Montgomery form, any words) is taken as it is
 // (msm_scalars.hpp). n = 0 gives the point at infinity; points and scalars of different
 // lengths throw std::invalid_argument.
 #pragma once
