@@ -51,6 +51,11 @@ TEST_CASE("affine pair rounds before the accumulation do not change an MSM's sum
       msm_test::check_point(result.point, expected);
     }
   }
+  // Windows of 10 bits: 512 buckets a window for 240 points, most of them empty, so that the
+  // walks over an invocation's slots, forward and back, step over empty buckets.
+  auto sparse = msm_test::run_msm<Bn254G1>(device, in.points, in.scalars,
+                                           {.window_bits = 10, .affine_rounds = 2, .affine_pairs = 5});
+  msm_test::check_point(sparse.point, expected);
   // With runs of one entry (the bucket's remaining points over several runs), and in
   // batches of windows under a budget.
   auto single = msm_test::run_msm<Bn254G1>(device, in.points, in.scalars, {.run_length = 1, .affine_rounds = 2});
