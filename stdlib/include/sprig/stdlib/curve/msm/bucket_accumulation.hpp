@@ -62,7 +62,7 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
           if_(first < total, [&] {
             UInt last = min(first + run_length, total);
             Var<std::uint32_t> bucket = bucket_of(ends, bucket_count, steps, first);
-            Var<std::uint32_t> start = select(bucket.load() == 0u, UInt(0u), UInt(ends[max(bucket.load(), 1u) - 1u]));
+            Var<std::uint32_t> start = bucket_start(ends, bucket.load());
             run_buckets[run] = select(start.load() < first, bucket.load(), UInt(no_run_bucket));
             Var<std::uint32_t> end = ends[bucket.load()];
             const SourceLoc& loc = run.node()->loc;

@@ -13,6 +13,7 @@
 #include <array>
 #include <string>
 
+#include "sprig/stdlib/curve/msm/bucket_search.hpp"
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/curve/msm/msm_plan.hpp"
 #include "sprig/stdlib/curve/msm/point_steps.hpp"
@@ -80,8 +81,7 @@ const auto& xyzz_sums_kernel() {
             auto continued_bucket = [&](auto&& with) {
               UInt b_i = run_buckets[i];
               if_(b_i != no_run_bucket, [&] {
-                UInt start = select(b_i == 0u, UInt(0u), UInt(ends[max(b_i, 1u) - 1u]));
-                with(b_i, start / a, (UInt(ends[b_i]) - 1u) / a);
+                with(b_i, bucket_start(ends, b_i) / a, (UInt(ends[b_i]) - 1u) / a);
               });
             };
             if_(program_is == std::uint32_t(XyzzSums::CombineRuns), [&] {
