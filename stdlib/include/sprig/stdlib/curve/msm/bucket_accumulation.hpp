@@ -17,9 +17,10 @@
 // (affine_pair_sums.hpp) the last round's list, grouped by bucket the same way.
 //
 // The first batch of a set of buckets stores its sums into the set; a later batch of the same
-// set (the set's windows over more points, msm.hpp) adds its sums to what is there, one full
-// addition per bucket a run starts, so that the set is reduced once however many batches of
-// points fill it and needs no second set.
+// set (the set's windows over more points, msm.hpp) adds its sums to what is there: a bucket
+// that starts in a run sums on from the bucket's stored value instead of from infinity, so
+// adding costs a load per bucket and no full addition, and the set is reduced once however
+// many batches of points fill it and needs no second set.
 #pragma once
 
 #include <string>
@@ -66,13 +67,17 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
             run_buckets[run] = select(start.load() < first, bucket.load(), UInt(no_run_bucket));
             Var<std::uint32_t> end = ends[bucket.load()];
             const SourceLoc& loc = run.node()->loc;
+            // A bucket that starts in the run sums from what an earlier batch left in it (adding),
+            // so the loop's mixed additions carry it and no full addition is needed.
+            auto starting_sum = [&]() -> Expr<X> {
+              if constexpr (Write == BucketWrite::Add) return buckets[bucket.load()].load();
+              else return xyzz_infinity_point<C>(loc);
+            };
             Var<X> sum = xyzz_infinity_point<C>(loc);
+            if constexpr (Write == BucketWrite::Add) if_(start.load() >= first, [&] { sum = starting_sum(); });
             auto flush = [&] {
               if_(start.load() < first, [&] { partial_sums[run] = sum.load(); }).else_([&] {
-                if constexpr (Write == BucketWrite::Add)
-                  buckets[bucket.load()] = add_points<C>(buckets[bucket.load()].load(), sum.load());
-                else
-                  buckets[bucket.load()] = sum.load();
+                buckets[bucket.load()] = sum.load();
               });
             };
             // The next entry and its point load an iteration ahead, while this one's addition runs.
@@ -90,7 +95,7 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
                 bucket = bucket_after(ends, bucket_count, steps, bucket.load(), e);
                 start = e;
                 end = UInt(ends[bucket.load()]);
-                sum = xyzz_infinity_point<C>(loc);
+                sum = starting_sum();
               });
               UInt entry = next_entry.load();
               Expr<A> point = next_point.load();
