@@ -8,13 +8,10 @@
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
 //             [--accumulation-workgroup 512] [--segment-length 32] [--limbs 32|64|29]
 //             [--curve bn254|bls12_381] [--batch-windows N] [--window-bits C] [--table] [--msms K]
-//             [--affine-rounds R] [--affine-pairs K]
 //   --table: the MSMs run over a table of the points' window multiples (curve::msm_table),
 //   built before the timing; its build time and bytes are printed beside the table.
 //   --msms K: each call is msm_batch() of K scalar vectors over the same points (points/s
 //   counts every vector's points).
-//   --affine-rounds R: R rounds of affine pair sums before the accumulation, K slots an
-//   invocation sharing one inversion (MsmOptions::affine_rounds, affine_pairs).
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //   bench_msm --profile 20  where one MSM of 2^20 points spends its GPU time, by kernel
 //                           (SPRIG_PROFILE=1 adds each kernel's registers and spills)
@@ -24,7 +21,6 @@
 // affine coordinates and downloading it. Points and scalars are on the device before. The
 // first call of the run (the drivers compile the kernels then) is shown apart.
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <optional>
 #include <span>
@@ -53,17 +49,6 @@ namespace {
 
 // Field products per operation, squarings counted as products (docs/curves.md).
 constexpr double mixed_addition_products = 10, addition_products = 14, doubling_products = 9;
-// An affine addition in a batch: the running product, two for its inverse in the walk back,
-// lambda, its square and y.
-constexpr double affine_addition_products = 6;
-// An inversion, x^(p - 2): a squaring per bit of p - 2 and a product per set bit.
-template <class G1>
-double inversion_products() {
-  const auto& e = field::FieldConstants<typename G1::Base>::p_minus_2;
-  double set = 0;
-  for (std::uint32_t word : e) set += std::popcount(word);
-  return double(field::detail::bit_length(e)) + set;
-}
 
 // Each invocation runs 4 independent chains of `iterations` Montgomery products of field P
 // (or squarings: x -> x^2), on the limbs the thread traces with (field/product_limbs.hpp).
@@ -140,12 +125,10 @@ double integer_multiplies_per_ms(Device& device, std::size_t invocations, int re
 }
 
 // Field products of one MSM, counted from the plan: every point once per window (mixed
-// additions; with affine pair rounds, each round's pairs' affine additions and their
-// invocations' inversions, and the mixed additions of what the rounds leave), two full
-// additions and the doublings that scale S per bucket segment, the tree over each window's
-// segments (three additions and a doubling a pair, two additions at the top) and Horner's
-// doublings and additions. Zero digits and the runs' combination are not counted.
-template <class G1>
+// additions), two full additions and the doublings that scale S per bucket segment, the
+// tree over each window's segments (three additions and a doubling a pair, two additions at
+// the top) and Horner's doublings and additions. Zero digits and the runs' combination are
+// not counted.
 double msm_products(const curve::MsmPlan& plan) {
   // Over a table of window multiples, one set of buckets is reduced and there is no Horner.
   const double bucket_sets = plan.summed_windows();
@@ -155,24 +138,17 @@ double msm_products(const curve::MsmPlan& plan) {
   for (double pairs = segments / 2; pairs >= 1; pairs /= 2)
     tree += pairs * (pairs > 1 ? 3 * addition_products + doubling_products : 2 * addition_products);
   double horner = plan.fixed_base ? 0 : w * plan.window_bits * doubling_products + w * addition_products;
-  double accumulation = w * n / std::exp2(plan.affine_rounds) * mixed_addition_products;
-  for (std::uint32_t round = 1; round <= plan.affine_rounds; ++round) {
-    double pairs = w * n / std::exp2(round);
-    accumulation += pairs * (affine_addition_products + inversion_products<G1>() / plan.affine_pairs);
-  }
-  return accumulation + bucket_sets * (2 * buckets * addition_products + tree) + horner;
+  return w * n * mixed_addition_products + bucket_sets * (2 * buckets * addition_products + tree) + horner;
 }
 
 template <class G1>
 void print_plan(const Device& device, int log_n, const curve::MsmOptions& options) {
   curve::MsmPlan plan = curve::msm_plan<G1>(device, std::uint64_t(1) << log_n, options);
-  std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, %u affine pair rounds of %u slots "
-              "an invocation, runs of %u in workgroups of %u, segments of %u, %u windows of %llu points per batch, "
-              "%u batches\n\n| buffer | bytes |\n| --- | --- |\n",
+  std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, runs of %u in workgroups of %u, "
+              "segments of %u, %u windows of %llu points per batch, %u batches\n\n| buffer | bytes |\n| --- | --- |\n",
               std::string(G1::name).c_str(), log_n, device.name().c_str(), plan.window_bits, plan.windows, plan.buckets,
-              plan.affine_rounds, plan.affine_pairs, plan.run_length, plan.accumulation_workgroup,
-              plan.segment_length, plan.windows_per_batch, static_cast<unsigned long long>(plan.points_per_batch),
-              plan.batches);
+              plan.run_length, plan.accumulation_workgroup, plan.segment_length, plan.windows_per_batch,
+              static_cast<unsigned long long>(plan.points_per_batch), plan.batches);
   for (const curve::MsmBuffer& b : plan.buffers)
     std::printf("| %s | %llu |\n", b.name.c_str(), static_cast<unsigned long long>(b.bytes));
   std::printf("| total | %llu |\n", static_cast<unsigned long long>(plan.peak_bytes()));
@@ -356,20 +332,13 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
       std::printf("2^%d under the budget: %s the sum without a budget\n", log_n,
                   curve::msm<G1>(gpu, p, k, unlimited).point == sum ? "the same as" : "DIFFERENT FROM");
     }
-    // With affine pair rounds, the sum must be the one without.
-    if (options.affine_rounds != 0 && !multiples) {
-      curve::MsmOptions plain = options;
-      plain.affine_rounds = 0;
-      std::printf("2^%d with %u affine pair rounds: %s the sum without\n", log_n, options.affine_rounds,
-                  curve::msm<G1>(gpu, p, k, plain).point == sum ? "the same as" : "DIFFERENT FROM");
-    }
     if (multiples)
       std::printf("2^%d over the table: %s the plain MSM's sum\n", log_n,
                   curve::msm<G1>(gpu, p, k, options).point == sum ? "the same as" : "DIFFERENT FROM");
     std::sort(ms.begin(), ms.end());
     double median = ms[ms.size() / 2];
     double temporaries_mib = double(temporaries) / (1 << 20);
-    double products_per_s = msm_products<G1>(plan) * msms / median * 1e3;
+    double products_per_s = msm_products(plan) * msms / median * 1e3;
     std::printf("| 2^%d | %.2f | %.0f | %.4g | %u | %u | %.2f | %.2f | %.4g | %.3f |\n", log_n, median, first_ms,
                 double(n) * msms / median * 1e3, plan.window_bits, plan.batches, temporaries_mib, temporaries_mib + inputs_mib,
                 products_per_s, products_per_s / (products_per_ms * 1e3));
@@ -389,7 +358,7 @@ int main(int argc, char** argv) {
   std::string curve_name = "bn254";
   int plan_log = 0, profile_log = 0;
   bool table = false;
-  std::uint32_t msms = 1, affine_rounds = 0, affine_pairs = 0;
+  std::uint32_t msms = 1;
   for (int i = 1; i < argc; i += 2) {
     if (!std::strcmp(argv[i], "--table")) {
       table = true;
@@ -411,15 +380,11 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--limbs")) limbs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--batch-windows")) batch_windows = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--window-bits")) window_bits = std::uint32_t(std::atoi(argv[i + 1]));
-    else if (!std::strcmp(argv[i], "--affine-rounds")) affine_rounds = std::uint32_t(std::atoi(argv[i + 1]));
-    else if (!std::strcmp(argv[i], "--affine-pairs")) affine_pairs = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--msms")) msms = std::uint32_t(std::max(1, std::atoi(argv[i + 1])));
   }
   curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length, .segment_length = segment_length};
   options.accumulation_workgroup = accumulation_workgroup;
   options.windows_per_batch = batch_windows;
-  options.affine_rounds = affine_rounds;
-  options.affine_pairs = affine_pairs;
   options.window_bits = window_bits;
   if (limbs == 32) options.product_limbs = field::ProductLimbs::Bits32;
   if (limbs == 64) options.product_limbs = field::ProductLimbs::Bits64;

@@ -1,8 +1,8 @@
 // The simulator's analyses find nothing wrong in the MSM's kernels — no race, no
 // out-of-bounds access, no uninitialised read, no barrier divergence — at subgroup sizes 8
 // and 32, over inputs that take every path: zero digits, a bucket spanning runs, points at
-// infinity, a tree over segments of buckets, buckets spanning chunks of runs, affine pair
-// rounds, several batches of windows, the batch form, and a table of window multiples in parts.
+// infinity, a tree over segments of buckets, buckets spanning chunks of runs, several batches
+// of windows, the batch form, and a table of window multiples in parts.
 #include <iostream>
 
 #include <catch2/catch.hpp>
@@ -36,11 +36,6 @@ TEST_CASE("the simulator reports no problem in the MSM kernels") {
   // Runs of one entry: the 70 equal scalars' buckets span two chunks of 64 runs.
   CHECK(msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, {.window_bits = 8, .run_length = 1}).point ==
         first.point);
-  // Affine pair rounds before the accumulation: lists over buckets of odd counts, slots of
-  // one invocation across buckets, and points at infinity within pairs.
-  CHECK(msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, {.window_bits = 8, .affine_rounds = 3,
-                                                                  .affine_pairs = 5})
-            .point == first.point);
   auto points = dev.upload(curve_test::affine_points<Bn254G1>(inputs.points));
   std::vector<mpz_class> two = scalars;
   two.insert(two.end(), scalars.begin(), scalars.end());

@@ -22,7 +22,6 @@
 
 #include "sprig/runtime/device.hpp"
 #include "sprig/stdlib/curve/batch_affine.hpp"
-#include "sprig/stdlib/curve/msm/affine_pair_sums.hpp"
 #include "sprig/stdlib/curve/msm/bucket_accumulation.hpp"
 #include "sprig/stdlib/curve/msm/bucket_grouping.hpp"
 #include "sprig/stdlib/curve/msm/bucket_reduction.hpp"
@@ -73,9 +72,6 @@ template <ShortWeierstrass C>
 struct MsmBatchBuffers {
   DeviceBuffer<std::uint32_t> digits, entries, bucket_counts, bucket_ends, run_buckets;
   DeviceBuffer<Xyzz<C>> partial_sums;
-  // Where the plan has affine pair rounds: their lists and second ends.
-  DeviceBuffer<Affine<C>> pair_sums, pair_sums_even;
-  DeviceBuffer<std::uint32_t> pair_ends;
 
   MsmBatchBuffers(Sequence& sequence, const MsmPlan& plan) {
     auto words = [&](std::string_view name) { return std::max<std::uint64_t>(plan.buffer(name).bytes / 4, 1); };
@@ -85,19 +81,10 @@ struct MsmBatchBuffers {
     bucket_ends = sequence.transient<std::uint32_t>(words("bucket_ends"), "msm bucket ends");
     run_buckets = sequence.transient<std::uint32_t>(words("run_buckets"), "msm run buckets");
     partial_sums = sequence.transient<Xyzz<C>>(xyzz_count(plan, "partial_sums"), "msm partial sums");
-    if (plan.affine_rounds) {
-      pair_sums = sequence.transient<Affine<C>>(affine_count(plan, "pair_sums"), "msm pair sums");
-      pair_sums_even =
-          sequence.transient<Affine<C>>(affine_count(plan, "pair_sums_even"), "msm pair sums, even rounds");
-      pair_ends = sequence.transient<std::uint32_t>(words("pair_ends"), "msm pair sums' bucket ends");
-    }
   }
 
   static std::uint64_t xyzz_count(const MsmPlan& plan, std::string_view name) {
     return std::max<std::uint64_t>(plan.buffer(name).bytes / sizeof(Xyzz<C>), 1);
-  }
-  static std::uint64_t affine_count(const MsmPlan& plan, std::string_view name) {
-    return std::max<std::uint64_t>(plan.buffer(name).bytes / sizeof(Affine<C>), 1);
   }
 };
 
@@ -131,20 +118,10 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
                             buffers.entries, first_point, count, first_window - part_first, windows,
                             plan.fixed_base ? plan.points : 0);
-  // The accumulation sums the grouped entries' points, or what affine pair rounds leave.
-  PairSumsOutput<C> accumulated{&points, &buffers.bucket_ends, count * windows};
-  if (plan.affine_rounds)
-    accumulated = record_affine_pair_sums<C>(
-        device, sequence, points, buffers.entries,
-        {buffers.bucket_counts, buffers.bucket_ends, buffers.pair_ends, buffers.pair_sums, buffers.pair_sums_even},
-        plan.affine_rounds, count * windows, bucket_count, plan.affine_pairs);
-  const DeviceBuffer<std::uint32_t>& ends = *accumulated.ends;
-  XyzzSumBuffers<C> sums{ends, set, buffers.partial_sums};
-  record_bucket_accumulation<C>(sequence, *accumulated.points,
-                                plan.affine_rounds ? AccumulatedPoints::PairSums : AccumulatedPoints::GroupedEntries,
-                                role.first_of_set ? BucketWrite::Store : BucketWrite::Add, buffers.entries, sums,
-                                buffers.run_buckets, accumulated.entry_bound, bucket_count, plan.run_length,
-                                plan.accumulation_workgroup);
+  XyzzSumBuffers<C> sums{buffers.bucket_ends, set, buffers.partial_sums};
+  record_bucket_accumulation<C>(sequence, points, role.first_of_set ? BucketWrite::Store : BucketWrite::Add,
+                                buffers.entries, sums, buffers.run_buckets, count * windows, bucket_count,
+                                plan.run_length, plan.accumulation_workgroup);
   // Each MSM's window sums have their own place, as Horner's rule runs once for all of them.
   if (role.last_of_set)
     record_bucket_reduction<C>(sequence, plan, sums, kept.window_sums,

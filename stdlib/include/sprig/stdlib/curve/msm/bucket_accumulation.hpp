@@ -13,9 +13,6 @@
 // runs each), so a bucket of all n points of a window costs walks of 63 and
 // n / (64 * run length) additions.
 //
-// The entries summed are the grouped entries' points, or where affine pair rounds ran first
-// (affine_pair_sums.hpp) the last round's list, grouped by bucket the same way.
-//
 // The first batch of a set of buckets stores its sums into the set; a later batch of the same
 // set (the set's windows over more points, msm.hpp) adds its sums to what is there: a bucket
 // that starts in a run sums on from the bucket's stored value instead of from infinity, so
@@ -35,24 +32,22 @@
 
 namespace sprig::curve::detail {
 
-// What the accumulation sums: points[entries[e]] (negated by the sign bit), or points[e].
-enum class AccumulatedPoints { GroupedEntries, PairSums };
 // Where its bucket sums go: into the set, or added to what an earlier batch left there.
 enum class BucketWrite { Store, Add };
 
 // One kernel per workgroup size (MsmPlan::accumulation_workgroup): the size also bounds the
 // registers NVIDIA's driver gives each invocation (65,536 a multiprocessor over the
-// workgroup's invocations), which is what makes workgroups of 512 faster there. Over pair
-// sums the entries are bound but not read. Storing, the buckets are bound write-only.
+// workgroup's invocations), which is what makes workgroups of 512 faster there. Storing,
+// the buckets are bound write-only.
 template <ShortWeierstrass C, BucketWrite Write>
-const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, AccumulatedPoints source) {
+const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size) {
   using A = Affine<C>;
   using X = Xyzz<C>;
   using Buckets = std::conditional_t<Write == BucketWrite::Store, WriteBuffer<X>, Buffer<X>>;
-  auto trace = [workgroup_size, source] {
+  auto trace = [workgroup_size] {
     return kernel(
         std::string(C::name) + "_msm_bucket_accumulation",
-        [workgroup_size, source](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries,
+        [workgroup_size](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries,
                                  ReadBuffer<std::uint32_t> ends, Buckets buckets, WriteBuffer<X> partial_sums,
                                  WriteBuffer<std::uint32_t> run_buckets, UInt bucket_count, UInt steps,
                                  UInt run_length) {
@@ -81,13 +76,8 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
               });
             };
             // The next entry and its point load an iteration ahead, while this one's addition runs.
-            const bool grouped = source == AccumulatedPoints::GroupedEntries;
-            auto entry_at = [&](const UInt& e) -> UInt { return grouped ? UInt(entries[e]) : e; };
-            auto point_of = [&](const UInt& entry) -> Expr<A> {
-              return grouped ? Expr<A>(points[entry & ~msm_sign_bit]) : Expr<A>(points[entry]);
-            };
-            Var<std::uint32_t> next_entry = entry_at(first);
-            Var<A> next_point = point_of(next_entry.load());
+            Var<std::uint32_t> next_entry = entries[first];
+            Var<A> next_point = points[next_entry.load() & ~msm_sign_bit];
             for_(first, last, [&](UInt e) {
               if_(e >= end.load(), [&] {
                 flush();
@@ -99,9 +89,9 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
               });
               UInt entry = next_entry.load();
               Expr<A> point = next_point.load();
-              next_entry = entry_at(min(e + 1u, last - 1u));
-              next_point = point_of(next_entry.load());
-              sum = add_affine<C>(sum.load(), grouped ? negated_if<C>((entry & msm_sign_bit) != 0u, point) : point);
+              next_entry = entries[min(e + 1u, last - 1u)];
+              next_point = points[next_entry.load() & ~msm_sign_bit];
+              sum = add_affine<C>(sum.load(), negated_if<C>((entry & msm_sign_bit) != 0u, point));
             });
             flush();
           });
@@ -112,7 +102,6 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
   };
   return sprig::detail::cached_kernel<decltype(trace())>(
       callable_key<C>("msm_bucket_accumulation/" + std::to_string(workgroup_size) +
-                      (source == AccumulatedPoints::GroupedEntries ? "/entries" : "/pair_sums") +
                       (Write == BucketWrite::Store ? "/store" : "/add")),
       trace);
 }
@@ -121,11 +110,10 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size, Accumulated
 // buckets and `entry_bound` entries at most (zero digits are in no bucket), in runs of
 // `run_length` entries, `workgroup_size` runs a workgroup; `run_buckets` holds a word per run.
 template <ShortWeierstrass C>
-void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points, AccumulatedPoints source,
-                                BucketWrite write, const DeviceBuffer<std::uint32_t>& entries,
-                                XyzzSumBuffers<C> buffers, const DeviceBuffer<std::uint32_t>& run_buckets,
-                                std::uint64_t entry_bound, std::uint64_t bucket_count, std::uint32_t run_length,
-                                std::uint32_t workgroup_size) {
+void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>>& points, BucketWrite write,
+                                const DeviceBuffer<std::uint32_t>& entries, XyzzSumBuffers<C> buffers,
+                                const DeviceBuffer<std::uint32_t>& run_buckets, std::uint64_t entry_bound,
+                                std::uint64_t bucket_count, std::uint32_t run_length, std::uint32_t workgroup_size) {
   const std::uint64_t runs = msm_runs(entry_bound, run_length);
   auto accumulate = [&](const auto& kernel) {
     sequence.run(kernel, msm_grid(runs, workgroup_size), points, entries, buffers.ends, buffers.buckets,
@@ -134,9 +122,9 @@ void record_bucket_accumulation(Sequence& sequence, const DeviceBuffer<Affine<C>
   };
   if (write == BucketWrite::Store) {
     sequence.fill(buffers.buckets, 0);  // empty buckets are never written: the point at infinity
-    accumulate(bucket_accumulation_kernel<C, BucketWrite::Store>(workgroup_size, source));
+    accumulate(bucket_accumulation_kernel<C, BucketWrite::Store>(workgroup_size));
   } else {
-    accumulate(bucket_accumulation_kernel<C, BucketWrite::Add>(workgroup_size, source));
+    accumulate(bucket_accumulation_kernel<C, BucketWrite::Add>(workgroup_size));
   }
   buffers.run_buckets = &run_buckets;
   record_xyzz_sums<C>(sequence, buffers, XyzzSums::RunChunks, runs, run_length);

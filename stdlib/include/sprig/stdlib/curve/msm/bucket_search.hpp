@@ -41,15 +41,6 @@ inline UInt bucket_start(const ReadBuffer<std::uint32_t>& ends, const UInt& buck
   return select(bucket == 0u, UInt(0u), UInt(ends[max(bucket, 1u) - 1u]));
 }
 
-// The bucket holding entry e where e lies before `bucket`'s first entry (a walk backwards):
-// the bucket before, unless it is empty, which one load tells; only then bisection.
-inline UInt bucket_before(const ReadBuffer<std::uint32_t>& ends, const UInt& bucket_count, const UInt& steps,
-                          const UInt& bucket, const UInt& e) {
-  Var<std::uint32_t> previous = bucket - 1u;
-  if_(bucket_start(ends, previous.load()) > e, [&] { previous = bucket_of(ends, bucket_count, steps, e); });
-  return previous.load();
-}
-
 // The rounds bucket_of needs for `bucket_count` buckets.
 inline std::uint32_t bisection_steps(std::uint64_t bucket_count) {
   return std::uint32_t(std::bit_width(bucket_count));

@@ -41,23 +41,13 @@ struct MsmOptions {
   // The field products' limbs: Auto takes what field::product_limbs_for picks (29-bit limbs
   // in 64-bit sums on devices with Int64, three times the 32-bit product's speed on an H100).
   field::ProductLimbs product_limbs = field::ProductLimbs::Auto;
-  // Tuning: rounds of affine pair sums before the XYZZ accumulation (0 to 8; 0, the
-  // default, runs none): each halves every bucket's points with affine additions that share
-  // one inversion among MsmOptions::affine_pairs of them (affine_pair_sums.hpp). Not chosen
-  // by default until measured on a GPU.
-  std::uint32_t affine_rounds = 0;
-  // Tuning: slots of a round's list one invocation sums, sharing one inversion (1 to 1024);
-  // 0: msm_default_affine_pairs.
-  std::uint32_t affine_pairs = 0;
   // Tuning: windows one batch takes at most; 0: about msm_batch_entries entries (16
   // windows of the points at least). The budget may leave room for fewer.
   std::uint32_t windows_per_batch = 0;
 };
 
 // The stages, in the order one batch of windows runs them.
-enum class MsmStage : std::uint8_t {
-  Decompose, Scan, Scatter, PairSums, Accumulate, Combine, Reduce, WindowSum, Horner
-};
+enum class MsmStage : std::uint8_t { Decompose, Scan, Scatter, Accumulate, Combine, Reduce, WindowSum, Horner };
 
 namespace detail {
 
@@ -94,17 +84,6 @@ inline std::uint32_t msm_accumulation_workgroup(std::uint64_t batch_runs, std::s
   const bool large = batch_runs >= msm_large_workgroup_runs && base_field_words <= msm_large_workgroup_field_words &&
                      !over_table && device.max_workgroup_invocations >= msm_large_accumulation_workgroup;
   return large ? msm_large_accumulation_workgroup : msm_workgroup_size;
-}
-// Slots of an affine pair round one invocation sums with one inversion, unless
-// MsmOptions::affine_pairs says otherwise: the inversion (364 products for BN254) shared
-// by 128 additions adds about 3 products to each one's 6 (docs/msm.md).
-inline constexpr std::uint32_t msm_default_affine_pairs = 128;
-inline constexpr std::uint32_t msm_most_affine_rounds = 8;
-// A bound on the points `rounds` rounds of affine pair sums leave of `entries` entries in
-// `bucket_count` buckets: the sum of ceil(count_b / 2^rounds) is at most entries / 2^rounds
-// plus a point per bucket, and never more than the entries.
-inline std::uint64_t msm_pair_sums_bound(std::uint64_t entries, std::uint64_t bucket_count, std::uint32_t rounds) {
-  return std::min(entries, (entries >> rounds) + bucket_count);
 }
 // A batch takes windows until it holds about this many entries, or 16 windows of points
 // where that is more. Every batch ends in its reduction, a chain of small launches that
@@ -191,8 +170,6 @@ struct MsmPlan {
   std::uint32_t segment_length = 0;  // buckets per reduction segment, m (a power of two)
   std::uint32_t run_length = 0;     // entries per invocation of the accumulation
   std::uint32_t accumulation_workgroup = 0;  // invocations (runs) per workgroup of the accumulation
-  std::uint32_t affine_rounds = 0;  // rounds of affine pair sums before the accumulation
-  std::uint32_t affine_pairs = 0;   // slots of a round per invocation
   std::uint32_t windows_per_batch = 0;
   // Points a batch takes: all n, unless the budget leaves room for fewer than one window of
   // all of them. Each window's sum is then the sum of its point batches' sums.
@@ -251,25 +228,15 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
   const std::uint64_t n = batch_points, xyzz = sizeof(Xyzz<C>);
   const std::uint64_t entries = n * batch_windows;
   const std::uint64_t bucket_slots = std::uint64_t(plan.buckets) * plan.bucket_windows(batch_windows);
-  const std::uint32_t rounds = plan.affine_rounds;
-  // The accumulation sums what the affine pair rounds leave (all entries without rounds).
-  const std::uint64_t runs = msm_runs(msm_pair_sums_bound(entries, bucket_slots, rounds), plan.run_length);
-  const std::uint64_t affine = sizeof(Affine<C>);
+  const std::uint64_t runs = msm_runs(entries, plan.run_length);
   const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * plan.bucket_windows(batch_windows);
   using S = MsmStage;
   return {
       {"digits", entries * 4, S::Decompose, S::Scatter},
       {"entries", entries * 4, S::Scatter, S::Accumulate},
-      // Counted by the digit stage; the affine pair rounds' halved counts after the scan.
-      {"bucket_counts", bucket_slots * 4, S::Decompose, rounds ? S::PairSums : S::Scan},
+      {"bucket_counts", bucket_slots * 4, S::Decompose, S::Scan},
       {"bucket_ends", bucket_slots * 4, S::Scan, S::Combine},
       {"scan_scratch", scan_scratch_bytes(device, bucket_slots), S::Scan, S::Scan},
-      // The affine pair rounds' lists (odd rounds', even rounds') and their ends, beside
-      // bucket_ends: each round reads one list and writes the other.
-      {"pair_sums", rounds ? msm_pair_sums_bound(entries, bucket_slots, 1) * affine : 0, S::PairSums, S::Accumulate},
-      {"pair_sums_even", rounds > 1 ? msm_pair_sums_bound(entries, bucket_slots, 2) * affine : 0, S::PairSums,
-       S::Accumulate},
-      {"pair_ends", rounds ? bucket_slots * 4 : 0, S::PairSums, S::Combine},
       {"buckets", bucket_slots * xyzz, S::Accumulate, S::Reduce},
       // The runs' carried partial sums, then (the lifetimes do not overlap) the reduction's
       // segment sums.
@@ -316,15 +283,6 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
                                 std::to_string(device.max_workgroup_invocations) + " (the most " + device.name +
                                 " runs in a workgroup), not " + std::to_string(options.accumulation_workgroup));
 
-  if (options.affine_rounds > detail::msm_most_affine_rounds)
-    throw std::invalid_argument(what + "affine_rounds must be 0 to " + std::to_string(detail::msm_most_affine_rounds) +
-                                ", not " + std::to_string(options.affine_rounds));
-  // 1024 keeps a round's invocation within lavapipe's loop cap (batch_affine.hpp): it walks
-  // its slots forward and back, each step at worst a bisection over at most 2^27 buckets (11
-  // windows of 2^23), then inverts once: 2 * 1024 * 28 + 27 + 381 < 60,000 iterations.
-  if (options.affine_pairs > 1024)
-    throw std::invalid_argument(what + "affine_pairs must be 1 to 1024, not " + std::to_string(options.affine_pairs));
-
   auto fits = [&](std::uint32_t batch_windows, std::uint64_t batch_points, MsmBuffer* over) {
     std::vector<MsmBuffer> buffers = detail::msm_buffers<C>(device, plan, batch_windows, batch_points);
     MsmPlan trial = plan;
@@ -348,14 +306,7 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
   plan.segment_length = options.segment_length
                             ? std::min(plan.buckets, options.segment_length)
                             : detail::msm_segment_length(plan.buckets, plan.bucket_windows(batch_windows));
-  plan.affine_rounds = options.affine_rounds;
-  plan.affine_pairs = options.affine_pairs ? options.affine_pairs : detail::msm_default_affine_pairs;
-  // What the accumulation sums: the entries, or what the affine pair rounds leave of them.
-  auto accumulated = [&](std::uint32_t windows, std::uint64_t points) {
-    return detail::msm_pair_sums_bound(std::uint64_t(windows) * points,
-                                       std::uint64_t(plan.buckets) * plan.bucket_windows(windows), plan.affine_rounds);
-  };
-  plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(accumulated(batch_windows, n));
+  plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(std::uint64_t(batch_windows) * n);
   // The most windows, then the most points, a batch may take.
   struct Shape {
     bool fits = false;
@@ -398,7 +349,7 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
       options.accumulation_workgroup
           ? options.accumulation_workgroup
           : detail::msm_accumulation_workgroup(
-                detail::msm_runs(accumulated(chosen.windows, chosen.points), plan.run_length),
+                detail::msm_runs(std::uint64_t(chosen.windows) * chosen.points, plan.run_length),
                 field::FieldConstants<typename C::Base>::limbs, plan.fixed_base, device);
   plan.buffers = detail::msm_buffers<C>(device, plan, chosen.windows, chosen.points);
   return plan;
