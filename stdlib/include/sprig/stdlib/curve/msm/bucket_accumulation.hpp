@@ -47,10 +47,9 @@ const auto& bucket_accumulation_kernel(std::uint32_t workgroup_size) {
   auto trace = [workgroup_size] {
     return kernel(
         std::string(C::name) + "_msm_bucket_accumulation",
-        [workgroup_size](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries,
-                                 ReadBuffer<std::uint32_t> ends, Buckets buckets, WriteBuffer<X> partial_sums,
-                                 WriteBuffer<std::uint32_t> run_buckets, UInt bucket_count, UInt steps,
-                                 UInt run_length) {
+        [workgroup_size](ReadBuffer<A> points, ReadBuffer<std::uint32_t> entries, ReadBuffer<std::uint32_t> ends,
+                         Buckets buckets, WriteBuffer<X> partial_sums, WriteBuffer<std::uint32_t> run_buckets,
+                         UInt bucket_count, UInt steps, UInt run_length) {
           UInt run = msm_invocation(workgroup_size);
           UInt total = ends[bucket_count - 1u];
           UInt first = run * run_length;
