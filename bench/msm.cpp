@@ -8,10 +8,13 @@
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
 //             [--accumulation-workgroup 512] [--segment-length 32] [--limbs 32|64|29]
 //             [--curve bn254|bls12_381] [--batch-windows N] [--window-bits C] [--table] [--msms K]
+//             [--workspace]
 //   --table: the MSMs run over a table of the points' window multiples (curve::msm_table),
 //   built before the timing; its build time and bytes are printed beside the table.
 //   --msms K: each call is msm_batch() of K scalar vectors over the same points (points/s
 //   counts every vector's points).
+//   --workspace: every call places its temporaries in one kept Workspace (MsmOptions::
+//   workspace), so the timed calls allocate only their results.
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //   bench_msm --profile 20  where one MSM of 2^20 points spends its GPU time, by kernel
 //                           (SPRIG_PROFILE=1 adds each kernel's registers and spills)
@@ -363,11 +366,12 @@ int main(int argc, char** argv) {
   int limbs = 0;  // 32 or 64; 0: the device's choice
   std::string curve_name = "bn254";
   int plan_log = 0, profile_log = 0;
-  bool table = false;
+  bool table = false, workspace = false;
   std::uint32_t msms = 1;
   for (int i = 1; i < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--table")) {
-      table = true;
+    if (!std::strcmp(argv[i], "--table") || !std::strcmp(argv[i], "--workspace")) {  // flags without a value
+      if (!std::strcmp(argv[i], "--table")) table = true;
+      else workspace = true;
       --i;
       continue;
     }
@@ -392,6 +396,7 @@ int main(int argc, char** argv) {
   options.accumulation_workgroup = accumulation_workgroup;
   options.windows_per_batch = batch_windows;
   options.window_bits = window_bits;
+  if (workspace) options.workspace = Workspace();
   if (limbs == 32) options.product_limbs = field::ProductLimbs::Bits32;
   if (limbs == 64) options.product_limbs = field::ProductLimbs::Bits64;
   if (limbs == 29) options.product_limbs = field::ProductLimbs::Bits29;

@@ -1,6 +1,7 @@
 // The MSM's memory plan: the window rule, the buffers and their bytes, batches of windows
 // under a budget (one, two or many give the same point, for one scalar vector or several),
-// the refusal of a budget below one window's buffers, and the reported peak.
+// the refusal of a budget below one window's buffers, the reported peak, and a workspace kept
+// across calls.
 #include <catch2/catch.hpp>
 
 #include "msm_test_support.hpp"
@@ -217,4 +218,39 @@ TEST_CASE("an MSM plan splits points whose buffers of one window exceed the devi
   CHECK_THROWS_WITH(curve::msm_plan<Bn254G1>(device, 1000, {.window_bits = 24}),
                     Catch::Contains("the buffer 'buckets' needs " + std::to_string(buckets) + " bytes, above the " +
                                     std::to_string(limit) + " bytes that " + device.name() + " binds at once"));
+}
+
+// A prover's MSMs over one workspace: the temporaries are allocated by the first call (and by
+// a larger one later), reused by every call after it, and the sums stay right.
+TEST_CASE("MSMs given one workspace allocate their temporaries only when the plan grows") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  Workspace workspace;
+  const curve::MsmOptions options{.workspace = workspace};
+  auto run = [&](std::uint64_t n, unsigned long seed, std::uint64_t budget = 0) {
+    msm_test::Progression<Bn254G1> inputs(n, seed);
+    auto scalars = msm_test::random_scalars<Bn254G1>(n, seed + 1);
+    curve::MsmOptions with_budget = options;
+    with_budget.memory_budget = budget;
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, with_budget);
+    INFO("n " << n << ", budget " << budget);
+    msm_test::check_point(result.point, msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
+    return result;
+  };
+  auto first = run(300, 31);
+  CHECK(workspace.allocations() == 1);
+  // The workspace holds the plan's scratch: the peak less the window sums and results kept.
+  const curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, 300);
+  CHECK(workspace.bytes() == first.peak_device_bytes - plan.buffer("window_sums").bytes -
+                                 sizeof(curve::Xyzz<Bn254G1>) - sizeof(curve::Affine<Bn254G1>));
+  const std::uint64_t held = workspace.bytes();
+  run(300, 33);  // other points and scalars, the same plan
+  run(40, 35);   // a smaller plan fits the memory kept
+  run(300, 37, bytes_with(device, 300, 2));  // batches under a budget, in the same memory
+  CHECK(workspace.allocations() == 1);
+  CHECK(workspace.bytes() == held);
+  run(1200, 39);  // a larger plan grows it once
+  CHECK(workspace.allocations() == 2);
+  CHECK(workspace.bytes() > held);
+  run(1200, 41);
+  CHECK(workspace.allocations() == 2);
 }

@@ -173,6 +173,7 @@ MsmBatchResult<C> run_msms(Device& device, const MsmPlan& plan, std::span<const 
   // Every batch of every MSM in one submission: no host round trip between batches, and the
   // planner places each batch's transients (and the scan's) where the previous batch's were.
   auto sequence = device.sequence();
+  if (options.workspace) sequence.use_workspace(*options.workspace);
   for (std::uint32_t msm = 0; msm < msms; ++msm) record_msm<C, S>(device, sequence, plan, buffers, parts, scalars, msm);
   to_affine(device, sequence, buffers.results, buffers.affine_results);
   sequence.run_and_wait();

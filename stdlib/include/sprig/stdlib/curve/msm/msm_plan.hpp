@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "sprig/runtime/backend.hpp"
+#include "sprig/runtime/workspace.hpp"
 #include "sprig/stdlib/curve/host_point.hpp"
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/decoupled_lookback.hpp"
@@ -44,6 +46,12 @@ struct MsmOptions {
   // Tuning: windows one batch takes at most; 0: about msm_batch_entries entries (16
   // windows of the points at least). The budget may leave room for fewer.
   std::uint32_t windows_per_batch = 0;
+  // Scratch kept from call to call: MSMs given the same workspace place their temporaries in
+  // its memory, which grows to the largest plan it has served and is then reused, so a
+  // prover's repeated MSMs allocate nothing after the first. The workspace keeps that memory
+  // until it is released, whatever a later call's budget; without one, each call allocates
+  // its temporaries and frees them on return.
+  std::optional<Workspace> workspace = std::nullopt;
 };
 
 // The stages, in the order one batch of windows runs them.
