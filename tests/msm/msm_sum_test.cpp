@@ -334,8 +334,8 @@ TEST_CASE("an MSM's accumulation workgroup size does not change its sum") {
                       Catch::Contains("accumulation_workgroup must be a power of two from 32 to " +
                                       std::to_string(most)) &&
                           Catch::Contains("not " + std::to_string(wrong)));
-  // The default: 512 from 2^16 runs a batch over BN254's points where the device allows
-  // it, else 64.
+  // The default: 512 from 2^16 runs a batch over BN254's points (from 2^18 over a table)
+  // where the device allows it, else 64.
   const std::uint64_t many = std::uint64_t(1) << 18;
   CHECK(curve::msm_plan<Bn254G1>(device, 150).accumulation_workgroup == 64);
   CHECK(curve::msm_plan<Bn254G1>(device, many).accumulation_workgroup == (most >= 512 ? 512 : 64));
@@ -345,7 +345,10 @@ TEST_CASE("an MSM's accumulation workgroup size does not change its sum") {
   CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 16, 8, false, info) == 512);
   CHECK(curve::detail::msm_accumulation_workgroup((std::uint64_t(1) << 16) - 1, 8, false, info) == 64);
   CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 20, 12, false, info) == 64);
-  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 20, 8, true, info) == 64);
+  // Over a table of window multiples from 2^18 runs a batch.
+  CHECK(curve::detail::msm_accumulation_workgroup((std::uint64_t(1) << 18) - 1, 8, true, info) == 64);
+  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 18, 8, true, info) == 512);
+  CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 20, 12, true, info) == 64);
   info.max_workgroup_invocations = 256;
   CHECK(curve::detail::msm_accumulation_workgroup(std::uint64_t(1) << 20, 8, false, info) == 64);
 }

@@ -122,6 +122,11 @@ TEST_CASE("an MSM over a table in parts binds each batch's part, with the same s
   auto budgeted = run_table_msm<Bn254G1>(device, table, scalars, {.memory_budget = three});
   CHECK(budgeted.batches == 7 * 2 + 1);
   msm_test::check_point(budgeted.point, expected);
+  // Workgroups of 512, which the plan takes over large tables, add the later parts alike.
+  if (device.info().max_workgroup_invocations >= 512) {
+    auto wide = run_table_msm<Bn254G1>(device, table, scalars, {.accumulation_workgroup = 512});
+    msm_test::check_point(wide.point, expected);
+  }
 }
 
 TEST_CASE("msm_batch over a table sums each scalar vector") {

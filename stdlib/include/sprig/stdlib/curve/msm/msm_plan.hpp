@@ -71,8 +71,9 @@ inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
   return batch_entries >= (std::uint64_t(1) << 24) ? 2 * msm_default_run_length : msm_default_run_length;
 }
 // Invocations per workgroup of the accumulation, unless MsmOptions::accumulation_workgroup
-// says otherwise: 512 for a batch of 2^16 runs or more over the points themselves of a curve
-// whose base field has 8 words at most (BN254), where the device allows it; else 64.
+// says otherwise: 512 for a batch of 2^16 runs or more over the points themselves (2^18 runs
+// or more over a table of window multiples) of a curve whose base field has 8 words at most
+// (BN254), where the device allows it; else 64.
 // NVIDIA's driver gives each invocation at most 65,536 registers over the workgroup's
 // invocations, so a workgroup of 512 holds BN254's accumulation at 128 registers instead of
 // the 168 it takes by itself: 16 subgroups a multiprocessor instead of 12, which the mixed
@@ -81,16 +82,20 @@ inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
 // whole MSMs of 2^18 to 2^24 points ran 1.03-1.08x faster. It lost elsewhere: below 2^16
 // runs (2^17 points and fewer) it leaves multiprocessors idle (2^17 points 6.11 ms instead
 // of 4.89); BLS12-381 (12 words) squeezed into 128 registers ran 2^19 points in 15.2 ms
-// instead of 13.0; over a table of window multiples 2^20 points took 9.0-9.1 ms instead of
-// 8.3-8.8. Workgroups of 640 to 1024 (96 to 64 registers) and of 448 (128 registers, one
-// workgroup a multiprocessor) were slower than 64 (docs/msm.md).
+// instead of 13.0. Over a table, whose point loads spread over the whole table, it lost up
+// to 2^21 points (2^17.7 runs a batch: 15.3-15.4 ms instead of 14.6-14.7) and won from 2^22
+// (2^18.4 runs and more; 2^24 over 4 parts 95.1-95.3 instead of 101.7). Workgroups of 640
+// to 1024 (96 to 64 registers) and of 448 (128 registers, one workgroup a multiprocessor)
+// were slower than 64 (docs/msm.md).
 inline constexpr std::uint32_t msm_large_accumulation_workgroup = 512;
 inline constexpr std::uint64_t msm_large_workgroup_runs = std::uint64_t(1) << 16;
+inline constexpr std::uint64_t msm_large_workgroup_table_runs = std::uint64_t(1) << 18;
 inline constexpr std::size_t msm_large_workgroup_field_words = 8;
 inline std::uint32_t msm_accumulation_workgroup(std::uint64_t batch_runs, std::size_t base_field_words,
                                                 bool over_table, const DeviceInfo& device) {
-  const bool large = batch_runs >= msm_large_workgroup_runs && base_field_words <= msm_large_workgroup_field_words &&
-                     !over_table && device.max_workgroup_invocations >= msm_large_accumulation_workgroup;
+  const std::uint64_t fewest_runs = over_table ? msm_large_workgroup_table_runs : msm_large_workgroup_runs;
+  const bool large = batch_runs >= fewest_runs && base_field_words <= msm_large_workgroup_field_words &&
+                     device.max_workgroup_invocations >= msm_large_accumulation_workgroup;
   return large ? msm_large_accumulation_workgroup : msm_workgroup_size;
 }
 // A batch takes windows until it holds about this many entries, or 16 windows of points
