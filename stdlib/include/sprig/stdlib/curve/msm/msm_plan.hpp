@@ -84,7 +84,7 @@ inline std::uint32_t msm_run_length(std::uint64_t batch_entries) {
 // of 4.89); BLS12-381 (12 words) squeezed into 128 registers ran 2^19 points in 15.2 ms
 // instead of 13.0. Over a table, whose point loads spread over the whole table, it lost up
 // to 2^21 points (2^17.7 runs a batch: 15.3-15.4 ms instead of 14.6-14.7) and won from 2^22
-// (2^18.4 runs and more; 2^24 over 4 parts 95.1-95.3 instead of 101.7). Workgroups of 640
+// (2^18.6 runs and more; 2^24 over 4 parts 95.1-95.3 instead of 101.7). Workgroups of 640
 // to 1024 (96 to 64 registers) and of 448 (128 registers, one workgroup a multiprocessor)
 // were slower than 64 (docs/msm.md).
 inline constexpr std::uint32_t msm_large_accumulation_workgroup = 512;
