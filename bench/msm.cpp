@@ -321,9 +321,10 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
     double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
     // On a GPU, a second of calls before the timed ones: right after a process's first
     // compilation, an H200 ran 2^20 points at 45 ms for a while, against 9 ms warm.
-    for (const auto warm_from = std::chrono::steady_clock::now();
-         !cpu && std::chrono::steady_clock::now() - warm_from < std::chrono::seconds(1);)
-      run();
+    if (!cpu) {
+      const auto warm_until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      while (std::chrono::steady_clock::now() < warm_until) run();
+    }
     std::vector<double> ms;
     std::uint64_t temporaries = 0;  // what the memory planner placed, with the kept results
     curve::Affine<G1> sum{};
@@ -369,9 +370,10 @@ int main(int argc, char** argv) {
   bool table = false, workspace = false;
   std::uint32_t msms = 1;
   for (int i = 1; i < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--table") || !std::strcmp(argv[i], "--workspace")) {  // flags without a value
-      if (!std::strcmp(argv[i], "--table")) table = true;
-      else workspace = true;
+    // Flags without a value.
+    bool* flag = !std::strcmp(argv[i], "--table") ? &table : !std::strcmp(argv[i], "--workspace") ? &workspace : nullptr;
+    if (flag) {
+      *flag = true;
       --i;
       continue;
     }
