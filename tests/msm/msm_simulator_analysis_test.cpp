@@ -2,7 +2,7 @@
 // out-of-bounds access, no uninitialised read, no barrier divergence — at subgroup sizes 8
 // and 32, over inputs that take every path: zero digits, a bucket spanning runs, points at
 // infinity, a tree over segments of buckets, buckets spanning chunks of runs, several batches
-// of windows, the batch form, and a table of window multiples in parts.
+// of windows, the batch form, split scalars, and a table of window multiples in parts.
 #include <iostream>
 
 #include <catch2/catch.hpp>
@@ -41,6 +41,15 @@ TEST_CASE("the simulator reports no problem in the MSM kernels") {
   two.insert(two.end(), scalars.begin(), scalars.end());
   auto both = curve::msm_batch<Bn254G1>(dev, points, dev.upload(msm_test::scalar_words<Bn254G1>(two)));
   CHECK(both.points == std::vector<curve::Affine<Bn254G1>>{first.point, first.point});
+  // Scalars split by the endomorphism: the points' images, two rows of digits a window, in
+  // one batch and in several.
+  const curve::MsmOptions split{.window_bits = 8, .endomorphism = true};
+  CHECK(msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, split).point == first.point);
+  curve::MsmOptions split_batched = split;
+  split_batched.memory_budget = curve::msm_plan<Bn254G1>(dev, n, split).peak_bytes() / 2;
+  auto split_result = msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, split_batched);
+  CHECK(split_result.batches > 1);
+  CHECK(split_result.point == first.point);
   // Over a table of window multiples: its making, and one set of buckets in several batches.
   auto table = curve::msm_table<Bn254G1>(dev, points, {.window_bits = 8, .part_bytes = 5 * n * 64});  // 7 parts
   auto scalar_buffer = dev.upload(msm_test::scalar_words<Bn254G1>(scalars));

@@ -4,7 +4,7 @@
 // discrete logarithms, the batch form, and the errors of bad input.
 #include <catch2/catch.hpp>
 
-#include "msm_test_support.hpp"
+#include "msm_split_support.hpp"
 
 using namespace sprig;
 using curve::Bls12381G1;
@@ -56,6 +56,17 @@ TEST_CASE("BLS12-381 MSMs match GMP") {
         curve::msm_batch<Bls12381G1>(device, points, device.upload(msm_test::scalar_words<Bls12381G1>(scalars.all)));
     REQUIRE(result.points.size() == vectors);
     for (std::size_t v = 0; v < vectors; ++v) msm_test::check_point(result.points[v], scalars.sums[v]);
+  }
+  SECTION("MSMs of scalars split by the endomorphism are the sums of the products") {
+    msm_split_test::check_split<Bls12381G1>(device);
+    const std::size_t n = 11;
+    msm_test::Progression<Bls12381G1> inputs(n, 21);
+    inputs.points[4] = RefPoint::at_infinity();
+    auto scalars = msm_split_test::special_scalars<Bls12381G1>(n, 22);
+    const curve::MsmOptions split{.endomorphism = true};
+    CHECK(curve::msm_plan<Bls12381G1>(device, n, split).scalar_parts == 2);
+    auto result = msm_test::run_msm<Bls12381G1>(device, inputs.points, scalars, split);
+    msm_test::check_point(result.point, msm_test::naive_sum<Bls12381G1>(inputs.points, scalars));
   }
   SECTION("an MSM over a table of window multiples in parts is the sum of the products") {
     const std::size_t n = 7;

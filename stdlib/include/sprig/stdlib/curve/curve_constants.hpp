@@ -14,6 +14,7 @@ namespace sprig::curve {
 namespace detail {
 
 using field::detail::Limbs;
+using field::detail::resize;
 
 // a + b mod p for a, b < p.
 template <std::size_t N>

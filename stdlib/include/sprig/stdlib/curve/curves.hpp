@@ -34,6 +34,8 @@ struct Bn254G1 {
   using Scalar = field::Bn254Scalar;
   static constexpr std::string_view a = "0", b = "3";
   static constexpr std::string_view generator_x = "1", generator_y = "2";
+  static constexpr std::string_view endomorphism_beta = "0x59e26bcea0d48bacd4f263f1acdb5c4f5763473177fffffe";
+  static constexpr std::string_view endomorphism_lambda = "0xb3c4d79d41a917585bfc41088d8daaa78b17ea66b99c90dd";
 };
 
 // BLS12-381 G1: y^2 = x^3 + 4 over F_p, the generator and r as the IETF draft
@@ -47,6 +49,9 @@ struct Bls12381G1 {
   static constexpr std::string_view a = "0", b = "4";
   static constexpr std::string_view generator_x = "0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
   static constexpr std::string_view generator_y = "0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1";
+  // lambda = z^2 - 1 for the curve's parameter z = -0xd201000000010000 (the same draft).
+  static constexpr std::string_view endomorphism_beta = "0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaac";
+  static constexpr std::string_view endomorphism_lambda = "0xac45a4010001a40200000000ffffffff";
 };
 
 }  // namespace sprig::curve

@@ -29,6 +29,7 @@
 #include "sprig/stdlib/curve/msm/msm_scalars.hpp"
 #include "sprig/stdlib/curve/msm/msm_table.hpp"
 #include "sprig/stdlib/curve/msm/signed_digits.hpp"
+#include "sprig/stdlib/curve/msm/split_points.hpp"
 #include "sprig/stdlib/curve/msm/window_combination.hpp"
 
 namespace sprig::curve {
@@ -112,16 +113,21 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
   const std::uint32_t bucket_windows = plan.bucket_windows(windows);
   std::uint64_t bucket_count = std::uint64_t(bucket_windows) * plan.buckets;
   sequence.fill(buffers.bucket_counts, 0);
-  sequence.run(signed_digits_kernel<C, S>(), msm_grid(count), scalars, buffers.digits, buffers.bucket_counts,
-               std::uint32_t(count), std::uint32_t(msm * plan.points + first_point), first_window, windows,
-               plan.window_bits, plan.fixed_base ? 0u : plan.buckets);
+  auto decompose = [&](const auto& kernel) {
+    sequence.run(kernel, msm_grid(count), scalars, buffers.digits, buffers.bucket_counts, std::uint32_t(count),
+                 std::uint32_t(msm * plan.points + first_point), first_window, windows, plan.window_bits,
+                 plan.fixed_base ? 0u : plan.buckets);
+  };
+  if (plan.scalar_parts == 2) decompose(signed_digits_kernel<C, S, true>());
+  else decompose(signed_digits_kernel<C, S>());
+  // Split scalars: `points` holds the points and then their images (split_points.hpp).
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
-                            buffers.entries, first_point, count, first_window - part_first, windows,
-                            plan.fixed_base ? plan.points : 0);
+                            buffers.entries, first_point, count, plan.scalar_parts, first_window - part_first,
+                            windows, plan.fixed_base ? plan.points : 0, plan.scalar_parts == 2 ? plan.points : 0);
   XyzzSumBuffers<C> sums{buffers.bucket_ends, set, buffers.partial_sums};
   record_bucket_accumulation<C>(sequence, points, role.first_of_set ? BucketWrite::Store : BucketWrite::Add,
-                                buffers.entries, sums, buffers.run_buckets, count * windows, bucket_count,
-                                plan.run_length, plan.accumulation_workgroup);
+                                buffers.entries, sums, buffers.run_buckets, count * plan.scalar_parts * windows,
+                                bucket_count, plan.run_length, plan.accumulation_workgroup);
   // Each MSM's window sums have their own place, as Horner's rule runs once for all of them.
   if (role.last_of_set)
     record_bucket_reduction<C>(sequence, plan, sums, kept.window_sums,
@@ -174,6 +180,15 @@ MsmBatchResult<C> run_msms(Device& device, const MsmPlan& plan, std::span<const 
   // planner places each batch's transients (and the scan's) where the previous batch's were.
   auto sequence = device.sequence();
   if (options.workspace) sequence.use_workspace(*options.workspace);
+  // Split scalars read the points and their images, made once for every MSM.
+  DeviceBuffer<Affine<C>> split;
+  if constexpr (HasEndomorphism<C>) {
+    if (plan.scalar_parts == 2) {
+      split = sequence.transient<Affine<C>>(2 * plan.points, "msm split points");
+      sequence.run(split_points_kernel<C>(), msm_grid(plan.points), parts[0], split, std::uint32_t(plan.points));
+      parts = std::span(&split, 1);
+    }
+  }
   for (std::uint32_t msm = 0; msm < msms; ++msm) record_msm<C, S>(device, sequence, plan, buffers, parts, scalars, msm);
   to_affine(device, sequence, buffers.results, buffers.affine_results);
   sequence.run_and_wait();

@@ -1,8 +1,9 @@
 // Unsigned big integers as arrays of 32-bit limbs, least significant first, with the few
 // operations the field code needs on the host: parsing moduli and elements from text,
-// comparing, adding, subtracting, doubling modulo p and the Montgomery product. Everything
-// is constexpr, so the constants of a field (R mod p, R^2 mod p, -p^-1 mod 2^32, ...) are
-// computed by the compiler from the modulus's text and never written out by hand.
+// comparing, adding, subtracting, multiplying, dividing, doubling modulo p and the
+// Montgomery product. Everything is constexpr, so the constants of a field (R mod p, R^2
+// mod p, -p^-1 mod 2^32, ...) are computed by the compiler from the modulus's text and
+// never written out by hand.
 #pragma once
 
 #include <array>
@@ -110,6 +111,47 @@ constexpr Limbs<M> resize(const Limbs<N>& a) {
   Limbs<M> r{};
   for (std::size_t j = 0; j < M && j < N; ++j) r[j] = a[j];
   return r;
+}
+
+// a * b, all N + M limbs of it.
+template <std::size_t N, std::size_t M>
+constexpr Limbs<N + M> multiply_wide(const Limbs<N>& a, const Limbs<M>& b) {
+  Limbs<N + M> product{};
+  for (std::size_t i = 0; i < N; ++i) {
+    std::uint64_t carry = 0;
+    for (std::size_t j = 0; j < M; ++j) {
+      std::uint64_t sum = std::uint64_t(product[i + j]) + std::uint64_t(a[i]) * b[j] + carry;
+      product[i + j] = std::uint32_t(sum);
+      carry = sum >> 32;
+    }
+    product[i + M] = std::uint32_t(carry);
+  }
+  return product;
+}
+
+// The quotient and remainder of a / b.
+template <std::size_t N>
+struct Division {
+  Limbs<N> quotient{}, remainder{};
+};
+
+// a / b for b != 0 (a zero divisor throws), one bit at a time: the host computes a few
+// constants with it, never a kernel.
+template <std::size_t N>
+constexpr Division<N> divide(const Limbs<N>& a, const Limbs<N>& b) {
+  if (is_zero(b)) throw std::invalid_argument("a division by zero");
+  Division<N> result;
+  for (unsigned bit = bit_length(a); bit-- > 0;) {
+    // remainder = 2 remainder + a's bit; the bit shifted out of the top makes it >= b.
+    std::uint32_t out = result.remainder[N - 1] >> 31;
+    for (std::size_t j = N; j-- > 1;) result.remainder[j] = (result.remainder[j] << 1) | (result.remainder[j - 1] >> 31);
+    result.remainder[0] = (result.remainder[0] << 1) | ((a[bit / 32] >> (bit % 32)) & 1u);
+    if (out != 0 || compare(result.remainder, b) >= 0) {
+      subtract_in_place(result.remainder, b);
+      result.quotient[bit / 32] |= 1u << (bit % 32);
+    }
+  }
+  return result;
 }
 
 // The value of `text`: decimal digits, or hexadecimal digits after 0x / 0X. Throws

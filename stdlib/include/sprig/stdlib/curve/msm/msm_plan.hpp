@@ -15,6 +15,7 @@
 
 #include "sprig/runtime/backend.hpp"
 #include "sprig/runtime/workspace.hpp"
+#include "sprig/stdlib/curve/endomorphism.hpp"
 #include "sprig/stdlib/curve/host_point.hpp"
 #include "sprig/stdlib/curve/msm/invocations.hpp"
 #include "sprig/stdlib/decoupled_lookback.hpp"
@@ -52,6 +53,14 @@ struct MsmOptions {
   // until it is released, whatever a later call's budget; without one, each call allocates
   // its temporaries and frees them on return.
   std::optional<Workspace> workspace = std::nullopt;
+  // Splits each scalar by the curve's endomorphism (endomorphism.hpp) into two of about half
+  // its bits, over the points and their images (beta x, y): twice the points in half the
+  // windows, so half the buckets to reduce and half of Horner's doublings, for a buffer of
+  // 2n points (the points and their images) and the same additions. Where the curve has no
+  // endomorphism, over a table of window multiples (which has no Horner's rule and one
+  // reduction), or where that buffer does not fit the budget or one binding, the MSM runs
+  // without it: MsmPlan::scalar_parts says which.
+  bool endomorphism = false;
 };
 
 // The stages, in the order one batch of windows runs them.
@@ -131,10 +140,12 @@ inline constexpr std::uint32_t msm_sign_bit = 0x80000000u;
 // The digit of a (point, window) whose scalar digit is 0: in no bucket.
 inline constexpr std::uint32_t msm_no_bucket = 0xffffffffu;
 
-// Bits of the largest scalar (r - 1): windows must cover one bit more (the last Booth digit
-// takes no borrow from above).
+// Bits of the largest scalar (r - 1), or of the largest half of a split one: windows must
+// cover one bit more (the last Booth digit takes no borrow from above).
 template <ShortWeierstrass C>
-constexpr std::uint32_t scalar_bits() {
+constexpr std::uint32_t scalar_bits(std::uint32_t scalar_parts = 1) {
+  if constexpr (HasEndomorphism<C>)
+    if (scalar_parts == 2) return EndomorphismConstants<C>::split_bits;
   return std::uint32_t(field::detail::bit_length(field::FieldConstants<typename C::Scalar>::modulus));
 }
 
@@ -149,11 +160,13 @@ inline std::uint32_t window_count(std::uint32_t bits, std::uint32_t c) { return 
 // batches is taken (then the least work): every batch ends in its reduction, a chain of
 // small launches that a large GPU runs mostly idle. On an H200, c = 16 instead of 15 (16
 // windows in one batch instead of 17 in two, for 8% and 2% more additions) took 2^18 points
-// from 9.0 to 7.2 ms and 2^19 from 11.2 to 9.1 (docs/msm.md).
+// from 9.0 to 7.2 ms and 2^19 from 11.2 to 9.1 (docs/msm.md). Split scalars (scalar_parts
+// 2) count as 2n points of the halves' bits.
 template <ShortWeierstrass C>
-std::uint32_t msm_window_bits(std::uint64_t n) {
+std::uint32_t msm_window_bits(std::uint64_t n, std::uint32_t scalar_parts = 1) {
+  n *= scalar_parts;
   const std::uint64_t batch_windows = detail::msm_batch_windows(n);
-  auto windows = [](std::uint32_t c) { return detail::window_count(detail::scalar_bits<C>(), c); };
+  auto windows = [&](std::uint32_t c) { return detail::window_count(detail::scalar_bits<C>(scalar_parts), c); };
   auto work = [&](std::uint32_t c) { return double(windows(c)) * (double(n) + 2.8 * double(std::uint64_t(1) << (c - 1))); };
   auto batches = [&](std::uint32_t c) { return (windows(c) + batch_windows - 1) / batch_windows; };
   std::uint32_t least = 2;
@@ -178,7 +191,10 @@ struct MsmPlan {
   std::uint64_t points = 0;         // n
   std::uint32_t msms = 1;           // scalar vectors over the same points
   std::uint32_t window_bits = 0;    // c
-  std::uint32_t windows = 0;        // W: c W covers the scalar's bits and one more
+  // 2 where the scalars are split by the curve's endomorphism (MsmOptions::endomorphism):
+  // each window then has 2n digits, the points' and their images'. Else 1.
+  std::uint32_t scalar_parts = 1;
+  std::uint32_t windows = 0;        // W: c W covers the scalar's (or its halves') bits and one more
   std::uint32_t buckets = 0;        // per window, 2^(c-1): digit magnitudes 1 .. 2^(c-1)
   std::uint32_t segment_length = 0;  // buckets per reduction segment, m (a power of two)
   std::uint32_t run_length = 0;     // entries per invocation of the accumulation
@@ -239,12 +255,12 @@ template <ShortWeierstrass C>
 std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan, std::uint32_t batch_windows,
                                    std::uint64_t batch_points) {
   const std::uint64_t n = batch_points, xyzz = sizeof(Xyzz<C>);
-  const std::uint64_t entries = n * batch_windows;
+  const std::uint64_t entries = n * plan.scalar_parts * batch_windows;
   const std::uint64_t bucket_slots = std::uint64_t(plan.buckets) * plan.bucket_windows(batch_windows);
   const std::uint64_t runs = msm_runs(entries, plan.run_length);
   const std::uint64_t segment_sums = 2 * std::uint64_t(plan.segments()) * plan.bucket_windows(batch_windows);
   using S = MsmStage;
-  return {
+  std::vector<MsmBuffer> buffers{
       {"digits", entries * 4, S::Decompose, S::Scatter},
       {"entries", entries * 4, S::Scatter, S::Accumulate},
       {"bucket_counts", bucket_slots * 4, S::Decompose, S::Scan},
@@ -259,30 +275,33 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
       {"window_sums", std::uint64_t(plan.msms) * plan.summed_windows() * xyzz, S::WindowSum, S::Horner},
       {"results", std::uint64_t(plan.msms) * (xyzz + sizeof(Affine<C>)), S::Horner, S::Horner},
   };
+  // Split scalars: every batch reads all n points and their n images from one binding.
+  if (plan.scalar_parts == 2)
+    buffers.push_back({"split_points", 2 * plan.points * sizeof(Affine<C>), S::Decompose, S::Accumulate});
+  return buffers;
 }
 
 }  // namespace detail
 
-// The plan for `n` points and `msms` scalar vectors (over a table of the points' window
-// multiples in parts of `table_part_windows` windows, where that is not 0): the most windows
-// per batch that the budget and the device's largest binding allow, up to about
-// msm_batch_entries entries and a table part's windows. A budget (or binding) too
-// small for one window per batch throws std::invalid_argument with the bytes asked for, the
-// budget and the largest buffer.
+namespace detail {
+
+// plan_msm's plan with `scalar_parts` parts a scalar (1, or 2 split by the endomorphism).
+
 template <ShortWeierstrass C>
-MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options,
-                 std::uint32_t table_part_windows = 0) {
+MsmPlan plan_msm_in_parts(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options,
+                          std::uint32_t table_part_windows, std::uint32_t scalar_parts) {
   const std::string what = std::string(C::name) + " msm: ";
   MsmPlan plan;
   plan.points = n;
   plan.msms = msms;
   plan.fixed_base = table_part_windows != 0;
-  plan.window_bits = options.window_bits ? options.window_bits : msm_window_bits<C>(n);
+  plan.scalar_parts = scalar_parts;
+  plan.window_bits = options.window_bits ? options.window_bits : msm_window_bits<C>(n, scalar_parts);
   if (plan.window_bits < 2 || plan.window_bits > 24)
     throw std::invalid_argument(what + "window_bits must be 2 to 24, not " + std::to_string(plan.window_bits));
   if (n >= (std::uint64_t(1) << 30))
     throw std::invalid_argument(what + std::to_string(n) + " points: at most 2^30 - 1");
-  plan.windows = detail::window_count(detail::scalar_bits<C>(), plan.window_bits);
+  plan.windows = detail::window_count(detail::scalar_bits<C>(scalar_parts), plan.window_bits);
   plan.buckets = 1u << (plan.window_bits - 1);
   if (options.segment_length > 1024 || (options.segment_length && !std::has_single_bit(options.segment_length)))
     throw std::invalid_argument(what + "segment_length must be a power of two from 1 to 1024, not " +
@@ -312,14 +331,15 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
     }
     return true;
   };
-  std::uint64_t wanted = detail::msm_batch_windows(n);
+  std::uint64_t wanted = detail::msm_batch_windows(n * scalar_parts);
   if (options.windows_per_batch) wanted = options.windows_per_batch;
   plan.windows_per_part = plan.fixed_base ? std::min(plan.windows, table_part_windows) : plan.windows;
   std::uint32_t batch_windows = std::uint32_t(std::min<std::uint64_t>(plan.windows_per_part, wanted));
   plan.segment_length = options.segment_length
                             ? std::min(plan.buckets, options.segment_length)
                             : detail::msm_segment_length(plan.buckets, plan.bucket_windows(batch_windows));
-  plan.run_length = options.run_length ? options.run_length : detail::msm_run_length(std::uint64_t(batch_windows) * n);
+  plan.run_length =
+      options.run_length ? options.run_length : detail::msm_run_length(std::uint64_t(batch_windows) * n * scalar_parts);
   // The most windows, then the most points, a batch may take.
   struct Shape {
     bool fits = false;
@@ -362,10 +382,33 @@ MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, 
       options.accumulation_workgroup
           ? options.accumulation_workgroup
           : detail::msm_accumulation_workgroup(
-                detail::msm_runs(std::uint64_t(chosen.windows) * chosen.points, plan.run_length),
+                detail::msm_runs(std::uint64_t(chosen.windows) * chosen.points * scalar_parts, plan.run_length),
                 field::FieldConstants<typename C::Base>::limbs, plan.fixed_base, device);
   plan.buffers = detail::msm_buffers<C>(device, plan, chosen.windows, chosen.points);
   return plan;
+}
+
+}  // namespace detail
+
+// The plan for `n` points and `msms` scalar vectors (over a table of the points' window
+// multiples in parts of `table_part_windows` windows, where that is not 0): the most windows
+// per batch that the budget and the device's largest binding allow, up to about
+// msm_batch_entries entries and a table part's windows. A budget (or binding) too
+// small for one window per batch throws std::invalid_argument with the bytes asked for, the
+// budget and the largest buffer. Split scalars (MsmOptions::endomorphism) are planned where
+// the curve allows them and they fit, else the plan is the one without.
+template <ShortWeierstrass C>
+MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options,
+                 std::uint32_t table_part_windows = 0) {
+  if (HasEndomorphism<C> && options.endomorphism && table_part_windows == 0) {
+    try {
+      return detail::plan_msm_in_parts<C>(device, n, msms, options, table_part_windows, 2);
+    } catch (const std::invalid_argument&) {
+      // Too large for the budget or a binding with the images: the plan without them says why,
+      // if it does not fit either.
+    }
+  }
+  return detail::plan_msm_in_parts<C>(device, n, msms, options, table_part_windows, 1);
 }
 
 }  // namespace sprig::curve

@@ -1,0 +1,146 @@
+// MSMs with scalars split by the curve's endomorphism (MsmOptions::endomorphism), on both
+// backends against GMP: the curves' constants (beta, lambda, the split's lattice), the
+// device's split of scalars against the same rounding done in GMP, and split MSMs over
+// every input the bucket method treats specially, in batches, in the batch form, and where
+// the split does not fit and the MSM runs without it.
+#include <catch2/catch.hpp>
+
+#include "msm_split_support.hpp"
+
+using namespace sprig;
+using curve::Bls12381G1;
+using curve::Bn254G1;
+using msm_test::CurveReference;
+using msm_test::RefPoint;
+using msm_split_test::basis;
+using msm_split_test::E;
+using msm_split_test::lambda;
+using msm_split_test::special_scalars;
+
+
+TEST_CASE("the endomorphisms' beta and lambda agree, and the split's lattice is short", "[curve]") {
+  auto check = []<class C>(C) {
+    using Ref = CurveReference<C>;
+    INFO(C::name);
+    const mpz_class p = Ref::p(), r = Ref::r(), l = lambda<C>(), beta(std::string(C::endomorphism_beta));
+    CHECK((beta * beta % p) * beta % p == 1);
+    CHECK(beta != 1);
+    CHECK((l * l + l + 1) % r == 0);
+    // phi(P) = (beta x, y) = lambda P for the generator and random points of the group.
+    std::vector<RefPoint> points = Ref::random_points(4, 5);
+    points.push_back(Ref::generator());
+    for (const RefPoint& point : points)
+      CHECK(Ref::multiply(point, l) == RefPoint{beta * point.x % p, point.y, false});
+    auto [a1, b1, a2, b2] = basis<C>();
+    CHECK((a1 + b1 * l) % r == 0);
+    CHECK((a2 + b2 * l) % r == 0);
+    CHECK(abs(a1 * b2 - a2 * b1) == r);
+    // Short: both vectors below 2^129, and the bound on the halves about half r's bits.
+    for (const mpz_class& x : {a1, b1, a2, b2}) CHECK(abs(x) < (mpz_class(1) << 129));
+    CHECK(E<C>::split_bits <= 128);
+  };
+  check(Bn254G1{});
+  check(Bls12381G1{});
+  // BN254's halves fit 126 bits, so at c = 16 a split scalar has 8 windows instead of 16.
+  CHECK(E<Bn254G1>::split_bits == 126);
+  CHECK(E<Bls12381G1>::split_bits == 127);
+}
+
+TEST_CASE("the device splits scalars into halves that recombine modulo r, as GMP rounds them") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_split_test::check_split<Bn254G1>(device);
+}
+
+TEST_CASE("an MSM of split scalars is the sum of the products, for every special input") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const curve::MsmOptions split{.endomorphism = true};
+  for (std::size_t n : {1, 3, 97}) {
+    msm_test::Progression<Bn254G1> inputs(n, 40 + n);
+    auto scalars = special_scalars<Bn254G1>(n, 50 + n);
+    if (n == 97) {
+      inputs.points[70] = RefPoint::at_infinity();
+      inputs.points[71] = inputs.points[72];  // a repeated point
+      scalars[71] = scalars[72];
+      inputs.points[73] = CurveReference<Bn254G1>::negate(inputs.points[74]);  // a point and its negation
+      scalars[73] = scalars[74];
+    }
+    INFO(n << " points");
+    const curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, split);
+    CHECK(plan.scalar_parts == 2);
+    const RefPoint expected = msm_test::naive_sum<Bn254G1>(inputs.points, scalars);
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, split);
+    msm_test::check_point(result.point, expected);
+    // Windows of 8 bits: 16 cover the halves' 126 bits and one more, against 32 unsplit.
+    CHECK(curve::msm_plan<Bn254G1>(device, n, {.window_bits = 8, .endomorphism = true}).windows == 16);
+    auto narrow = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = 8, .endomorphism = true});
+    msm_test::check_point(narrow.point, expected);
+    // Scalars in Montgomery form take the same split.
+    auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
+    auto montgomery = device.upload(field::to_montgomery(msm_test::scalar_words<Bn254G1>(scalars)));
+    CHECK(curve::msm<Bn254G1>(device, points, montgomery, split).point == result.point);
+  }
+}
+
+TEST_CASE("split-scalar MSMs in batches of windows and of points, and in the batch form, give the same sums") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::size_t n = 2100;  // batches of points hold 1024 at least
+  msm_test::Progression<Bn254G1> inputs(n, 60);
+  auto scalars = special_scalars<Bn254G1>(n, 61);
+  const RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  const curve::MsmOptions split{.window_bits = 6, .endomorphism = true};
+  const curve::MsmPlan whole = curve::msm_plan<Bn254G1>(device, n, split);
+  REQUIRE(whole.scalar_parts == 2);
+  REQUIRE(whole.batches == 1);
+  // A budget of the split points and a third of the rest: batches of windows. The split
+  // points and 60% of one window of all points: batches of points too.
+  const std::uint64_t images = whole.buffer("split_points").bytes;
+  std::uint64_t one_window = 0;
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), whole, 1, n))
+    one_window += b.bytes;
+  for (std::uint64_t budget : {images + (whole.peak_bytes() - images) / 3, images + (one_window - images) * 6 / 10}) {
+    curve::MsmOptions options = split;
+    options.memory_budget = budget;
+    const curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, options);
+    INFO("budget " << budget << ": " << plan.batches << " batches of " << plan.windows_per_batch << " windows of "
+                   << plan.points_per_batch << " points");
+    CHECK(plan.scalar_parts == 2);
+    CHECK(plan.batches > 1);
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, options);
+    CHECK(result.peak_device_bytes <= budget);
+    msm_test::check_point(result.point, expected);
+    if (budget < one_window) CHECK(plan.points_per_batch < n);
+  }
+  // Three scalar vectors over the same points and their images.
+  auto vectors = msm_test::scalar_vectors(inputs, 3, 62);
+  auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
+  auto batch = curve::msm_batch<Bn254G1>(device, points, device.upload(msm_test::scalar_words<Bn254G1>(vectors.all)),
+                                         {.endomorphism = true});
+  REQUIRE(batch.points.size() == 3);
+  for (std::size_t v = 0; v < 3; ++v) msm_test::check_point(batch.points[v], vectors.sums[v]);
+}
+
+TEST_CASE("an MSM runs without the split where its points' images do not fit, or over a table") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::size_t n = 400;
+  msm_test::Progression<Bn254G1> inputs(n, 70);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 71);
+  const RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
+  // A budget that holds the unsplit plan in batches of one window but not the 2n points
+  // of the split one.
+  const curve::MsmPlan unsplit = curve::msm_plan<Bn254G1>(device, n, {.window_bits = 6});
+  std::uint64_t budget = 0;
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), unsplit, 1, n)) budget += b.bytes;
+  REQUIRE(budget < 2 * n * sizeof(curve::Affine<Bn254G1>));
+  const curve::MsmOptions options{.window_bits = 6, .memory_budget = budget, .endomorphism = true};
+  const curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, options);
+  CHECK(plan.scalar_parts == 1);
+  CHECK(plan.windows_per_batch == 1);
+  msm_test::check_point(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, options).point, expected);
+  // A table's windows need no Horner's rule and share one reduction: the option is ignored.
+  auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
+  auto table = curve::msm_table<Bn254G1>(device, points, {.window_bits = 8});
+  CHECK(curve::msm_plan<Bn254G1>(device, table, {.endomorphism = true}).scalar_parts == 1);
+  auto over_table = curve::msm<Bn254G1>(device, table, device.upload(msm_test::scalar_words<Bn254G1>(scalars)),
+                                        {.endomorphism = true});
+  msm_test::check_point(over_table.point, expected);
+}
