@@ -8,13 +8,15 @@
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
 //             [--accumulation-workgroup 512] [--segment-length 32] [--limbs 32|64|29]
 //             [--curve bn254|bls12_381] [--batch-windows N] [--window-bits C] [--table] [--msms K]
-//             [--workspace]
+//             [--workspace] [--endomorphism]
 //   --table: the MSMs run over a table of the points' window multiples (curve::msm_table),
 //   built before the timing; its build time and bytes are printed beside the table.
 //   --msms K: each call is msm_batch() of K scalar vectors over the same points (points/s
 //   counts every vector's points).
 //   --workspace: every call places its temporaries in one kept Workspace (MsmOptions::
 //   workspace), so the timed calls allocate only their results.
+//   --endomorphism: scalars split by the curve's endomorphism (MsmOptions::endomorphism); each
+//   size's sum is checked against the unsplit MSM's.
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //   bench_msm --profile 20  where one MSM of 2^20 points spends its GPU time, by kernel
 //                           (SPRIG_PROFILE=1 adds each kernel's registers and spills)
@@ -136,7 +138,7 @@ double integer_multiplies_per_ms(Device& device, std::size_t invocations, int re
 double msm_products(const curve::MsmPlan& plan) {
   // Over a table of window multiples, one set of buckets is reduced and there is no Horner.
   const double bucket_sets = plan.summed_windows();
-  double w = plan.windows, n = double(plan.points), buckets = plan.buckets, segments = plan.segments();
+  double w = plan.windows, n = double(plan.points) * plan.scalar_parts, buckets = plan.buckets, segments = plan.segments();
   double segment_bits = std::log2(double(plan.segment_length));
   double tree = segments * segment_bits * doubling_products;
   for (double pairs = segments / 2; pairs >= 1; pairs /= 2)
@@ -148,9 +150,10 @@ double msm_products(const curve::MsmPlan& plan) {
 template <class G1>
 void print_plan(const Device& device, int log_n, const curve::MsmOptions& options) {
   curve::MsmPlan plan = curve::msm_plan<G1>(device, std::uint64_t(1) << log_n, options);
-  std::printf("%s MSM of 2^%d points on %s: c = %u, %u windows of %u buckets, runs of %u in workgroups of %u, "
+  std::printf("%s MSM of 2^%d points%s on %s: c = %u, %u windows of %u buckets, runs of %u in workgroups of %u, "
               "segments of %u, %u windows of %llu points per batch, %u batches\n\n| buffer | bytes |\n| --- | --- |\n",
-              std::string(G1::name).c_str(), log_n, device.name().c_str(), plan.window_bits, plan.windows, plan.buckets,
+              std::string(G1::name).c_str(), log_n, plan.scalar_parts == 2 ? " (scalars split)" : "",
+              device.name().c_str(), plan.window_bits, plan.windows, plan.buckets,
               plan.run_length, plan.accumulation_workgroup, plan.segment_length, plan.windows_per_batch,
               static_cast<unsigned long long>(plan.points_per_batch), plan.batches);
   for (const curve::MsmBuffer& b : plan.buffers)
@@ -345,6 +348,12 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
     if (multiples)
       std::printf("2^%d over the table: %s the plain MSM's sum\n", log_n,
                   curve::msm<G1>(gpu, p, k, options).point == sum ? "the same as" : "DIFFERENT FROM");
+    if (plan.scalar_parts == 2) {
+      curve::MsmOptions unsplit = options;
+      unsplit.endomorphism = false;
+      std::printf("2^%d with split scalars (%u windows): %s the unsplit MSM's sum\n", log_n, plan.windows,
+                  curve::msm<G1>(gpu, p, k, unsplit).point == sum ? "the same as" : "DIFFERENT FROM");
+    }
     std::sort(ms.begin(), ms.end());
     double median = ms[ms.size() / 2];
     double temporaries_mib = double(temporaries) / (1 << 20);
@@ -367,11 +376,14 @@ int main(int argc, char** argv) {
   int limbs = 0;  // 32 or 64; 0: the device's choice
   std::string curve_name = "bn254";
   int plan_log = 0, profile_log = 0;
-  bool table = false, workspace = false;
+  bool table = false, workspace = false, endomorphism = false;
   std::uint32_t msms = 1;
   for (int i = 1; i < argc; i += 2) {
     // Flags without a value.
-    bool* flag = !std::strcmp(argv[i], "--table") ? &table : !std::strcmp(argv[i], "--workspace") ? &workspace : nullptr;
+    bool* flag = !std::strcmp(argv[i], "--table")          ? &table
+                 : !std::strcmp(argv[i], "--workspace")    ? &workspace
+                 : !std::strcmp(argv[i], "--endomorphism") ? &endomorphism
+                                                           : nullptr;
     if (flag) {
       *flag = true;
       --i;
@@ -399,6 +411,7 @@ int main(int argc, char** argv) {
   options.windows_per_batch = batch_windows;
   options.window_bits = window_bits;
   if (workspace) options.workspace = Workspace();
+  options.endomorphism = endomorphism;
   if (limbs == 32) options.product_limbs = field::ProductLimbs::Bits32;
   if (limbs == 64) options.product_limbs = field::ProductLimbs::Bits64;
   if (limbs == 29) options.product_limbs = field::ProductLimbs::Bits29;
