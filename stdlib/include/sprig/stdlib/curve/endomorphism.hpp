@@ -97,12 +97,11 @@ constexpr ShortBasis<N> short_lattice_basis(const Limbs<N>& r, const Limbs<N>& l
 
 // The determinant a1 b2 - a2 b1 of a basis: whether it is negative, and whether its
 // magnitude is r.
-template <std::size_t N>
 struct Determinant {
   bool negative = false, magnitude_is_r = false;
 };
 template <std::size_t N>
-constexpr Determinant<N> determinant(const ShortBasis<N>& basis, const Limbs<N>& r) {
+constexpr Determinant determinant(const ShortBasis<N>& basis, const Limbs<N>& r) {
   using field::detail::compare;
   // a1 b2 - a2 b1 = s2 |a1 b2| - s1 |a2 b1| for the b's signs s1, s2.
   const Limbs<2 * N> t1 = field::detail::multiply_wide(basis.v1.a, basis.v2.b),
@@ -179,7 +178,7 @@ struct EndomorphismConstants {
       "the endomorphism's lambda must satisfy lambda^2 + lambda + 1 = 0 mod r");
 
   static constexpr detail::ShortBasis<N> basis = detail::short_lattice_basis(Scalar::modulus, lambda);
-  static constexpr detail::Determinant<N> det = detail::determinant(basis, Scalar::modulus);
+  static constexpr detail::Determinant det = detail::determinant(basis, Scalar::modulus);
   static_assert(det.magnitude_is_r, "the split's lattice basis does not have determinant +-r");
 
   // m = 32 shift_words: k's words and one more.

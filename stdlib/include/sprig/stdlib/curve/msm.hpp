@@ -120,8 +120,12 @@ void record_msm_batch(Device& device, Sequence& sequence, const MsmPlan& plan, c
                  std::uint32_t(msm * plan.points + first_point), first_window, windows, plan.window_bits,
                  plan.fixed_base ? 0u : plan.buckets);
   };
-  if (plan.scalar_parts == 2) decompose(signed_digits_kernel<C, S, true>());
-  else decompose(signed_digits_kernel<C, S>());
+  if constexpr (HasEndomorphism<C>) {
+    if (plan.scalar_parts == 2) decompose(signed_digits_kernel<C, S, true>());
+    else decompose(signed_digits_kernel<C, S>());
+  } else {
+    decompose(signed_digits_kernel<C, S>());
+  }
   // Split scalars: `points` holds the points and then their images (split_points.hpp).
   record_bucket_grouping<C>(device, sequence, buffers.digits, buffers.bucket_counts, buffers.bucket_ends,
                             buffers.entries, first_point, count, plan.scalar_parts, first_window - part_first,

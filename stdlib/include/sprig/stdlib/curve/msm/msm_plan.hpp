@@ -286,7 +286,6 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
 namespace detail {
 
 // plan_msm's plan with `scalar_parts` parts a scalar (1, or 2 split by the endomorphism).
-
 template <ShortWeierstrass C>
 MsmPlan plan_msm_in_parts(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options,
                           std::uint32_t table_part_windows, std::uint32_t scalar_parts) {

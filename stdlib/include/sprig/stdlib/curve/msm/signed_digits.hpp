@@ -69,6 +69,7 @@ inline void write_signed_digits(Var<ScalarBits>& words, const UInt& scalar_sign,
 // (scalar_split.hpp) and each window has two rows of n digits: k1's for the points, then
 // k2's for their images under the endomorphism.
 template <ShortWeierstrass C, MsmScalarForm<C> S, bool Split = false>
+  requires(!Split || HasEndomorphism<C>)
 const auto& signed_digits_kernel() {
   constexpr bool montgomery = std::is_same_v<S, MsmMontgomeryScalar<C>>;
   auto trace = [] {
@@ -96,11 +97,9 @@ const auto& signed_digits_kernel() {
                                   bucket_stride);
             };
             if constexpr (Split) {
-              if constexpr (HasEndomorphism<C>) {
-                auto halves = split_scalar<C>(reduced);
-                digits_of(halves[0].magnitude, halves[0].sign, 0, 2);
-                digits_of(halves[1].magnitude, halves[1].sign, 1, 2);
-              }
+              auto halves = split_scalar<C>(reduced);
+              digits_of(halves[0].magnitude, halves[0].sign, 0, 2);
+              digits_of(halves[1].magnitude, halves[1].sign, 1, 2);
             } else {
               digits_of(reduced, UInt(0u), 0, 1);
             }
