@@ -41,6 +41,7 @@ TEST_CASE("the endomorphisms' beta and lambda agree, and the split's lattice is 
   };
   check(Bn254G1{});
   check(Bls12381G1{});
+  check(msm_split_test::Secp256k1{});
   // BN254's halves fit 126 bits, so at c = 16 a split scalar has 8 windows instead of 16.
   CHECK(E<Bn254G1>::split_bits == 126);
   CHECK(E<Bls12381G1>::split_bits == 127);
@@ -143,4 +144,24 @@ TEST_CASE("an MSM runs without the split where its points' images do not fit, or
   auto over_table = curve::msm<Bn254G1>(device, table, device.upload(msm_test::scalar_words<Bn254G1>(scalars)),
                                         {.endomorphism = true});
   msm_test::check_point(over_table.point, expected);
+}
+
+TEST_CASE("secp256k1, whose r fills 256 bits, splits its scalars and sums its MSMs, split or not") {
+  using msm_split_test::Secp256k1;
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  msm_split_test::check_split<Secp256k1>(device);
+  for (std::size_t n : {1, 5, 40}) {
+    msm_test::Progression<Secp256k1> inputs(n, 80 + n);
+    auto scalars = special_scalars<Secp256k1>(n, 90 + n);
+    const RefPoint expected = msm_test::naive_sum<Secp256k1>(inputs.points, scalars);
+    INFO(n << " points");
+    for (std::uint32_t c : {0u, 16u}) {
+      for (bool split : {false, true}) {
+        INFO("c = " << c << (split ? ", split" : ""));
+        const curve::MsmOptions options{.window_bits = c, .endomorphism = split};
+        CHECK(curve::msm_plan<Secp256k1>(device, n, options).scalar_parts == (split ? 2u : 1u));
+        msm_test::check_point(msm_test::run_msm<Secp256k1>(device, inputs.points, scalars, options).point, expected);
+      }
+    }
+  }
 }

@@ -7,8 +7,28 @@
 #include <sprig/stdlib/curve/msm/scalar_split.hpp>
 
 #include "msm_test_support.hpp"
+#include "test_primes.hpp"
 
 namespace msm_split_test {
+
+// secp256k1 (SEC 2: Recommended Elliptic Curve Domain Parameters, section 2.4.1) as a user
+// adds a curve: its r fills all 256 bits of 8 words (no spare bit, the windows reach bit
+// 256), and its endomorphism's lambda and beta are those libsecp256k1 uses (the
+// secp256k1_const_lambda and beta constants of its sources; the tests check the pair).
+struct Secp256k1Scalar {
+  static constexpr std::string_view name = "secp256k1_fn";
+  static constexpr std::string_view modulus = "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";
+};
+struct Secp256k1 {
+  static constexpr std::string_view name = "secp256k1";
+  using Base = field_test::Secp256k1Base;
+  using Scalar = Secp256k1Scalar;
+  static constexpr std::string_view a = "0", b = "7";
+  static constexpr std::string_view generator_x = "0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798";
+  static constexpr std::string_view generator_y = "0x483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8";
+  static constexpr std::string_view endomorphism_beta = "0x7ae96a2b657c07106e64479eac3434e99cf0497512f58995c1396c28719501ee";
+  static constexpr std::string_view endomorphism_lambda = "0x5363ad4cc05c30e0a5261c028812645a122e22ea20816678df02967c1b23bd72";
+};
 
 using namespace sprig;
 using msm_test::CurveReference;
@@ -40,10 +60,12 @@ template <class C>
 std::array<mpz_class, 2> split_in_gmp(const mpz_class& k) {
   const unsigned m = 32 * unsigned(E<C>::shift_words);
   auto rounded = [&](const mpz_class& g) -> mpz_class { return (k * g + (mpz_class(1) << (m - 1))) >> m; };
-  mpz_class c1 = rounded(value_of(E<C>::g1)), c2 = rounded(value_of(E<C>::g2));
-  if (E<C>::c1_negative) c1 = -c1;
-  if (E<C>::c2_negative) c2 = -c2;
   auto [a1, b1, a2, b2] = basis<C>();
+  // c1 = round(k b2 / det), c2 = round(-k b1 / det), det = a1 b2 - a2 b1 = +-r.
+  const mpz_class det = a1 * b2 - a2 * b1;
+  mpz_class c1 = rounded(value_of(E<C>::g1)), c2 = rounded(value_of(E<C>::g2));
+  if ((b2 < 0) != (det < 0)) c1 = -c1;
+  if ((b1 < 0) == (det < 0)) c2 = -c2;
   return {k - c1 * a1 - c2 * a2, -c1 * b1 - c2 * b2};
 }
 

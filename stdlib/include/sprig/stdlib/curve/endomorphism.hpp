@@ -183,13 +183,15 @@ struct EndomorphismConstants {
 
   // m = 32 shift_words: k's words and one more.
   static constexpr std::size_t shift_words = N + 1;
-  // c1 = round(k b2 / det) and c2 = round(-k b1 / det): their magnitudes' multipliers
-  // round(2^m |b| / r), and their signs (k >= 0).
+  // c1 = round(k b2 / det) and c2 = round(-k b1 / det), by the multipliers
+  // round(2^m |b| / r). Both are >= 0 for k >= 0: v1 and v2 come from neighbouring steps
+  // of the Euclidean algorithm, whose t's alternate in sign, so b1 and b2 have opposite
+  // signs and det = a1 b2 - a2 b1 (a1, a2 > 0) has b2's.
   static constexpr std::size_t wide = 2 * N + 2;
   static constexpr detail::Limbs<wide> g1 = detail::rounded_ratio<wide>(basis.v2.b, Scalar::modulus, shift_words),
                                        g2 = detail::rounded_ratio<wide>(basis.v1.b, Scalar::modulus, shift_words);
-  static constexpr bool c1_negative = basis.v2.b_negative != det.negative;
-  static constexpr bool c2_negative = basis.v1.b_negative == det.negative;
+  static_assert(basis.v1.b_negative != basis.v2.b_negative && det.negative == basis.v2.b_negative,
+                "the split's basis must have b1 and b2 of opposite signs, and det b2's sign");
 
   // Bits of the halves' magnitudes, and the words that hold c_j's magnitude (at most
   // |b|, as k < r), the multipliers and the halves with a sign bit.

@@ -3,8 +3,8 @@
 // endomorphism.hpp describes: c_j is the top of k g_j rounded (k's words times a constant's,
 // plus 2^(m-1)), then k1 = k - c1 a1 - c2 a2 and k2 = -c1 b1 - c2 b2 modulo 2^(32 words),
 // the halves being small enough that their two's complement in those words is exact. The
-// constants' signs are known when the kernel is traced, so each term is one addition or
-// one subtraction, never a branch.
+// b's signs are known when the kernel is traced, so each term is one addition or one
+// subtraction, never a branch.
 #pragma once
 
 #include <array>
@@ -107,14 +107,14 @@ std::array<SplitHalf<EndomorphismConstants<C>::split_words>, 2> split_scalar(
   auto g = [](const auto& wide) { return field::detail::resize<E::g_words>(wide); };
   const Words<Cw> c1 = rounded_top_of_product<Cw>(k, g(E::g1), E::shift_words);
   const Words<Cw> c2 = rounded_top_of_product<Cw>(k, g(E::g2), E::shift_words);
-  // k1 = k - c1 a1 - c2 a2: a term c a (a > 0) is subtracted where c is positive.
+  // k1 = k - c1 a1 - c2 a2 (c1, c2, a1, a2 >= 0).
   Words<S> k1 = words_from<S>([&](std::size_t j) { return j < E::N ? k[j] : UInt(0u); });
-  add_signed(k1, low_product<S>(c1, E::basis.v1.a), !E::c1_negative);
-  add_signed(k1, low_product<S>(c2, E::basis.v2.a), !E::c2_negative);
-  // k2 = -c1 b1 - c2 b2: subtracted where c and b have the same sign.
+  add_signed(k1, low_product<S>(c1, E::basis.v1.a), true);
+  add_signed(k1, low_product<S>(c2, E::basis.v2.a), true);
+  // k2 = -c1 b1 - c2 b2: a term is subtracted where its b is positive.
   Words<S> k2 = zero_words<S>();
-  add_signed(k2, low_product<S>(c1, E::basis.v1.b), E::c1_negative == E::basis.v1.b_negative);
-  add_signed(k2, low_product<S>(c2, E::basis.v2.b), E::c2_negative == E::basis.v2.b_negative);
+  add_signed(k2, low_product<S>(c1, E::basis.v1.b), !E::basis.v1.b_negative);
+  add_signed(k2, low_product<S>(c2, E::basis.v2.b), !E::basis.v2.b_negative);
   return {magnitude_of(k1), magnitude_of(k2)};
 }
 

@@ -30,12 +30,13 @@
 
 namespace sprig::curve::detail {
 
-// A scalar's words with one zero word above, indexed at run time: windows read up to the
-// word after the scalar's last.
-inline constexpr std::uint32_t words_in_scalar_bits = 9;
+// A scalar's 8 words and two zero words above, indexed at run time: the windows cover one
+// bit more than the scalar, so with a 256-bit r (secp256k1's) the last window starts at bit
+// 256, in word 8, and reads word 9 too.
+inline constexpr std::uint32_t words_in_scalar_bits = 10;
 using ScalarBits = std::array<std::uint32_t, words_in_scalar_bits>;
 
-// `count` (1 to 31) bits of `words` from bit `lo` (below 256).
+// `count` (1 to 31) bits of `words` from bit `lo` (at most 256).
 inline UInt bits_at(Var<ScalarBits>& words, const UInt& lo, const UInt& count) {
   UInt word = lo >> 5u, shift = lo & 31u;
   UInt low = UInt(words[word]) >> shift;
