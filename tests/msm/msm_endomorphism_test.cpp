@@ -1,8 +1,9 @@
 // MSMs with scalars split by the curve's endomorphism (MsmOptions::endomorphism), on both
 // backends against GMP: the curves' constants (beta, lambda, the split's lattice), the
-// device's split of scalars against the same rounding done in GMP, and split MSMs over
-// every input the bucket method treats specially, in batches, in the batch form, and where
-// the split does not fit and the MSM runs without it.
+// host's point multiples that check beta against lambda, the device's split of scalars
+// against the same rounding done in GMP, and split MSMs over every input the bucket method
+// treats specially, in batches, in the batch form, where the split does not fit and the MSM
+// runs without it, for a curve whose beta goes with the other lambda, and over secp256k1.
 #include <catch2/catch.hpp>
 
 #include "msm_split_support.hpp"
@@ -45,6 +46,51 @@ TEST_CASE("the endomorphisms' beta and lambda agree, and the split's lattice is 
   // BN254's halves fit 126 bits, so at c = 16 a split scalar has 8 windows instead of 16.
   CHECK(E<Bn254G1>::split_bits == 126);
   CHECK(E<Bls12381G1>::split_bits == 127);
+}
+
+// BN254 with the beta that goes with the other lambda: a definition the compiler accepts
+// (each constant is a cube root of unity) and the first split MSM refuses.
+struct Bn254WithOtherBeta : Bn254G1 {
+  static constexpr std::string_view name = "bn254_other_beta";
+  static constexpr std::string_view endomorphism_beta =
+      "0x30644e72e131a0295e6dd9e7e0acccb0c28f069fbb966e3de4bd44e5607cfd48";
+};
+
+TEST_CASE("the host's point multiples are GMP's", "[curve]") {
+  using Ref = CurveReference<Bn254G1>;
+  using K = curve::CurveConstants<Bn254G1>;
+  field_test::Random random(11);
+  const mpz_class r = Ref::r();
+  for (const mpz_class& k : std::vector<mpz_class>{1, 2, 3, r - 1, random.below(r), random.below(r)}) {
+    INFO("k = " << k.get_str(16));
+    const RefPoint expected = Ref::multiply(Ref::generator(), k);
+    const curve::Affine<Bn254G1> affine = CurveReference<Bn254G1>::affine(expected);
+    auto multiple = curve::detail::multiply_constant<field::Bn254Base>(K::generator_x, K::generator_y,
+                                                                         curve_test::scalar_words<8>(k));
+    CHECK(curve::detail::equals_affine<field::Bn254Base>(multiple, affine.x.limbs, affine.y.limbs));
+    CHECK(curve::detail::equals_affine<field::Bn254Base>(multiple, K::generator_x, K::generator_y) == (k == 1));
+  }
+  // r G and 0 G are the point at infinity, which equals no affine point.
+  for (const mpz_class& k : std::vector<mpz_class>{0, r})
+    CHECK(field::detail::is_zero(curve::detail::multiply_constant<field::Bn254Base>(
+                                     K::generator_x, K::generator_y, curve_test::scalar_words<8>(k))
+                                     .z));
+}
+
+TEST_CASE("a curve whose beta goes with the other lambda refuses to split, naming it") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  const std::size_t n = 5;
+  msm_test::Progression<Bn254G1> inputs(n, 95);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 96);
+  CHECK_THROWS_WITH(curve::msm_plan<Bn254WithOtherBeta>(device, n, {.endomorphism = true}),
+                    Catch::Contains("bn254_other_beta: the endomorphism's beta and lambda do not go together"));
+  auto points = device.upload(curve_test::affine_points<Bn254WithOtherBeta>(inputs.points));
+  auto scalar_buffer = device.upload(msm_test::scalar_words<Bn254WithOtherBeta>(scalars));
+  CHECK_THROWS_AS(curve::msm<Bn254WithOtherBeta>(device, points, scalar_buffer, {.endomorphism = true}),
+                  std::logic_error);
+  // Unsplit, its MSMs are BN254's.
+  msm_test::check_point(curve::msm<Bn254WithOtherBeta>(device, points, scalar_buffer).point,
+                        msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
 }
 
 TEST_CASE("the device splits scalars into halves that recombine modulo r, as GMP rounds them") {

@@ -6,11 +6,12 @@
 // and k1, k2 can be found of about half r's bits: an MSM of n points with 256-bit scalars
 // is one of 2n points with 128-bit ones (msm_plan.hpp, MsmOptions::endomorphism).
 //
-// A curve offers it by naming beta and lambda (curves.hpp); which of the two cube roots of
-// lambda goes with which of beta's is the curve's fact, checked by the tests against GMP.
-// Everything else is derived here at compile time, with checks that make a wrong
-// definition a compile error: beta^3 = 1 != beta, lambda^2 + lambda + 1 = 0 mod r, and
-// the split's lattice and its rounding constants.
+// A curve offers it by naming beta and lambda (curves.hpp). Everything else is derived here
+// at compile time, with checks that make a wrong definition a compile error: beta^3 = 1 !=
+// beta, lambda^2 + lambda + 1 = 0 mod r, and the split's lattice. Which of lambda's two
+// roots goes with the beta given (lambda G = (beta x, y) for the generator (x, y)) is
+// checked on the host, once, before a first MSM splits its scalars
+// (check_endomorphism_pairing).
 //
 // The split is Babai's rounding in the lattice of (a, b) with a + b lambda = 0 mod r
 // ("Guide to Elliptic Curve Cryptography", Hankerson, Menezes and Vanstone, algorithm 3.74
@@ -25,8 +26,11 @@
 
 #include <algorithm>
 #include <concepts>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
+#include "sprig/stdlib/curve/host_point_arithmetic.hpp"
 #include "sprig/stdlib/curve/curve_constants.hpp"
 
 namespace sprig::curve {
@@ -204,5 +208,21 @@ struct EndomorphismConstants {
   static constexpr std::size_t split_words = (split_bits + 1 + 31) / 32;
   static_assert(split_bits + 1 < Scalar::bits, "the endomorphism's split does not shorten the scalars");
 };
+
+// Throws std::logic_error naming the curve unless lambda G = (beta x, y) for the generator
+// (x, y): a beta that goes with the other root of lambda^2 + lambda + 1 would make every
+// split MSM wrong. Computed once per curve, on the host.
+template <HasEndomorphism C>
+void check_endomorphism_pairing() {
+  using Base = typename C::Base;
+  using K = CurveConstants<C>;
+  static const bool pairs = detail::equals_affine<Base>(
+      detail::multiply_constant<Base>(K::generator_x, K::generator_y, EndomorphismConstants<C>::lambda),
+      detail::multiply<Base>(EndomorphismConstants<C>::beta, K::generator_x), K::generator_y);
+  if (!pairs)
+    throw std::logic_error(std::string(C::name) + ": the endomorphism's beta and lambda do not go together: lambda G "
+                           "is not (beta x, y) for the generator (x, y) (beta^2 goes with this lambda, and "
+                           "-1 - lambda with this beta)");
+}
 
 }  // namespace sprig::curve

@@ -395,16 +395,20 @@ MsmPlan plan_msm_in_parts(const DeviceInfo& device, std::uint64_t n, std::uint32
 // msm_batch_entries entries and a table part's windows. A budget (or binding) too
 // small for one window per batch throws std::invalid_argument with the bytes asked for, the
 // budget and the largest buffer. Split scalars (MsmOptions::endomorphism) are planned where
-// the curve allows them and they fit, else the plan is the one without.
+// the curve allows them and they fit, else the plan is the one without; a curve whose beta
+// and lambda do not go together throws std::logic_error (check_endomorphism_pairing).
 template <ShortWeierstrass C>
 MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options,
                  std::uint32_t table_part_windows = 0) {
-  if (HasEndomorphism<C> && options.endomorphism && table_part_windows == 0) {
-    try {
-      return detail::plan_msm_in_parts<C>(device, n, msms, options, table_part_windows, 2);
-    } catch (const std::invalid_argument&) {
-      // Too large for the budget or a binding with the images: the plan without them says why,
-      // if it does not fit either.
+  if constexpr (HasEndomorphism<C>) {
+    if (options.endomorphism && table_part_windows == 0) {
+      check_endomorphism_pairing<C>();
+      try {
+        return detail::plan_msm_in_parts<C>(device, n, msms, options, table_part_windows, 2);
+      } catch (const std::invalid_argument&) {
+        // Too large for the budget or a binding with the images: the plan without them says
+        // why, if it does not fit either.
+      }
     }
   }
   return detail::plan_msm_in_parts<C>(device, n, msms, options, table_part_windows, 1);
