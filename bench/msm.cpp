@@ -200,7 +200,7 @@ void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options, bool 
       field::product_limbs_for(gpu.info(), field::FieldConstants<typename G1::Base>::limbs, options.product_limbs));
   curve::detail::MsmResultBuffers<G1> kept(gpu, plan);
   Sequence sequence = gpu.sequence();
-  curve::detail::record_msm<G1>(gpu, sequence, plan, kept, points, scalars, 0);
+  curve::detail::record_msms<G1>(gpu, sequence, plan, kept, points, scalars, 1);
   const auto start = std::chrono::steady_clock::now();
   sequence.run_and_wait();
   const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -218,9 +218,10 @@ void profile(vk::Device& gpu, int log_n, const curve::MsmOptions& options, bool 
     if (t.statistics && t.statistics->available()) total.statistics = t.statistics->text();
     gpu_ms += t.gpu_ms;
   }
-  std::printf("%s MSM of 2^%d points on %s: c = %u, %u batches; submitted and waited %.2f ms, launches %.2f ms\n\n"
+  std::printf("%s MSM of 2^%d points%s on %s: c = %u, %u batches; submitted and waited %.2f ms, launches %.2f ms\n\n"
               "| kernel | launches | ms | share | driver statistics |\n| --- | --- | --- | --- | --- |\n",
-              std::string(G1::name).c_str(), log_n, gpu.name().c_str(), plan.window_bits, plan.batches, wall_ms, gpu_ms);
+              std::string(G1::name).c_str(), log_n, plan.scalar_parts == 2 ? " (scalars split)" : "",
+              gpu.name().c_str(), plan.window_bits, plan.batches, wall_ms, gpu_ms);
   for (const auto& [name, total] : by_kernel)
     std::printf("| %s | %d | %.3f | %.1f%% | %s |\n", name.c_str(), total.launches, total.ms,
                 100 * total.ms / gpu_ms, total.statistics.c_str());

@@ -18,7 +18,6 @@ using msm_split_test::E;
 using msm_split_test::lambda;
 using msm_split_test::special_scalars;
 
-
 TEST_CASE("the endomorphisms' beta and lambda agree, and the split's lattice is short", "[curve]") {
   auto check = []<class C>(C) {
     using Ref = CurveReference<C>;
@@ -157,6 +156,12 @@ TEST_CASE("split-scalar MSMs in batches of windows and of points, and in the bat
     msm_test::check_point(result.point, expected);
     if (budget < one_window) CHECK(plan.points_per_batch < n);
   }
+  // Twice in one workspace: the split points are a transient like the rest.
+  curve::MsmOptions kept = split;
+  kept.workspace = Workspace();
+  for (int call = 0; call < 2; ++call)
+    msm_test::check_point(msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, kept).point, expected);
+  CHECK(kept.workspace->allocations() == 1);
   // Three scalar vectors over the same points and their images.
   auto vectors = msm_test::scalar_vectors(inputs, 3, 62);
   auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));

@@ -13,8 +13,8 @@ namespace msm_split_test {
 
 // secp256k1 (SEC 2: Recommended Elliptic Curve Domain Parameters, section 2.4.1) as a user
 // adds a curve: its r fills all 256 bits of 8 words (no spare bit, the windows reach bit
-// 256), and its endomorphism's lambda and beta are those libsecp256k1 uses (the
-// secp256k1_const_lambda and beta constants of its sources; the tests check the pair).
+// 256), and its endomorphism's lambda and beta are those of libsecp256k1's GLV split (the
+// tests check the pair).
 struct Secp256k1Scalar {
   static constexpr std::string_view name = "secp256k1_fn";
   static constexpr std::string_view modulus = "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";

@@ -171,6 +171,22 @@ void record_msm(Device& device, Sequence& sequence, const MsmPlan& plan, const M
   }
 }
 
+// Records `msms` MSMs (scalar vectors) of the plan, after the points' images where the
+// scalars are split, which every MSM reads (the sequence keeps them until it finishes).
+template <ShortWeierstrass C, MsmScalarForm<C> S>
+void record_msms(Device& device, Sequence& sequence, const MsmPlan& plan, const MsmResultBuffers<C>& kept,
+                 std::span<const DeviceBuffer<Affine<C>>> parts, const DeviceBuffer<S>& scalars, std::uint32_t msms) {
+  DeviceBuffer<Affine<C>> split;
+  if constexpr (HasEndomorphism<C>) {
+    if (plan.scalar_parts == 2) {
+      split = sequence.transient<Affine<C>>(2 * plan.points, "msm split points");
+      sequence.run(split_points_kernel<C>(), msm_grid(plan.points), parts[0], split, std::uint32_t(plan.points));
+      parts = std::span(&split, 1);
+    }
+  }
+  for (std::uint32_t msm = 0; msm < msms; ++msm) record_msm<C, S>(device, sequence, plan, kept, parts, scalars, msm);
+}
+
 // `msms` MSMs of the plan's points: `parts` holds them, or their table of window multiples
 // where plan.fixed_base.
 template <ShortWeierstrass C, MsmScalarForm<C> S>
@@ -186,16 +202,7 @@ MsmBatchResult<C> run_msms(Device& device, const MsmPlan& plan, std::span<const 
   // planner places each batch's transients (and the scan's) where the previous batch's were.
   auto sequence = device.sequence();
   if (options.workspace) sequence.use_workspace(*options.workspace);
-  // Split scalars read the points and their images, made once for every MSM.
-  DeviceBuffer<Affine<C>> split;
-  if constexpr (HasEndomorphism<C>) {
-    if (plan.scalar_parts == 2) {
-      split = sequence.transient<Affine<C>>(2 * plan.points, "msm split points");
-      sequence.run(split_points_kernel<C>(), msm_grid(plan.points), parts[0], split, std::uint32_t(plan.points));
-      parts = std::span(&split, 1);
-    }
-  }
-  for (std::uint32_t msm = 0; msm < msms; ++msm) record_msm<C, S>(device, sequence, plan, buffers, parts, scalars, msm);
+  record_msms<C, S>(device, sequence, plan, buffers, parts, scalars, msms);
   to_affine(device, sequence, buffers.results, buffers.affine_results);
   sequence.run_and_wait();
   // What the MSM really held besides its inputs: the planned scratch and the kept buffers.
