@@ -36,12 +36,7 @@ using msm_test::CurveReference;
 template <class C>
 using E = curve::EndomorphismConstants<C>;
 
-template <std::size_t N>
-mpz_class value_of(const std::array<std::uint32_t, N>& limbs) {
-  mpz_class x = 0;
-  for (std::size_t j = N; j-- > 0;) x = (x << 32) + limbs[j];
-  return x;
-}
+using field_test::to_mpz;
 
 template <class C>
 mpz_class lambda() {
@@ -51,8 +46,8 @@ mpz_class lambda() {
 // The lattice vectors as signed GMP integers.
 template <class C>
 std::array<mpz_class, 4> basis() {
-  auto b = [](const auto& v) { return v.b_negative ? mpz_class(-value_of(v.b)) : value_of(v.b); };
-  return {value_of(E<C>::basis.v1.a), b(E<C>::basis.v1), value_of(E<C>::basis.v2.a), b(E<C>::basis.v2)};
+  auto b = [](const auto& v) { return v.b_negative ? mpz_class(-to_mpz(v.b)) : to_mpz(v.b); };
+  return {to_mpz(E<C>::basis.v1.a), b(E<C>::basis.v1), to_mpz(E<C>::basis.v2.a), b(E<C>::basis.v2)};
 }
 
 // k1 and k2 by the rounding the device does, in GMP: c_j = floor((k g_j + 2^(m-1)) / 2^m).
@@ -63,7 +58,7 @@ std::array<mpz_class, 2> split_in_gmp(const mpz_class& k) {
   auto [a1, b1, a2, b2] = basis<C>();
   // c1 = round(k b2 / det), c2 = round(-k b1 / det), det = a1 b2 - a2 b1 = +-r.
   const mpz_class det = a1 * b2 - a2 * b1;
-  mpz_class c1 = rounded(value_of(E<C>::g1)), c2 = rounded(value_of(E<C>::g2));
+  mpz_class c1 = rounded(to_mpz(E<C>::g1)), c2 = rounded(to_mpz(E<C>::g2));
   if ((b2 < 0) != (det < 0)) c1 = -c1;
   if ((b1 < 0) == (det < 0)) c2 = -c2;
   return {k - c1 * a1 - c2 * a2, -c1 * b1 - c2 * b2};
@@ -117,7 +112,7 @@ void check_split(sprig::Device& device) {
       std::array<std::uint32_t, S> magnitude;
       const std::uint32_t* at = &words[i * 2 * (S + 1) + h * (S + 1)];
       std::copy(at, at + S, magnitude.begin());
-      halves[h] = at[S] ? mpz_class(-value_of(magnitude)) : value_of(magnitude);
+      halves[h] = at[S] ? mpz_class(-to_mpz(magnitude)) : to_mpz(magnitude);
     }
     const mpz_class k = scalars[i] % r;
     const auto expected = split_in_gmp<C>(k);

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <array>
-#include <utility>
 
 #include "sprig/stdlib/curve/endomorphism.hpp"
 #include "sprig/stdlib/field/limb_chains.hpp"
@@ -16,17 +15,6 @@
 namespace sprig::curve::detail {
 
 using field::detail::Words;
-
-// Words j of f(j) (UInt has no default value to fill an array with).
-template <std::size_t N, class F>
-Words<N> words_from(F f) {
-  return [&]<std::size_t... J>(std::index_sequence<J...>) { return Words<N>{f(J)...}; }(std::make_index_sequence<N>{});
-}
-
-template <std::size_t N>
-Words<N> zero_words() {
-  return words_from<N>([](std::size_t) { return UInt(0u); });
-}
 
 template <std::size_t W>
 struct SplitHalf {
@@ -37,7 +25,7 @@ struct SplitHalf {
 // Words [shift, shift + Out) of k g + 2^(32 shift - 1): the top of k g / 2^(32 shift), rounded.
 template <std::size_t Out, std::size_t N, std::size_t G>
 Words<Out> rounded_top_of_product(const Words<N>& k, const Limbs<G>& g, std::size_t shift) {
-  Words<N + G> product = zero_words<N + G>();
+  Words<N + G> product = field::detail::constant_words(Limbs<N + G>{});
   for (std::size_t i = 0; i < N; ++i) {
     UInt carry(0u);
     for (std::size_t j = 0; j < G; ++j) {
@@ -49,7 +37,7 @@ Words<Out> rounded_top_of_product(const Words<N>& k, const Limbs<G>& g, std::siz
   }
   // The rounding half: bit 31 of word shift - 1, carried up through the words above.
   UInt carry = add_carry(product[shift - 1], UInt(0x80000000u));
-  Words<Out> top = zero_words<Out>();
+  Words<Out> top = field::detail::constant_words(Limbs<Out>{});
   for (std::size_t j = 0; j < Out; ++j) {
     UInt word = shift + j < N + G ? product[shift + j] : UInt(0u);
     top[j] = word + carry;
@@ -61,7 +49,7 @@ Words<Out> rounded_top_of_product(const Words<N>& k, const Limbs<G>& g, std::siz
 // The low Out words of c a for a constant a.
 template <std::size_t Out, std::size_t Cw, std::size_t A>
 Words<Out> low_product(const Words<Cw>& c, const Limbs<A>& a) {
-  Words<Out> product = zero_words<Out>();
+  Words<Out> product = field::detail::constant_words(Limbs<Out>{});
   for (std::size_t i = 0; i < Cw && i < Out; ++i) {
     UInt carry(0u);
     for (std::size_t j = 0; j < A && i + j < Out; ++j) {
@@ -108,11 +96,12 @@ std::array<SplitHalf<EndomorphismConstants<C>::split_words>, 2> split_scalar(
   const Words<Cw> c1 = rounded_top_of_product<Cw>(k, g(E::g1), E::shift_words);
   const Words<Cw> c2 = rounded_top_of_product<Cw>(k, g(E::g2), E::shift_words);
   // k1 = k - c1 a1 - c2 a2 (c1, c2, a1, a2 >= 0).
-  Words<S> k1 = words_from<S>([&](std::size_t j) { return j < E::N ? k[j] : UInt(0u); });
+  Words<S> k1 = field::detail::constant_words(Limbs<S>{});
+  for (std::size_t j = 0; j < S && j < E::N; ++j) k1[j] = k[j];
   add_signed(k1, low_product<S>(c1, E::basis.v1.a), true);
   add_signed(k1, low_product<S>(c2, E::basis.v2.a), true);
   // k2 = -c1 b1 - c2 b2: a term is subtracted where its b is positive.
-  Words<S> k2 = zero_words<S>();
+  Words<S> k2 = field::detail::constant_words(Limbs<S>{});
   add_signed(k2, low_product<S>(c1, E::basis.v1.b), !E::basis.v1.b_negative);
   add_signed(k2, low_product<S>(c2, E::basis.v2.b), !E::basis.v2.b_negative);
   return {magnitude_of(k1), magnitude_of(k2)};
