@@ -8,15 +8,16 @@
 //   bench_msm [--min-log 10] [--max-log 16] [--repeat 5] [--budget-mib 0] [--run-length 64]
 //             [--accumulation-workgroup 512] [--segment-length 32] [--limbs 32|64|29]
 //             [--curve bn254|bls12_381] [--batch-windows N] [--window-bits C] [--table] [--msms K]
-//             [--workspace] [--endomorphism]
+//             [--workspace] [--endomorphism auto|on|off]
 //   --table: the MSMs run over a table of the points' window multiples (curve::msm_table),
 //   built before the timing; its build time and bytes are printed beside the table.
 //   --msms K: each call is msm_batch() of K scalar vectors over the same points (points/s
 //   counts every vector's points).
 //   --workspace: every call places its temporaries in one kept Workspace (MsmOptions::
 //   workspace), so the timed calls allocate only their results.
-//   --endomorphism: scalars split by the curve's endomorphism (MsmOptions::endomorphism); each
-//   size's sum is checked against the unsplit MSM's.
+//   --endomorphism: whether scalars are split by the curve's endomorphism (MsmOptions::
+//   endomorphism; auto: where the library's rule says); each split size's sum is checked
+//   against the unsplit MSM's.
 //   bench_msm --plan 17     the memory plan at 2^17 points, without running anything
 //   bench_msm --profile 20  where one MSM of 2^20 points spends its GPU time, by kernel
 //                           (SPRIG_PROFILE=1 adds each kernel's registers and spills)
@@ -351,7 +352,7 @@ void bench(vk::Device& gpu, int min_log, int max_log, int repeat, const curve::M
                   curve::msm<G1>(gpu, p, k, options).point == sum ? "the same as" : "DIFFERENT FROM");
     if (plan.scalar_parts == 2) {
       curve::MsmOptions unsplit = options;
-      unsplit.endomorphism = false;
+      unsplit.endomorphism = curve::Endomorphism::Off;
       std::printf("2^%d with split scalars (%u windows): %s the unsplit MSM's sum\n", log_n, plan.windows,
                   curve::msm<G1>(gpu, p, k, unsplit).point == sum ? "the same as" : "DIFFERENT FROM");
     }
@@ -377,14 +378,14 @@ int main(int argc, char** argv) {
   int limbs = 0;  // 32 or 64; 0: the device's choice
   std::string curve_name = "bn254";
   int plan_log = 0, profile_log = 0;
-  bool table = false, workspace = false, endomorphism = false;
+  bool table = false, workspace = false;
+  std::string endomorphism = "auto";
   std::uint32_t msms = 1;
   for (int i = 1; i < argc; i += 2) {
     // Flags without a value.
     bool* flag = !std::strcmp(argv[i], "--table")          ? &table
-                 : !std::strcmp(argv[i], "--workspace")    ? &workspace
-                 : !std::strcmp(argv[i], "--endomorphism") ? &endomorphism
-                                                           : nullptr;
+                 : !std::strcmp(argv[i], "--workspace") ? &workspace
+                                                        : nullptr;
     if (flag) {
       *flag = true;
       --i;
@@ -405,6 +406,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--limbs")) limbs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--batch-windows")) batch_windows = std::uint32_t(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--window-bits")) window_bits = std::uint32_t(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--endomorphism")) endomorphism = argv[i + 1];
     else if (!std::strcmp(argv[i], "--msms")) msms = std::uint32_t(std::max(1, std::atoi(argv[i + 1])));
   }
   curve::MsmOptions options{.memory_budget = budget_mib << 20, .run_length = run_length, .segment_length = segment_length};
@@ -412,7 +414,12 @@ int main(int argc, char** argv) {
   options.windows_per_batch = batch_windows;
   options.window_bits = window_bits;
   if (workspace) options.workspace = Workspace();
-  options.endomorphism = endomorphism;
+  if (endomorphism == "on") options.endomorphism = curve::Endomorphism::On;
+  else if (endomorphism == "off") options.endomorphism = curve::Endomorphism::Off;
+  else if (endomorphism != "auto") {
+    std::fprintf(stderr, "bench_msm: --endomorphism takes auto, on or off, not %s\n", endomorphism.c_str());
+    return 2;
+  }
   if (limbs == 32) options.product_limbs = field::ProductLimbs::Bits32;
   if (limbs == 64) options.product_limbs = field::ProductLimbs::Bits64;
   if (limbs == 29) options.product_limbs = field::ProductLimbs::Bits29;

@@ -3,7 +3,8 @@
 // host's point multiples that check beta against lambda, the device's split of scalars
 // against the same rounding done in GMP, and split MSMs over every input the bucket method
 // treats specially, in batches, in the batch form, where the split does not fit and the MSM
-// runs without it, for a curve whose beta goes with the other lambda, and over secp256k1.
+// runs without it, for a curve whose beta goes with the other lambda, and over secp256k1;
+// and where Endomorphism::Auto splits.
 #include <catch2/catch.hpp>
 
 #include "msm_split_support.hpp"
@@ -81,14 +82,18 @@ TEST_CASE("a curve whose beta goes with the other lambda refuses to split, namin
   const std::size_t n = 5;
   msm_test::Progression<Bn254G1> inputs(n, 95);
   auto scalars = msm_test::random_scalars<Bn254G1>(n, 96);
-  CHECK_THROWS_WITH(curve::msm_plan<Bn254WithOtherBeta>(device, n, {.endomorphism = true}),
+  CHECK_THROWS_WITH(curve::msm_plan<Bn254WithOtherBeta>(device, n, {.endomorphism = curve::Endomorphism::On}),
                     Catch::Contains("bn254_other_beta: the endomorphism's beta and lambda do not go together"));
   auto points = device.upload(curve_test::affine_points<Bn254WithOtherBeta>(inputs.points));
   auto scalar_buffer = device.upload(msm_test::scalar_words<Bn254WithOtherBeta>(scalars));
-  CHECK_THROWS_AS(curve::msm<Bn254WithOtherBeta>(device, points, scalar_buffer, {.endomorphism = true}),
-                  std::logic_error);
+  CHECK_THROWS_AS(
+      curve::msm<Bn254WithOtherBeta>(device, points, scalar_buffer, {.endomorphism = curve::Endomorphism::On}),
+      std::logic_error);
+  // Auto would split 5 points: the same refusal.
+  CHECK_THROWS_AS(curve::msm<Bn254WithOtherBeta>(device, points, scalar_buffer), std::logic_error);
   // Unsplit, its MSMs are BN254's.
-  msm_test::check_point(curve::msm<Bn254WithOtherBeta>(device, points, scalar_buffer).point,
+  msm_test::check_point(
+      curve::msm<Bn254WithOtherBeta>(device, points, scalar_buffer, {.endomorphism = curve::Endomorphism::Off}).point,
                         msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
 }
 
@@ -99,7 +104,7 @@ TEST_CASE("the device splits scalars into halves that recombine modulo r, as GMP
 
 TEST_CASE("an MSM of split scalars is the sum of the products, for every special input") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
-  const curve::MsmOptions split{.endomorphism = true};
+  const curve::MsmOptions split{.endomorphism = curve::Endomorphism::On};
   for (std::size_t n : {1, 3, 97}) {
     msm_test::Progression<Bn254G1> inputs(n, 40 + n);
     auto scalars = special_scalars<Bn254G1>(n, 50 + n);
@@ -117,8 +122,9 @@ TEST_CASE("an MSM of split scalars is the sum of the products, for every special
     auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, split);
     msm_test::check_point(result.point, expected);
     // Windows of 8 bits: 16 cover the halves' 126 bits and one more, against 32 unsplit.
-    CHECK(curve::msm_plan<Bn254G1>(device, n, {.window_bits = 8, .endomorphism = true}).windows == 16);
-    auto narrow = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = 8, .endomorphism = true});
+    const curve::MsmOptions narrow_split{.window_bits = 8, .endomorphism = curve::Endomorphism::On};
+    CHECK(curve::msm_plan<Bn254G1>(device, n, narrow_split).windows == 16);
+    auto narrow = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, narrow_split);
     msm_test::check_point(narrow.point, expected);
     // Scalars in Montgomery form take the same split.
     auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
@@ -133,7 +139,7 @@ TEST_CASE("split-scalar MSMs in batches of windows and of points, and in the bat
   msm_test::Progression<Bn254G1> inputs(n, 60);
   auto scalars = special_scalars<Bn254G1>(n, 61);
   const RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
-  const curve::MsmOptions split{.window_bits = 6, .endomorphism = true};
+  const curve::MsmOptions split{.window_bits = 6, .endomorphism = curve::Endomorphism::On};
   const curve::MsmPlan whole = curve::msm_plan<Bn254G1>(device, n, split);
   REQUIRE(whole.scalar_parts == 2);
   REQUIRE(whole.batches == 1);
@@ -166,7 +172,7 @@ TEST_CASE("split-scalar MSMs in batches of windows and of points, and in the bat
   auto vectors = msm_test::scalar_vectors(inputs, 3, 62);
   auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
   auto batch = curve::msm_batch<Bn254G1>(device, points, device.upload(msm_test::scalar_words<Bn254G1>(vectors.all)),
-                                         {.endomorphism = true});
+                                         {.endomorphism = curve::Endomorphism::On});
   REQUIRE(batch.points.size() == 3);
   for (std::size_t v = 0; v < 3; ++v) msm_test::check_point(batch.points[v], vectors.sums[v]);
 }
@@ -179,11 +185,13 @@ TEST_CASE("an MSM runs without the split where its points' images do not fit, or
   const RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
   // A budget that holds the unsplit plan in batches of one window but not the 2n points
   // of the split one.
-  const curve::MsmPlan unsplit = curve::msm_plan<Bn254G1>(device, n, {.window_bits = 6});
+  const curve::MsmPlan unsplit =
+      curve::msm_plan<Bn254G1>(device, n, {.window_bits = 6, .endomorphism = curve::Endomorphism::Off});
   std::uint64_t budget = 0;
   for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), unsplit, 1, n)) budget += b.bytes;
   REQUIRE(budget < 2 * n * sizeof(curve::Affine<Bn254G1>));
-  const curve::MsmOptions options{.window_bits = 6, .memory_budget = budget, .endomorphism = true};
+  const curve::MsmOptions options{
+      .window_bits = 6, .memory_budget = budget, .endomorphism = curve::Endomorphism::On};
   const curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, options);
   CHECK(plan.scalar_parts == 1);
   CHECK(plan.windows_per_batch == 1);
@@ -191,9 +199,9 @@ TEST_CASE("an MSM runs without the split where its points' images do not fit, or
   // A table's windows need no Horner's rule and share one reduction: the option is ignored.
   auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
   auto table = curve::msm_table<Bn254G1>(device, points, {.window_bits = 8});
-  CHECK(curve::msm_plan<Bn254G1>(device, table, {.endomorphism = true}).scalar_parts == 1);
+  CHECK(curve::msm_plan<Bn254G1>(device, table, {.endomorphism = curve::Endomorphism::On}).scalar_parts == 1);
   auto over_table = curve::msm<Bn254G1>(device, table, device.upload(msm_test::scalar_words<Bn254G1>(scalars)),
-                                        {.endomorphism = true});
+                                        {.endomorphism = curve::Endomorphism::On});
   msm_test::check_point(over_table.point, expected);
 }
 
@@ -209,10 +217,49 @@ TEST_CASE("secp256k1, whose r fills 256 bits, splits its scalars and sums its MS
     for (std::uint32_t c : {0u, 16u}) {
       for (bool split : {false, true}) {
         INFO("c = " << c << (split ? ", split" : ""));
-        const curve::MsmOptions options{.window_bits = c, .endomorphism = split};
+        const curve::MsmOptions options{.window_bits = c,
+                                        .endomorphism = split ? curve::Endomorphism::On : curve::Endomorphism::Off};
         CHECK(curve::msm_plan<Secp256k1>(device, n, options).scalar_parts == (split ? 2u : 1u));
         msm_test::check_point(msm_test::run_msm<Secp256k1>(device, inputs.points, scalars, options).point, expected);
       }
     }
   }
+}
+
+// Auto splits up to msm_split_largest_points points where the split plan's temporaries are
+// at most msm_split_most_memory times the unsplit plan's, and where the split plan fits.
+TEST_CASE("Endomorphism::Auto splits small MSMs, but not where it would cost half the memory again") {
+  sprig::Device& device = test::device(SPRIG_BACKEND);
+  auto parts = [&](std::uint64_t n, curve::MsmOptions options = {}) {
+    return curve::msm_plan<Bn254G1>(device, n, options).scalar_parts;
+  };
+  for (std::uint64_t log_n : {0, 10, 16, 17, 18, 20, 21}) {
+    const std::uint64_t n = std::uint64_t(1) << log_n;
+    const curve::MsmPlan split = curve::msm_plan<Bn254G1>(device, n, {.endomorphism = curve::Endomorphism::On});
+    const curve::MsmPlan unsplit = curve::msm_plan<Bn254G1>(device, n, {.endomorphism = curve::Endomorphism::Off});
+    INFO("2^" << log_n << " points: " << split.peak_bytes() << " bytes split, " << unsplit.peak_bytes() << " unsplit");
+    CHECK(parts(n) == (curve::detail::msm_split_pays(split, unsplit) ? 2u : 1u));
+  }
+  CHECK(parts(1) == 2);
+  CHECK(parts(1u << 16) == 2);
+  // 2^17 points would take 16 MiB of split points and one batch instead of two: unsplit,
+  // the MSM keeps to its 34 MiB (msm_memory_test.cpp).
+  CHECK(parts(1u << 17) == 1);
+  CHECK(parts((1u << 20) + 1) == 1);
+  // A budget that holds one window of the unsplit plan but not the 2n split points: Auto
+  // takes the unsplit plan in batches.
+  const std::uint64_t n = 1000;
+  const curve::MsmPlan unsplit = curve::msm_plan<Bn254G1>(device, n, {.endomorphism = curve::Endomorphism::Off});
+  std::uint64_t one_window = 0;
+  for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), unsplit, 1, n))
+    one_window += b.bytes;
+  REQUIRE(one_window < 2 * n * sizeof(curve::Affine<Bn254G1>));
+  const curve::MsmOptions tight{.memory_budget = one_window};
+  CHECK(parts(n, tight) == 1);
+  msm_test::Progression<Bn254G1> inputs(n, 97);
+  auto scalars = msm_test::random_scalars<Bn254G1>(n, 98);
+  auto point_buffer = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
+  auto result = curve::msm<Bn254G1>(device, point_buffer, device.upload(msm_test::scalar_words<Bn254G1>(scalars)), tight);
+  CHECK(result.peak_device_bytes <= tight.memory_budget);
+  msm_test::check_point(result.point, msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars));
 }

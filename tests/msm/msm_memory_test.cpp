@@ -1,7 +1,8 @@
 // The MSM's memory plan: the window rule, the buffers and their bytes, batches of windows
 // under a budget (one, two or many give the same point, for one scalar vector or several),
 // the refusal of a budget below one window's buffers, the reported peak, and a workspace kept
-// across calls.
+// across calls. The plans here are unsplit (Endomorphism::Off); msm_endomorphism_test.cpp
+// batches split ones.
 #include <catch2/catch.hpp>
 
 #include "msm_test_support.hpp"
@@ -14,12 +15,14 @@ using msm_test::RefPoint;
 namespace {
 
 constexpr std::uint64_t mib = 1u << 20;
+constexpr curve::Endomorphism unsplit = curve::Endomorphism::Off;
 
 // The plan's bytes with `windows` windows of `points` points (0: all n) per batch, for
 // `msms` scalar vectors.
 std::uint64_t bytes_with(const Device& device, std::uint64_t n, std::uint32_t windows, std::uint64_t points = 0,
                          std::uint32_t window_bits = 0, std::uint32_t msms = 1) {
-  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, {.window_bits = window_bits}, msms);
+  const curve::MsmOptions options{.window_bits = window_bits, .endomorphism = unsplit};
+  curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, options, msms);
   std::uint64_t sum = 0;
   for (const curve::MsmBuffer& b : curve::detail::msm_buffers<Bn254G1>(device.info(), plan, windows, points ? points : n))
     sum += b.bytes;
@@ -101,7 +104,7 @@ TEST_CASE("budgets giving one, two and many batches of windows give the same MSM
   msm_test::Progression<Bn254G1> inputs(n, 22);
   auto scalars = msm_test::random_scalars<Bn254G1>(n, 23);
   RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
-  const std::uint32_t windows = curve::msm_plan<Bn254G1>(device, n).windows;
+  const std::uint32_t windows = curve::msm_plan<Bn254G1>(device, n, {.endomorphism = unsplit}).windows;
   struct Case {
     std::uint64_t budget;
     std::uint32_t batches;
@@ -112,7 +115,8 @@ TEST_CASE("budgets giving one, two and many batches of windows give the same MSM
                           {bytes_with(device, n, 1), windows}};
   std::vector<curve::Affine<Bn254G1>> points;
   for (const Case& c : cases) {
-    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.memory_budget = c.budget});
+    const curve::MsmOptions options{.memory_budget = c.budget, .endomorphism = unsplit};
+    auto result = msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, options);
     INFO("budget " << c.budget);
     CHECK(result.batches == c.batches);
     CHECK((c.budget == 0 || result.peak_device_bytes <= c.budget));
@@ -134,7 +138,8 @@ TEST_CASE("budgets below one window of all points split the points into batches,
   for (std::size_t i = 1000; i < 1100; ++i) scalars[i] = 77;  // one bucket across two batches of points
   scalars[5] = 0;
   RefPoint expected = msm_test::sum_by_logs<Bn254G1>(inputs.logs, scalars);
-  const std::uint32_t windows = curve::msm_plan<Bn254G1>(device, n, {.window_bits = c}).windows;
+  const curve::MsmOptions unbounded{.window_bits = c, .endomorphism = unsplit};
+  const std::uint32_t windows = curve::msm_plan<Bn254G1>(device, n, unbounded).windows;
   struct Case {
     std::uint64_t budget, points_per_batch, point_batches;
   };
@@ -143,7 +148,7 @@ TEST_CASE("budgets below one window of all points split the points into batches,
   for (const Case& batching : {Case{bytes_with(device, n, 1, 0, c) - 1, 1050, 2},
                                Case{bytes_with(device, n, 1, 1050, c) - 1, 1024, 3}}) {
     INFO("budget " << batching.budget);
-    const curve::MsmOptions options{.window_bits = c, .memory_budget = batching.budget};
+    const curve::MsmOptions options{.window_bits = c, .memory_budget = batching.budget, .endomorphism = unsplit};
     curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, n, options);
     CHECK(plan.windows_per_batch == 1);
     CHECK(plan.points_per_batch == batching.points_per_batch);
@@ -154,7 +159,8 @@ TEST_CASE("budgets below one window of all points split the points into batches,
   }
   const std::uint64_t fewest = bytes_with(device, n, 1, 1024, c);
   CHECK_THROWS_WITH(
-      msm_test::run_msm<Bn254G1>(device, inputs.points, scalars, {.window_bits = c, .memory_budget = fewest - 1}),
+      msm_test::run_msm<Bn254G1>(device, inputs.points, scalars,
+                                 {.window_bits = c, .memory_budget = fewest - 1, .endomorphism = unsplit}),
       Catch::Contains("2100 points in windows of 6 bits ask for " + std::to_string(fewest) +
                       " bytes of temporaries with one window of 1024 points per batch"));
 }
@@ -170,7 +176,8 @@ TEST_CASE("msm_batch under budgets of many batches sums each vector") {
   auto scalars = msm_test::scalar_vectors(inputs, vectors, 51);
   auto points = device.upload(curve_test::affine_points<Bn254G1>(inputs.points));
   auto words = device.upload(msm_test::scalar_words<Bn254G1>(scalars.all));
-  const curve::MsmPlan whole = curve::msm_plan<Bn254G1>(device, n, {.window_bits = c}, vectors);
+  const curve::MsmPlan whole =
+      curve::msm_plan<Bn254G1>(device, n, {.window_bits = c, .endomorphism = unsplit}, vectors);
   CHECK(whole.buffer("window_sums").bytes == std::uint64_t(vectors) * whole.windows * sizeof(curve::Xyzz<Bn254G1>));
   struct Case {
     std::uint64_t budget;
@@ -181,7 +188,8 @@ TEST_CASE("msm_batch under budgets of many batches sums each vector") {
                                Case{bytes_with(device, n, 1, 1050, c, vectors), 2 * whole.windows}}) {
     const std::uint64_t budget = batching.budget;
     INFO("budget " << budget);
-    auto result = curve::msm_batch<Bn254G1>(device, points, words, {.window_bits = c, .memory_budget = budget});
+    auto result = curve::msm_batch<Bn254G1>(device, points, words,
+                                            {.window_bits = c, .memory_budget = budget, .endomorphism = unsplit});
     CHECK(result.batches == batching.batches);
     CHECK(result.peak_device_bytes <= budget);
     REQUIRE(result.points.size() == vectors);
@@ -196,7 +204,8 @@ TEST_CASE("an MSM refuses a budget below its buffers for one window, naming the 
   msm_test::Progression<Bn254G1> inputs(3, 24);
   auto points = device.upload(std::vector<curve::Affine<Bn254G1>>(n, curve::Affine<Bn254G1>::generator()));
   auto scalars = device.upload(std::vector<curve::MsmScalar<Bn254G1>>(n));
-  CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, points, scalars, {.memory_budget = needed - 1}),
+  const curve::MsmOptions too_small{.memory_budget = needed - 1, .endomorphism = unsplit};
+  CHECK_THROWS_WITH(curve::msm<Bn254G1>(device, points, scalars, too_small),
                     Catch::Contains("1000 points in windows of 8 bits ask for " + std::to_string(needed) +
                                     " bytes of temporaries with one window of 1000 points per batch: the budget allows " +
                                     std::to_string(needed - 1) + " bytes; the largest buffer is 'buckets'"));
@@ -225,7 +234,7 @@ TEST_CASE("an MSM plan splits points whose buffers of one window exceed the devi
 TEST_CASE("MSMs given one workspace allocate their temporaries only when the plan grows") {
   sprig::Device& device = test::device(SPRIG_BACKEND);
   Workspace workspace;
-  const curve::MsmOptions options{.workspace = workspace};
+  const curve::MsmOptions options{.workspace = workspace, .endomorphism = unsplit};
   auto run = [&](std::uint64_t n, unsigned long seed, std::uint64_t budget = 0) {
     msm_test::Progression<Bn254G1> inputs(n, seed);
     auto scalars = msm_test::random_scalars<Bn254G1>(n, seed + 1);
@@ -239,7 +248,7 @@ TEST_CASE("MSMs given one workspace allocate their temporaries only when the pla
   auto first = run(300, 31);
   CHECK(workspace.allocations() == 1);
   // The workspace holds the plan's scratch: the peak less the window sums and results kept.
-  const curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, 300);
+  const curve::MsmPlan plan = curve::msm_plan<Bn254G1>(device, 300, options);
   CHECK(workspace.bytes() == first.peak_device_bytes - plan.buffer("window_sums").bytes -
                                  sizeof(curve::Xyzz<Bn254G1>) - sizeof(curve::Affine<Bn254G1>));
   const std::uint64_t held = workspace.bytes();

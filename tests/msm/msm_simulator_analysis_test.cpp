@@ -43,7 +43,7 @@ TEST_CASE("the simulator reports no problem in the MSM kernels") {
   CHECK(both.points == std::vector<curve::Affine<Bn254G1>>{first.point, first.point});
   // Scalars split by the endomorphism: the points' images, two rows of digits a window, in
   // one batch and in several.
-  const curve::MsmOptions split{.window_bits = 8, .endomorphism = true};
+  const curve::MsmOptions split{.window_bits = 8, .endomorphism = curve::Endomorphism::On};
   CHECK(msm_test::run_msm<Bn254G1>(dev, inputs.points, scalars, split).point == first.point);
   curve::MsmOptions split_batched = split;
   split_batched.memory_budget = curve::msm_plan<Bn254G1>(dev, n, split).peak_bytes() / 2;

@@ -63,7 +63,7 @@ TEST_CASE("BLS12-381 MSMs match GMP") {
     msm_test::Progression<Bls12381G1> inputs(n, 21);
     inputs.points[4] = RefPoint::at_infinity();
     auto scalars = msm_split_test::special_scalars<Bls12381G1>(n, 22);
-    const curve::MsmOptions split{.endomorphism = true};
+    const curve::MsmOptions split{.endomorphism = curve::Endomorphism::On};
     CHECK(curve::msm_plan<Bls12381G1>(device, n, split).scalar_parts == 2);
     auto result = msm_test::run_msm<Bls12381G1>(device, inputs.points, scalars, split);
     msm_test::check_point(result.point, msm_test::naive_sum<Bls12381G1>(inputs.points, scalars));

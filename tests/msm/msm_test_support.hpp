@@ -85,13 +85,25 @@ std::vector<sprig::curve::MsmScalar<C>> scalar_words(const std::vector<mpz_class
   return words;
 }
 
+// The MSM under `options`. Where they leave the split to the library (Endomorphism::Auto,
+// which splits most small MSMs) on a curve with an endomorphism, the MSM also runs unsplit
+// and must give the same point, so that every test's inputs reach both paths.
 template <class C>
 sprig::curve::MsmResult<C> run_msm(sprig::Device& device, const std::vector<RefPoint>& points,
                                    const std::vector<mpz_class>& scalars,
                                    const sprig::curve::MsmOptions& options = {}) {
   auto point_buffer = device.upload(curve_test::affine_points<C>(points));
   auto scalar_buffer = device.upload(scalar_words<C>(scalars));
-  return sprig::curve::msm<C>(device, point_buffer, scalar_buffer, options);
+  auto result = sprig::curve::msm<C>(device, point_buffer, scalar_buffer, options);
+  if constexpr (sprig::curve::HasEndomorphism<C>) {
+    if (options.endomorphism == sprig::curve::Endomorphism::Auto) {
+      sprig::curve::MsmOptions unsplit = options;
+      unsplit.endomorphism = sprig::curve::Endomorphism::Off;
+      INFO("the MSM without the split");
+      CHECK(sprig::curve::msm<C>(device, point_buffer, scalar_buffer, unsplit).point == result.point);
+    }
+  }
+  return result;
 }
 
 // The MSM's point against the expected one, as points and limb for limb.

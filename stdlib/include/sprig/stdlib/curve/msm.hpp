@@ -5,7 +5,7 @@
 //   auto many = curve::msm_batch<curve::Bn254G1>(device, points, scalar_vectors);
 //   auto table = curve::msm_table<curve::Bn254G1>(device, points);   // fixed points: msm_table.hpp
 //   auto again = curve::msm<curve::Bn254G1>(device, table, scalars);
-//   auto split = curve::msm<curve::Bn254G1>(device, points, scalars, {.endomorphism = true});
+//   auto split = curve::msm<curve::Bn254G1>(device, points, scalars, {.endomorphism = curve::Endomorphism::On});
 //                // scalars split by the curve's endomorphism (endomorphism.hpp, msm_plan.hpp)
 //
 // Scalars are curve::MsmScalar<C> (the scalar field's Canonical struct): 256-bit integers
@@ -180,7 +180,7 @@ void record_msms(Device& device, Sequence& sequence, const MsmPlan& plan, const 
   if constexpr (HasEndomorphism<C>) {
     if (plan.scalar_parts == 2) {
       split = sequence.transient<Affine<C>>(2 * plan.points, "msm split points");
-      sequence.run(split_points_kernel<C>(), msm_grid(plan.points), parts[0], split, std::uint32_t(plan.points));
+      record_split_points<C>(sequence, parts[0], split, plan.points);
       parts = std::span(&split, 1);
     }
   }

@@ -24,6 +24,13 @@
 
 namespace sprig::curve {
 
+// Whether an MSM splits its scalars by the curve's endomorphism (MsmOptions::endomorphism).
+enum class Endomorphism {
+  Auto,  // where the split was measured faster and takes little more memory (msm_split_pays)
+  On,    // wherever the curve, the budget and the bindings allow
+  Off,
+};
+
 struct MsmOptions {
   // Bits per window, c (2 to 24); 0: chosen from n (msm_window_bits).
   std::uint32_t window_bits = 0;
@@ -53,14 +60,14 @@ struct MsmOptions {
   // until it is released, whatever a later call's budget; without one, each call allocates
   // its temporaries and frees them on return.
   std::optional<Workspace> workspace = std::nullopt;
-  // Splits each scalar by the curve's endomorphism (endomorphism.hpp) into two of about half
-  // its bits, over the points and their images (beta x, y): twice the points in half the
-  // windows, so half the buckets to reduce and half of Horner's doublings, for a buffer of
-  // 2n points (the points and their images) and the same additions. Where the curve has no
-  // endomorphism, over a table of window multiples (which has no Horner's rule and one
-  // reduction), or where that buffer does not fit the budget or one binding, the MSM runs
-  // without it: MsmPlan::scalar_parts says which.
-  bool endomorphism = false;
+  // Whether to split each scalar by the curve's endomorphism (endomorphism.hpp) into two of
+  // about half its bits, over the points and their images (beta x, y): twice the points in
+  // half the windows, so half the buckets to reduce and half of Horner's doublings, for a
+  // buffer of 2n points (the points and their images) and the same additions. Where the
+  // curve has no endomorphism, over a table of window multiples (which has no Horner's rule
+  // and one reduction), or where that buffer does not fit the budget or one binding, the MSM
+  // runs without it: MsmPlan::scalar_parts says which.
+  Endomorphism endomorphism = Endomorphism::Auto;
 };
 
 // The stages, in the order one batch of windows runs them.
@@ -285,6 +292,20 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
 
 namespace detail {
 
+// Endomorphism::Auto splits the scalars of at most this many points: on an H200 the split
+// was 1.2-1.4x faster from 2^10 to 2^16 points and 1.06x at 2^20, but slower from 2^21 (its
+// accumulation and reduction over 2^18 buckets a window; docs/msm.md).
+inline constexpr std::uint64_t msm_split_largest_points = std::uint64_t(1) << 20;
+// ... where the split plan's temporaries are at most this many times the unsplit plan's.
+// Where the split halves the buckets its 2n points cost little (2^16 and 2^18 points: the
+// same bytes), but where points outweigh buckets they cost up to 1.8x: 2^17 points would
+// take 48 MiB instead of 32 and 2^20 points 353 instead of 243, for 1.4x and 1.06x the speed.
+inline constexpr double msm_split_most_memory = 1.5;
+inline bool msm_split_pays(const MsmPlan& split, const MsmPlan& unsplit) {
+  return split.points <= msm_split_largest_points &&
+         double(split.peak_bytes()) <= msm_split_most_memory * double(unsplit.peak_bytes());
+}
+
 // plan_msm's plan with `scalar_parts` parts a scalar (1, or 2 split by the endomorphism).
 template <ShortWeierstrass C>
 MsmPlan plan_msm_in_parts(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options,
@@ -395,19 +416,32 @@ MsmPlan plan_msm_in_parts(const DeviceInfo& device, std::uint64_t n, std::uint32
 // msm_batch_entries entries and a table part's windows. A budget (or binding) too
 // small for one window per batch throws std::invalid_argument with the bytes asked for, the
 // budget and the largest buffer. Split scalars (MsmOptions::endomorphism) are planned where
-// the curve allows them and they fit, else the plan is the one without; a curve whose beta
-// and lambda do not go together throws std::logic_error (check_endomorphism_pairing).
+// the curve allows them, they fit and they are asked for (On) or pay (Auto: msm_split_pays),
+// else the plan is the one without; a split plan for a curve whose beta and lambda do not go
+// together throws std::logic_error (check_endomorphism_pairing).
 template <ShortWeierstrass C>
 MsmPlan plan_msm(const DeviceInfo& device, std::uint64_t n, std::uint32_t msms, const MsmOptions& options,
                  std::uint32_t table_part_windows = 0) {
   if constexpr (HasEndomorphism<C>) {
-    if (options.endomorphism && table_part_windows == 0) {
-      check_endomorphism_pairing<C>();
+    if (options.endomorphism != Endomorphism::Off && table_part_windows == 0) {
+      std::optional<MsmPlan> split, unsplit;
       try {
-        return detail::plan_msm_in_parts<C>(device, n, msms, options, table_part_windows, 2);
+        split = detail::plan_msm_in_parts<C>(device, n, msms, options, table_part_windows, 2);
       } catch (const std::invalid_argument&) {
         // Too large for the budget or a binding with the images: the plan without them says
         // why, if it does not fit either.
+      }
+      if (split && options.endomorphism == Endomorphism::Auto) {
+        try {
+          unsplit = detail::plan_msm_in_parts<C>(device, n, msms, options, table_part_windows, 1);
+        } catch (const std::invalid_argument&) {
+          // Only the split plan fits.
+        }
+        if (unsplit && !detail::msm_split_pays(*split, *unsplit)) return *unsplit;
+      }
+      if (split) {
+        check_endomorphism_pairing<C>();
+        return *split;
       }
     }
   }
