@@ -383,7 +383,7 @@ int main(int argc, char** argv) {
   std::uint32_t msms = 1;
   for (int i = 1; i < argc; i += 2) {
     // Flags without a value.
-    bool* flag = !std::strcmp(argv[i], "--table")          ? &table
+    bool* flag = !std::strcmp(argv[i], "--table")       ? &table
                  : !std::strcmp(argv[i], "--workspace") ? &workspace
                                                         : nullptr;
     if (flag) {

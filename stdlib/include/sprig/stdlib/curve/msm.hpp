@@ -6,7 +6,8 @@
 //   auto table = curve::msm_table<curve::Bn254G1>(device, points);   // fixed points: msm_table.hpp
 //   auto again = curve::msm<curve::Bn254G1>(device, table, scalars);
 //   auto split = curve::msm<curve::Bn254G1>(device, points, scalars, {.endomorphism = curve::Endomorphism::On});
-//                // scalars split by the curve's endomorphism (endomorphism.hpp, msm_plan.hpp)
+//                // scalars split by the curve's endomorphism wherever it fits, not only where
+//                // the default (Auto) finds it pays (endomorphism.hpp, msm_plan.hpp)
 //
 // Scalars are curve::MsmScalar<C> (the scalar field's Canonical struct): 256-bit integers
 // as eight 32-bit words, least significant first. Any 256-bit value is accepted and reduced

@@ -293,8 +293,8 @@ std::vector<MsmBuffer> msm_buffers(const DeviceInfo& device, const MsmPlan& plan
 namespace detail {
 
 // Endomorphism::Auto splits the scalars of at most this many points: on an H200 the split
-// was 1.2-1.4x faster from 2^10 to 2^16 points and 1.06x at 2^20, but slower from 2^21 (its
-// accumulation and reduction over 2^18 buckets a window; docs/msm.md).
+// was 1.1-1.4x faster from 2^10 to 2^19 points and 1.06x at 2^20, but mostly slower from
+// 2^21, where its windows round up worse over 2^18 buckets and more (docs/msm.md).
 inline constexpr std::uint64_t msm_split_largest_points = std::uint64_t(1) << 20;
 // ... where the split plan's temporaries are at most this many times the unsplit plan's.
 // Where the split halves the buckets its 2n points cost little (2^16 and 2^18 points: the
