@@ -125,9 +125,7 @@ class DigitPassStages {
 
   // Ranks the tile's keys per digit, stably: for each run of subgroup_size keys, lanes
   // whose digits are equal find each other with 8 ballots; the lowest of them adds the
-  // group's size to the subgroup's count of that digit (two 16-bit counts a scratch word)
-  // and hands the count it replaced to its group by a shuffle. One subgroup barrier a key
-  // orders its atomics before the next key's, which stability depends on.
+  // group's size to the subgroup's count of that digit (two 16-bit counts a scratch word).
   RankedKeys<K> rank_keys(const ReadBuffer<K>& keys_in, const TileBounds& bounds, const UInt& count,
                           const UInt& shift, const UInt& mask) {
     RankedKeys<K> ranked{load_items(keys_in, bounds, count, shape_.tile, Expr<K>(K(0))), {}};
@@ -142,13 +140,11 @@ class DigitPassStages {
       }
       UInt before = ballot_exclusive_bit_count(peers);
       UInt word = subgroup_ * (radix / 2) + (digit >> 1u), half = (digit & 1u) * 16u;
-      Var<std::uint32_t> replaced = 0u;  // stays 0 where the key is past the end
-      if_(valid && before == 0u, [&] {
-        replaced = atomic_add(scratch_[word], ballot_bit_count(peers) << half, MemoryOrder::Relaxed, Scope::Workgroup);
-      });
-      UInt leader = select(valid, ballot_find_lsb(peers), subgroup_invocation_id());
-      UInt earlier_runs = (subgroup_shuffle(replaced.load(), leader) >> half) & 0xFFFFu;
+      UInt earlier_runs = (UInt(scratch_[word]) >> half) & 0xFFFFu;
       ranked.rank.push_back(earlier_runs + before);
+      subgroup_barrier(Orders::Shared);  // everyone has read before the counts move on
+      if_(valid && before == 0u,
+          [&] { atomic_add(scratch_[word], ballot_bit_count(peers) << half, MemoryOrder::Relaxed, Scope::Workgroup); });
       subgroup_barrier(Orders::Shared);
     }
     barrier();
