@@ -85,9 +85,9 @@ std::vector<sprig::curve::MsmScalar<C>> scalar_words(const std::vector<mpz_class
   return words;
 }
 
-// The MSM under `options`. Where they leave the split to the library (Endomorphism::Auto,
-// which splits most small MSMs) on a curve with an endomorphism, the MSM also runs unsplit
-// and must give the same point, so that every test's inputs reach both paths.
+// The MSM under `options`. Where they leave the split to the library (Endomorphism::Auto)
+// and it splits (most small MSMs do), the MSM also runs unsplit and must give the same
+// point, so that every test's inputs reach both paths.
 template <class C>
 sprig::curve::MsmResult<C> run_msm(sprig::Device& device, const std::vector<RefPoint>& points,
                                    const std::vector<mpz_class>& scalars,
@@ -96,7 +96,8 @@ sprig::curve::MsmResult<C> run_msm(sprig::Device& device, const std::vector<RefP
   auto scalar_buffer = device.upload(scalar_words<C>(scalars));
   auto result = sprig::curve::msm<C>(device, point_buffer, scalar_buffer, options);
   if constexpr (sprig::curve::HasEndomorphism<C>) {
-    if (options.endomorphism == sprig::curve::Endomorphism::Auto) {
+    if (options.endomorphism == sprig::curve::Endomorphism::Auto &&
+        sprig::curve::msm_plan<C>(device, points.size(), options).scalar_parts == 2) {
       sprig::curve::MsmOptions unsplit = options;
       unsplit.endomorphism = sprig::curve::Endomorphism::Off;
       INFO("the MSM without the split");

@@ -41,7 +41,7 @@ const auto& split_image_x_kernel() {
 template <HasEndomorphism C>
 void record_split_points(Sequence& sequence, const DeviceBuffer<Affine<C>>& points,
                          const DeviceBuffer<Affine<C>>& split, std::uint64_t n) {
-  const std::size_t bytes = split.bytes() / 2;
+  const std::size_t bytes = n * sizeof(Affine<C>);
   sequence.copy(points, 0, split, 0, bytes);
   sequence.copy(points, 0, split, bytes, bytes);
   sequence.run(split_image_x_kernel<C>(), msm_grid(n), points, split, std::uint32_t(n));
