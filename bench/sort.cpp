@@ -136,6 +136,41 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
 
+  // Tiles a workgroup sorts one after another (SortOptions::tiles_per_workgroup): where
+  // default_tiles_per_workgroup's rule comes from.
+  std::printf("radix_sort<uint32> by tiles a workgroup (ms; the first column is the sort's own choice)\n\n"
+              "| elements | keys, chosen | 1 | 2 | 4 | 8 | pairs, chosen | 1 | 4 |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (int log_n : args.log_sizes) {
+    std::size_t n = std::size_t(1) << log_n;
+    if (!fits(gpu, n * 8)) continue;
+    std::vector<std::uint32_t> host = random_keys(log_n);
+    auto pristine = gpu.upload(host);
+    auto keys = gpu.alloc<std::uint32_t>(n), values = gpu.alloc<std::uint32_t>(n);
+    std::printf("| 2^%d", log_n);
+    for (bool pairs : {false, true}) {
+      auto restore = [&](Sequence& s) {
+        record_copy(s, pristine, keys);
+        if (pairs) record_copy(s, pristine, values);
+      };
+      double restore_ms = time_ms(gpu, args.repeat, restore);
+      for (std::uint32_t tiles : pairs ? std::vector<std::uint32_t>{0, 1, 4} : std::vector<std::uint32_t>{0, 1, 2, 4, 8}) {
+        SortScratch<std::uint32_t> scratch;
+        SortOptions options;
+        options.tiles_per_workgroup = tiles;
+        double ms = time_ms(gpu, args.repeat, [&](Sequence& s) {
+          restore(s);
+          if (pairs) radix_sort(gpu, s, keys, values, scratch, options);
+          else radix_sort(gpu, s, keys, scratch, options);
+        }) - restore_ms;
+        check_sorted(gpu, keys, host, log_n);
+        std::printf(" | %.4f", ms);
+      }
+    }
+    std::printf(" |\n");
+    std::fflush(stdout);
+  }
+  std::printf("\n");
+
   // Under a memory budget (SortOptions::memory_budget): chunks sorted and merged, at the
   // largest size. The budget's fraction of what the plain sort's temporaries take.
   {

@@ -111,6 +111,39 @@ TEST_CASE("a bit range sorts by those bits only, stably, in both pass modes") {
   check_pairs(*t.device, keys64, SortOptions{30, 50, mode});
 }
 
+TEST_CASE("workgroups that sort several tiles each sort keys, pairs and uint64 keys as one tile each does") {
+  auto t = STDLIB_TARGET;
+  std::uint32_t tiles = GENERATE(2u, 3u, 4u);
+  // Tile counts that the workgroups' share divides and does not, a partial last tile, and a
+  // workgroup left with one tile.
+  for (std::size_t n : sizes_for(t, {4099, 65537, 300007})) {
+    INFO(t.name << " n=" << n << " tiles a workgroup " << tiles);
+    SortOptions options;
+    options.tiles_per_workgroup = tiles;
+    auto keys = random_values<std::uint32_t>(n, std::uint32_t(n) + tiles);
+    auto k = t.device->upload(keys);
+    radix_sort(*t.device, k, options);
+    std::sort(keys.begin(), keys.end());
+    REQUIRE(stdlib_test::first_difference(t.device->download(k), keys) == "");
+    check_pairs(*t.device, keys_for<std::uint32_t>(n, Distribution::FewDistinct, 24), options);
+    options.end_bit = 64;
+    check_pairs(*t.device, keys_for<std::uint64_t>(n, Distribution::Random, 25), options);
+  }
+}
+
+TEST_CASE("the sort chooses several tiles a workgroup for many tiles of keys alone, and refuses more than 16") {
+  auto t = STDLIB_TARGET;
+  CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(false, std::size_t(1) << 14) == 4);
+  CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(false, (std::size_t(1) << 14) - 1) == 1);
+  CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(true, std::size_t(1) << 20) == 1);
+  CHECK(detail::default_tiles_per_workgroup<std::uint64_t>(false, std::size_t(1) << 20) == 1);
+  SortOptions options;
+  options.tiles_per_workgroup = 17;
+  auto k = t.device->upload(random_values<std::uint32_t>(1000, 26));
+  REQUIRE_THROWS_WITH(radix_sort(*t.device, k, options),
+                      Catch::Matchers::Contains("tiles_per_workgroup is 17; it takes 1 to 16"));
+}
+
 // The tile shapes sort_shape gives (docs/benchmarks.md measures them on the H100): workgroups
 // of 1024 with as many items as fit, pairs as large as keys alone since their values pass
 // through shared memory after the keys, and smaller workgroups where 1024 are not allowed.

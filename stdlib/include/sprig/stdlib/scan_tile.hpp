@@ -29,15 +29,13 @@ inline UInt tiles_covering(const UInt& count, const TileShape& shape) {
   return count / shape.elements() + select(count % shape.elements() != 0u, 1u, 0u);
 }
 
-// Loads this invocation's items of a tile (identity past the end).
+// Loads this invocation's items of a tile into `items` (identity past the end).
 template <DeviceValue T, Access A, bool C>
-std::vector<Var<T>> load_items(const BufferParam<T, A, C>& in, const TileBounds& bounds, const UInt& count,
-                               const TileShape& shape, const Expr<T>& identity) {
-  std::vector<Var<T>> items;
-  items.reserve(shape.items);  // a Var copy would declare a new device variable
+void load_items_into(std::vector<Var<T>>& items, const BufferParam<T, A, C>& in, const TileBounds& bounds,
+                     const UInt& count, const TileShape& shape, const Expr<T>& identity) {
   std::vector<UInt> index;
   for (std::uint32_t j = 0; j < shape.items; ++j) {
-    items.emplace_back(identity);
+    items[j] = identity;
     index.push_back(striped_index(bounds.first, shape.items, j));
   }
   // Full tiles (all but the last) skip the bounds checks.
@@ -56,6 +54,16 @@ std::vector<Var<T>> load_items(const BufferParam<T, A, C>& in, const TileBounds&
       }
     }
   });
+}
+
+// The same into new variables.
+template <DeviceValue T, Access A, bool C>
+std::vector<Var<T>> load_items(const BufferParam<T, A, C>& in, const TileBounds& bounds, const UInt& count,
+                               const TileShape& shape, const Expr<T>& identity) {
+  std::vector<Var<T>> items;
+  items.reserve(shape.items);  // a Var copy would declare a new device variable
+  for (std::uint32_t j = 0; j < shape.items; ++j) items.emplace_back(identity);
+  load_items_into(items, in, bounds, count, shape, identity);
   return items;
 }
 

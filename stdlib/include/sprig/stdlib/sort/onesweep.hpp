@@ -1,6 +1,7 @@
 // The radix sort's digit pass: rank, publish the tile's counts, reorder the keys in shared
-// memory, look back, write the keys out, then move the values through the same shared
-// memory (radix_sort.hpp describes the algorithm).
+// memory, look back, write the keys out (loading the workgroup's next tile meanwhile, where it
+// sorts several), then move the values through the same shared memory (radix_sort.hpp
+// describes the algorithm).
 #pragma once
 
 #include "sprig/stdlib/sort/sort_shape.hpp"
@@ -61,16 +62,6 @@ class HalfWords {
   std::uint32_t size_ = 0;
 };
 
-// A tile's keys after ranking: key j of each invocation (striped over the tile) and its
-// rank among its subgroup's keys of that digit (earlier runs, then lower lanes; below 2^16:
-// a subgroup holds at most 128 x 20 keys). The digit and whether the key exists (the last
-// tile is partial) are computed again where needed.
-template <RadixKey K>
-struct RankedKeys {
-  std::vector<Var<K>> keys;
-  HalfWords rank;
-};
-
 // The digits an invocation owns in the scan over digits: the invocation at place p in
 // subgroup order owns p, p + invocations, ..., one per round of the scan.
 struct OwnedDigits {
@@ -97,6 +88,7 @@ class DigitPassStages {
         digit_start_(shared_array<std::uint32_t>(radix, "digit_start")),
         destination_(shared_array<std::uint32_t>(radix, "digit_destination")),
         tile_index_(shared<std::uint32_t>("tile_index")),
+        next_tile_(shared<std::uint32_t>("next_tile_index")),
         after_lookback_([&] {
           SpinSafeBarrier b(shape.lookback.counted_barrier, shape.lookback.pause);
           b.reset();
@@ -107,31 +99,50 @@ class DigitPassStages {
   DigitPassStages(const DigitPassStages&) = delete;  // totals_ refers to lanes_
   DigitPassStages& operator=(const DigitPassStages&) = delete;
 
-  // The tile this workgroup sorts, and zeroed per-subgroup counts. Tiles are numbered in
-  // the order workgroups start (a look-back may only wait for tiles that already run);
-  // workgroups past the last tile end here.
-  UInt claim_tile(const CoherentBuffer<std::uint32_t>& status, const UInt& status_base, const UInt& count) {
+  // The workgroup's first tile. Tiles are numbered in the order workgroups take them (a
+  // look-back may only wait for tiles that already run); workgroups past the last tile end
+  // here.
+  UInt claim_first_tile(const CoherentBuffer<std::uint32_t>& status, const UInt& status_base, const UInt& count) {
     if_(local_ == 0u, [&] {
       if (shape_.prefixed) tile_index_ = linear_workgroup_id();
       else tile_index_ = atomic_add(status[status_base], 1u);
     });
-    for_(local_, std::uint32_t(shape_.max_subgroups * radix / 2), shape_.tile.invocations,
-         [&](UInt w) { scratch_[w] = 0u; });
     barrier();
     UInt tile = tile_index_.load();
     if_(tile >= tiles_covering(count, shape_.tile), [] { return_(); });
     return tile;
   }
 
+  // Takes the workgroup's next tile, readable through next_tile() after the next barrier.
+  // Its counts are published only once this tile is written out, yet it cannot deadlock:
+  // the lowest tile whose counts are missing is either some workgroup's current tile, which
+  // publishes without waiting, or a next tile whose workgroup's current tile waits only on
+  // lower tiles, whose counts are all published.
+  void claim_next_tile(const CoherentBuffer<std::uint32_t>& status, const UInt& status_base) {
+    if_(local_ == 0u, [&] { next_tile_ = atomic_add(status[status_base], 1u); });
+  }
+  UInt next_tile() const { return next_tile_.load(); }
+
+  // Zeroes the per-subgroup counts, then a barrier.
+  void zero_counts() {
+    for_(local_, std::uint32_t(shape_.max_subgroups * radix / 2), shape_.tile.invocations,
+         [&](UInt w) { scratch_[w] = 0u; });
+    barrier();
+  }
+
   // Ranks the tile's keys per digit, stably: for each run of subgroup_size keys, lanes
   // whose digits are equal find each other with 8 ballots; the lowest of them adds the
   // group's size to the subgroup's count of that digit (two 16-bit counts a scratch word).
-  RankedKeys<K> rank_keys(const ReadBuffer<K>& keys_in, const TileBounds& bounds, const UInt& count,
-                          const UInt& shift, const UInt& mask) {
-    RankedKeys<K> ranked{load_items(keys_in, bounds, count, shape_.tile, Expr<K>(K(0))), {}};
+  // `keys` are key j of each invocation (striped over the tile); the result is each key's
+  // rank among its subgroup's keys of that digit (earlier runs, then lower lanes; below
+  // 2^16: a subgroup holds at most 128 x 20 keys). The digit and whether the key exists
+  // (the last tile is partial) are computed again where needed.
+  HalfWords rank_keys(const std::vector<Var<K>>& keys, const TileBounds& bounds, const UInt& count, const UInt& shift,
+                      const UInt& mask) {
+    HalfWords rank;
     for (std::uint32_t j = 0; j < shape_.tile.items; ++j) {
       Bool valid = striped_index(bounds.first, shape_.tile.items, j) < count;
-      UInt digit = digit_of<K>(ranked.keys[j].load(), shift, mask);
+      UInt digit = digit_of<K>(keys[j].load(), shift, mask);
       UVec4 peers = subgroup_ballot(valid);
       for (std::uint32_t b = 0; b < radix_bits; ++b) {
         Bool set = ((digit >> b) & 1u) == 1u;
@@ -141,14 +152,14 @@ class DigitPassStages {
       UInt before = ballot_exclusive_bit_count(peers);
       UInt word = subgroup_ * (radix / 2) + (digit >> 1u), half = (digit & 1u) * 16u;
       UInt earlier_runs = (UInt(scratch_[word]) >> half) & 0xFFFFu;
-      ranked.rank.push_back(earlier_runs + before);
+      rank.push_back(earlier_runs + before);
       subgroup_barrier(Orders::Shared);  // everyone has read before the counts move on
       if_(valid && before == 0u,
           [&] { atomic_add(scratch_[word], ballot_bit_count(peers) << half, MemoryOrder::Relaxed, Scope::Workgroup); });
       subgroup_barrier(Orders::Shared);
     }
     barrier();
-    return ranked;
+    return rank;
   }
 
   // Per digit, the subgroups' counts become exclusive prefixes over subgroups (two digits
@@ -212,20 +223,20 @@ class DigitPassStages {
   // Reorders the tile's keys by digit in shared memory and returns each key's place in the
   // sorted tile (below 2^16: tiles hold at most 16 x 1024 keys). Before the look-back: a
   // tile waiting on its predecessors then holds its keys in shared memory, not in registers.
-  HalfWords reorder_keys(const RankedKeys<K>& ranked, const TileBounds& bounds, const UInt& count, const UInt& shift,
-                         const UInt& mask) {
+  HalfWords reorder_keys(const std::vector<Var<K>>& keys, const HalfWords& rank, const TileBounds& bounds,
+                         const UInt& count, const UInt& shift, const UInt& mask) {
     const std::uint32_t items = shape_.tile.items, tile_elements = shape_.tile.elements();
     HalfWords position;
     for (std::uint32_t j = 0; j < items; ++j) {
-      UInt digit = digit_of<K>(ranked.keys[j].load(), shift, mask);
+      UInt digit = digit_of<K>(keys[j].load(), shift, mask);
       UInt word = subgroup_ * (radix / 2) + (digit >> 1u), half = (digit & 1u) * 16u;
       UInt subgroups_before = (UInt(scratch_[word]) >> half) & 0xFFFFu;
-      position.push_back(UInt(digit_start_[digit]) + subgroups_before + ranked.rank[j]);
+      position.push_back(UInt(digit_start_[digit]) + subgroups_before + rank[j]);
     }
     barrier();  // the counts in scratch have been read
     for (std::uint32_t j = 0; j < items; ++j) {
       if_(striped_index(bounds.first, items, j) < count, [&] {
-        Expr<K> key = ranked.keys[j].load();
+        Expr<K> key = keys[j].load();
         if constexpr (std::same_as<K, std::uint32_t>) {
           scratch_[position[j]] = key;
         } else {
@@ -241,9 +252,11 @@ class DigitPassStages {
   // starts in the sorted tile. A look-back pass sums the earlier tiles' counts (decoupled
   // look-back); a prefixed pass reads the position the scan over all tiles' counts gave.
   // All look-backs end before the one spin-safe barrier, which also ends the reordering.
+  template <class BeforeBarrier>
   void find_destinations(const OwnedDigits& owned, const CoherentBuffer<std::uint32_t>& status,
                          const ReadBuffer<std::uint32_t>& digit_offsets, const ReadBuffer<std::uint32_t>& tile_offsets,
-                         const UInt& tile, const UInt& pass, const UInt& status_base, const UInt& tiles) {
+                         const UInt& tile, const UInt& pass, const UInt& status_base, const UInt& tiles,
+                         BeforeBarrier&& before_barrier) {
     for (std::size_t round = 0; round < owned.digit.size(); ++round) {
       const UInt& d = owned.digit[round];
       if_(owned.owns[round], [&] {
@@ -257,7 +270,10 @@ class DigitPassStages {
         destination_[d] = output_start.load() - owned.tile_start[round].load();
       });
     }
+    before_barrier();
     after_lookback_.arrive_and_wait();
+    // For the workgroup's next tile: later barriers order the reset before its arrivals.
+    if (shape_.tiles_per_workgroup > 1) after_lookback_.reset();
   }
 
   // Writes the sorted keys out: consecutive invocations take consecutive sorted keys, so
@@ -344,7 +360,7 @@ class DigitPassStages {
   SharedArray<std::uint32_t> digit_count_;  // the tile's keys of each digit
   SharedArray<std::uint32_t> digit_start_;  // where each digit starts in the sorted tile
   SharedArray<std::uint32_t> destination_;  // where each digit's keys go in the output, minus digit_start
-  Place<std::uint32_t, Access::ReadWrite> tile_index_;
+  Place<std::uint32_t, Access::ReadWrite> tile_index_, next_tile_;
   SpinSafeBarrier after_lookback_;
   UInt local_, subgroup_;
 };
@@ -353,10 +369,13 @@ class DigitPassStages {
 // status_base: the first counts tiles, 1 + tile * 256 + digit is that tile's look-back
 // word for the digit. digit_offsets[pass * 256 + digit] is where the digit's keys start.
 // A prefixed pass (CountScanScatter) uses neither: tile_offsets[digit * tiles + tile] is
-// where the tile's keys of the digit go.
+// where the tile's keys of the digit go. A look-back pass sorts up to
+// shape.tiles_per_workgroup tiles in each workgroup, loading the next tile's keys while the
+// current one writes out, so that the SM is not idle while the loads arrive.
 template <RadixKey K>
 auto onesweep_kernel(const SortShape& shape) {
   const bool with_values = shape.value_words != 0;
+  const std::uint32_t tiles_per_workgroup = shape.prefixed ? 1 : shape.tiles_per_workgroup;
   std::string name = "radix_onesweep<" + type_name<K>() + (with_values ? ",uint" : "") + ">";
   auto trace = [=] {
     return kernel(name, [=](ReadBuffer<K> keys_in, WriteBuffer<K> keys_out, ReadBuffer<std::uint32_t> values_in,
@@ -365,16 +384,41 @@ auto onesweep_kernel(const SortShape& shape) {
                             UInt count, UInt shift, UInt mask,
                             UInt pass, UInt status_base, UInt tiles) {
       DigitPassStages<K> stages(shape);
-      UInt tile = stages.claim_tile(status, status_base, count);
-      TileBounds bounds = tile_bounds(tile, count, shape.tile);
-      RankedKeys<K> ranked = stages.rank_keys(keys_in, bounds, count, shift, mask);
-      stages.count_digits();
-      OwnedDigits owned = stages.own_digits(status, tile, status_base);
-      stages.place_digits(owned);
-      HalfWords position = stages.reorder_keys(ranked, bounds, count, shift, mask);
-      stages.find_destinations(owned, status, digit_offsets, tile_offsets, tile, pass, status_base, tiles);
-      std::vector<Var<std::uint32_t>> output_place = stages.write_keys(keys_out, bounds, count, shift, mask);
-      if (with_values) stages.move_values(values_in, values_out, position, output_place, bounds, count);
+      const bool several = tiles_per_workgroup > 1;
+      Var<std::uint32_t> tile = stages.claim_first_tile(status, status_base, count);
+      std::vector<Var<K>> keys = load_items(keys_in, tile_bounds(tile.load(), count, shape.tile), count, shape.tile,
+                                            Expr<K>(K(0)));
+      auto sort_tile = [&](const UInt& round) {
+        TileBounds bounds = tile_bounds(tile.load(), count, shape.tile);
+        stages.zero_counts();
+        HalfWords rank = stages.rank_keys(keys, bounds, count, shift, mask);
+        stages.count_digits();
+        OwnedDigits owned = stages.own_digits(status, tile.load(), status_base);
+        stages.place_digits(owned);
+        HalfWords position = stages.reorder_keys(keys, rank, bounds, count, shift, mask);
+        Bool more = round + 1u < tiles_per_workgroup;
+        stages.find_destinations(owned, status, digit_offsets, tile_offsets, tile.load(), pass, status_base, tiles, [&] {
+          if (several) if_(more && local_index() == 0u, [&] { stages.claim_next_tile(status, status_base); });
+        });
+        // The next tile's keys load while this one writes out.
+        Var<std::uint32_t> next = tiles;  // none: this workgroup's last tile
+        if (several) {
+          if_(more, [&] { next = stages.next_tile(); });
+          if_(next.load() < tiles, [&] {
+            load_items_into(keys, keys_in, tile_bounds(next.load(), count, shape.tile), count, shape.tile,
+                            Expr<K>(K(0)));
+          });
+        }
+        std::vector<Var<std::uint32_t>> output_place = stages.write_keys(keys_out, bounds, count, shift, mask);
+        if (with_values) stages.move_values(values_in, values_out, position, output_place, bounds, count);
+        if (several) {
+          if_(next.load() >= tiles, [] { break_(); });
+          tile = next.load();
+          barrier();  // the tile has been read out of scratch before the next one's counts zero it
+        }
+      };
+      if (several) for_(0u, tiles_per_workgroup, sort_tile);
+      else sort_tile(UInt(0u));
     }, workgroup(shape.tile.invocations));
   };
   return cached_kernel<decltype(trace())>(name + shape.key(), trace);

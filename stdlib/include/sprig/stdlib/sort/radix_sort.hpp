@@ -16,7 +16,8 @@
 //      digit) and writes the tile out, so that runs of equal digits go to consecutive
 //      addresses.
 // Reordering before the look-back means a tile waiting on its predecessors holds its keys
-// in shared memory, not in registers.
+// in shared memory, not in registers. Where tiles are many, a workgroup sorts several one
+// after another and loads the next tile's keys while the current one writes out.
 // SortMode::CountScanScatter does without the look-back: one kernel counts each tile's
 // digits, an exclusive scan of those counts in digit-major order gives every (digit, tile)
 // its output position, and the same ranking-and-reordering kernel places the keys. It
@@ -25,7 +26,9 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <stdexcept>
+#include <string>
 
 #include "sprig/runtime/device.hpp"
 #include "sprig/stdlib/sort/budgeted_sort.hpp"
@@ -48,6 +51,9 @@ struct SortOptions {
   // the same result, slower; a budget too small for two keys at a time throws
   // MemoryBudgetExceeded. A budgeted sort's temporaries are the sequence's transients.
   std::uint64_t memory_budget = 0;
+  // Tiles each workgroup of a OneSweep pass sorts one after another, 1 to 16 (0: the sort
+  // chooses, default_tiles_per_workgroup). Never changes the result.
+  std::uint32_t tiles_per_workgroup = 0;
 };
 
 namespace detail {
@@ -129,6 +135,16 @@ struct RadixSortLayout {
   std::size_t tile_words = 0;    // CountScanScatter's per-(digit, tile) counts
 };
 
+// A workgroup that sorts several tiles loads each next tile's keys while the current one
+// writes out, which pays where tiles are many: keys alone from 2^14 tiles (2^27.3 keys in
+// tiles of 1024 x 10) on the H100. Pairs and 64-bit keys lost with it, as did fewer tiles,
+// which several to a workgroup leave to too few workgroups (docs/benchmarks.md, "Several
+// tiles a workgroup").
+template <RadixKey K>
+std::uint32_t default_tiles_per_workgroup(bool pairs, std::size_t tiles) {
+  return std::same_as<K, std::uint32_t> && !pairs && tiles >= (std::size_t(1) << 14) ? 4 : 1;
+}
+
 template <RadixKey K>
 RadixSortLayout radix_sort_layout(const DeviceInfo& device, std::size_t n, bool pairs, const SortOptions& options) {
   RadixSortLayout layout;
@@ -140,6 +156,12 @@ RadixSortLayout radix_sort_layout(const DeviceInfo& device, std::size_t n, bool 
   layout.shape = sort_shape<K>(device, pairs);
   layout.shape.prefixed = resolve_sort_mode(options.mode) == SortMode::CountScanScatter;
   layout.tiles = layout.shape.tile.tiles_for(n);
+  if (options.tiles_per_workgroup > 16)
+    throw std::invalid_argument("radix_sort: tiles_per_workgroup is " + std::to_string(options.tiles_per_workgroup) +
+                                "; it takes 1 to 16, or 0 to let the sort choose");
+  if (!layout.shape.prefixed)
+    layout.shape.tiles_per_workgroup = options.tiles_per_workgroup != 0 ? options.tiles_per_workgroup
+                                                                         : default_tiles_per_workgroup<K>(pairs, layout.tiles);
   layout.status_words = layout.shape.prefixed ? 1 : 1 + layout.tiles * radix;
   layout.tile_words = layout.shape.prefixed ? radix * layout.tiles : 1;
   return layout;
@@ -224,7 +246,8 @@ void record_radix_sort(Device& device, Sequence& sequence, const DeviceBuffer<K>
                    std::uint32_t(n), shift, mask, std::uint32_t(tiles));
       exclusive_scan(device, sequence, tile_counts, tile_offsets, plus<std::uint32_t>());
     }
-    sequence.run(sweep, tile_grid(tiles, shape.tile), from, to, values_from, values_to, histograms, status,
+    const std::size_t workgroups = (tiles + shape.tiles_per_workgroup - 1) / shape.tiles_per_workgroup;
+    sequence.run(sweep, tile_grid(workgroups, shape.tile), from, to, values_from, values_to, histograms, status,
                  tile_offsets, std::uint32_t(n), shift, mask, p, std::uint32_t(shape.prefixed ? 0 : p * status_words),
                  std::uint32_t(tiles));
   }

@@ -35,9 +35,13 @@ struct SortShape {
   std::uint32_t scratch_words() const { return std::max(max_subgroups * radix / 2, tile.elements() * key_words); }
   LookBackTraits lookback;
   bool prefixed = false;  // tile offsets come from a scan (CountScanScatter), no look-back
+  // Tiles a workgroup of a look-back pass sorts one after another, loading each next
+  // tile's keys while the current one writes out (radix_sort_layout chooses it).
+  std::uint32_t tiles_per_workgroup = 1;
   std::string key() const {
     return std::to_string(tile.invocations) + "x" + std::to_string(tile.items) + "x" + std::to_string(max_subgroups) +
-           "v" + std::to_string(value_words) + lookback.key() + (prefixed ? "p" : "");
+           "v" + std::to_string(value_words) + lookback.key() + (prefixed ? "p" : "") + "t" +
+           std::to_string(tiles_per_workgroup);
   }
 };
 
