@@ -39,13 +39,19 @@ class SpinSafeBarrier {
   }
 
   // Called by every invocation, in uniform control flow of the workgroup.
-  void arrive_and_wait() const {
+  void arrive_and_wait() const { arrive_and_wait(UInt(0u)); }
+
+  // The same for the barrier's use number `use` (from 0) since the reset, as in a loop: the
+  // counter is never reset between uses, so a subgroup still polling it cannot see it drop
+  // back below its own use's arrivals.
+  void arrive_and_wait(const UInt& use) const {
     if (arrived_) {
       if_(subgroup_elect(), [&] { atomic_add(*arrived_, 1u, MemoryOrder::Release, Scope::Workgroup); });
+      UInt all_arrived = num_subgroups() * (use + 1u);
       Var<std::uint32_t> seen = 0u;
       while_([&] {
         seen = atomic_load(*arrived_, MemoryOrder::Acquire, Scope::Workgroup);
-        return seen.load() < num_subgroups();
+        return seen.load() < all_arrived;
       }, [&] { pause_before_next_poll(pause_, seen.load()); });
     }
     barrier();

@@ -99,15 +99,15 @@ class DigitPassStages {
   DigitPassStages(const DigitPassStages&) = delete;  // totals_ refers to lanes_
   DigitPassStages& operator=(const DigitPassStages&) = delete;
 
-  // The workgroup's first tile. Tiles are numbered in the order workgroups take them (a
-  // look-back may only wait for tiles that already run); workgroups past the last tile end
-  // here.
+  // The workgroup's first tile, and zeroed per-subgroup counts. Tiles are numbered in the
+  // order workgroups take them (a look-back may only wait for tiles that already run);
+  // workgroups past the last tile end here.
   UInt claim_first_tile(const CoherentBuffer<std::uint32_t>& status, const UInt& status_base, const UInt& count) {
     if_(local_ == 0u, [&] {
       if (shape_.prefixed) tile_index_ = linear_workgroup_id();
       else tile_index_ = atomic_add(status[status_base], 1u);
     });
-    barrier();
+    zero_counts();
     UInt tile = tile_index_.load();
     if_(tile >= tiles_covering(count, shape_.tile), [] { return_(); });
     return tile;
@@ -251,12 +251,14 @@ class DigitPassStages {
   // Where the tile's keys of each owned digit go in the output, minus where the digit
   // starts in the sorted tile. A look-back pass sums the earlier tiles' counts (decoupled
   // look-back); a prefixed pass reads the position the scan over all tiles' counts gave.
-  // All look-backs end before the one spin-safe barrier, which also ends the reordering.
+  // All look-backs end before the one spin-safe barrier, which also ends the reordering;
+  // `before_barrier` runs just before it. tiles_before: the tiles this workgroup sorted
+  // before this one (the barrier's use number).
   template <class BeforeBarrier>
   void find_destinations(const OwnedDigits& owned, const CoherentBuffer<std::uint32_t>& status,
                          const ReadBuffer<std::uint32_t>& digit_offsets, const ReadBuffer<std::uint32_t>& tile_offsets,
                          const UInt& tile, const UInt& pass, const UInt& status_base, const UInt& tiles,
-                         BeforeBarrier&& before_barrier) {
+                         const UInt& tiles_before, BeforeBarrier&& before_barrier) {
     for (std::size_t round = 0; round < owned.digit.size(); ++round) {
       const UInt& d = owned.digit[round];
       if_(owned.owns[round], [&] {
@@ -271,9 +273,7 @@ class DigitPassStages {
       });
     }
     before_barrier();
-    after_lookback_.arrive_and_wait();
-    // For the workgroup's next tile: later barriers order the reset before its arrivals.
-    if (shape_.tiles_per_workgroup > 1) after_lookback_.reset();
+    after_lookback_.arrive_and_wait(tiles_before);
   }
 
   // Writes the sorted keys out: consecutive invocations take consecutive sorted keys, so
@@ -390,14 +390,14 @@ auto onesweep_kernel(const SortShape& shape) {
                                             Expr<K>(K(0)));
       auto sort_tile = [&](const UInt& round) {
         TileBounds bounds = tile_bounds(tile.load(), count, shape.tile);
-        stages.zero_counts();
         HalfWords rank = stages.rank_keys(keys, bounds, count, shift, mask);
         stages.count_digits();
         OwnedDigits owned = stages.own_digits(status, tile.load(), status_base);
         stages.place_digits(owned);
         HalfWords position = stages.reorder_keys(keys, rank, bounds, count, shift, mask);
         Bool more = round + 1u < tiles_per_workgroup;
-        stages.find_destinations(owned, status, digit_offsets, tile_offsets, tile.load(), pass, status_base, tiles, [&] {
+        stages.find_destinations(owned, status, digit_offsets, tile_offsets, tile.load(), pass, status_base, tiles,
+                                 round, [&] {
           if (several) if_(more && local_index() == 0u, [&] { stages.claim_next_tile(status, status_base); });
         });
         // The next tile's keys load while this one writes out.
@@ -415,6 +415,7 @@ auto onesweep_kernel(const SortShape& shape) {
           if_(next.load() >= tiles, [] { break_(); });
           tile = next.load();
           barrier();  // the tile has been read out of scratch before the next one's counts zero it
+          stages.zero_counts();
         }
       };
       if (several) for_(0u, tiles_per_workgroup, sort_tile);
