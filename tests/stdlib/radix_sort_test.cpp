@@ -133,8 +133,10 @@ TEST_CASE("workgroups that sort several tiles each sort keys, pairs and uint64 k
 
 TEST_CASE("the sort chooses several tiles a workgroup for many tiles of keys alone, and refuses more than 16") {
   auto t = STDLIB_TARGET;
-  CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(false, std::size_t(1) << 14) == 4);
-  CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(false, (std::size_t(1) << 14) - 1) == 1);
+  CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(false, std::size_t(1) << 13) == 4);
+  CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(false, (std::size_t(1) << 13) - 1) == 2);
+  CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(false, std::size_t(1) << 11) == 2);
+  CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(false, (std::size_t(1) << 11) - 1) == 1);
   CHECK(detail::default_tiles_per_workgroup<std::uint32_t>(true, std::size_t(1) << 20) == 1);
   CHECK(detail::default_tiles_per_workgroup<std::uint64_t>(false, std::size_t(1) << 20) == 1);
   SortOptions options;

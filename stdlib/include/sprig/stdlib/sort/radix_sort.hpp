@@ -136,13 +136,16 @@ struct RadixSortLayout {
 };
 
 // A workgroup that sorts several tiles loads each next tile's keys while the current one
-// writes out, which pays where tiles are many: keys alone from 2^14 tiles (2^27.3 keys in
-// tiles of 1024 x 10) on the H100. Pairs and 64-bit keys lost with it, as did fewer tiles,
-// which several to a workgroup leave to too few workgroups (docs/benchmarks.md, "Several
-// tiles a workgroup").
+// writes out, which pays for keys alone where tiles are many. On the H100, in tiles of
+// 1024 x 10: two tiles a workgroup 1-2% faster from 2^25 keys (3,277 tiles), four 4% faster
+// from 2^27 (13,108 tiles); at 2^24 (1,639 tiles) both lost, as they did for pairs and
+// 64-bit keys at every size (docs/benchmarks.md, "Several tiles a workgroup").
 template <RadixKey K>
 std::uint32_t default_tiles_per_workgroup(bool pairs, std::size_t tiles) {
-  return std::same_as<K, std::uint32_t> && !pairs && tiles >= (std::size_t(1) << 14) ? 4 : 1;
+  if (!std::same_as<K, std::uint32_t> || pairs) return 1;
+  if (tiles >= (std::size_t(1) << 13)) return 4;
+  if (tiles >= (std::size_t(1) << 11)) return 2;
+  return 1;
 }
 
 template <RadixKey K>
