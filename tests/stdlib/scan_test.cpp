@@ -162,6 +162,27 @@ TEST_CASE("the vectorized look-back scan (4-vector loads and stores) equals the 
   }
 }
 
+// In place: the same buffer as input and output, as CUB's device scan runs and as a
+// caller short of memory would. Every tile reads its elements before it writes them.
+TEST_CASE("a scan in place (one buffer as input and output) equals the reference, every strategy") {
+  auto t = STDLIB_TARGET;
+  const int strategy = GENERATE(0, 1, 2);  // look-back, look-back on 4-vectors, reduce-then-scan
+  ScanOptions options = mode(strategy == 2);
+  if (strategy == 1) options = ScanOptions{ScanMode::DecoupledLookBack, 256, 16, true};
+  for (std::size_t n : sizes_for(t, {1, 5, 4099, 65537, 1000003})) {
+    INFO(t.name << " n=" << n << " strategy " << strategy);
+    std::vector<std::uint32_t> values = random_values<std::uint32_t>(n, 11), expected(n);
+    auto buffer = t.device->upload(values);
+    inclusive_scan(*t.device, buffer, buffer, plus<std::uint32_t>(), options);
+    std::inclusive_scan(values.begin(), values.end(), expected.begin());
+    REQUIRE(stdlib_test::first_difference(t.device->download(buffer), expected) == "");
+    auto again = t.device->upload(values);
+    exclusive_scan(*t.device, again, again, plus<std::uint32_t>(), options);
+    std::exclusive_scan(values.begin(), values.end(), expected.begin(), 0u);
+    REQUIRE(stdlib_test::first_difference(t.device->download(again), expected) == "");
+  }
+}
+
 // The idle loop between polls that ScanOptions can ask for (poll_pause.hpp). lavapipe
 // ignores it (it would spend the driver's cap on back-edges) and pauses without a loop
 // instead, as it always does.

@@ -285,6 +285,8 @@ extern template void record_scan<float, SumOperator<float>>(Device&, Sequence&, 
 }  // namespace detail
 
 // out[i] = in[0] op in[1] op ... op in[i]. `out` may be larger than `in`; the rest is left as is.
+// `in` and `out` may be the same buffer (a scan in place): every tile reads its elements
+// before it writes them, and no tile reads another's.
 template <DeviceValue T, AssociativeOperator Op>
 void inclusive_scan(Device& device, Sequence& sequence, const DeviceBuffer<T>& in, const DeviceBuffer<T>& out,
                     const Op& op, ScanOptions options = {}) {
