@@ -5,6 +5,8 @@
 #include <openssl/sha.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -57,6 +59,25 @@ inline PackedMessages pack_messages(const std::vector<Bytes>& messages, std::uin
   packed.words = sprig::hash::pack_bytes(all);
   return packed;
 }
+
+// Sets SPRIG_HASH_ADDS (hash_adds.hpp) for its scope, so that the kernels traced in it add
+// in that form whatever the device runs best; restores the variable after.
+class ScopedHashAdds {
+ public:
+  explicit ScopedHashAdds(const char* form) {
+    if (const char* old = std::getenv("SPRIG_HASH_ADDS")) old_ = old;
+    setenv("SPRIG_HASH_ADDS", form, 1);
+  }
+  ~ScopedHashAdds() {
+    if (old_) setenv("SPRIG_HASH_ADDS", old_->c_str(), 1);
+    else unsetenv("SPRIG_HASH_ADDS");
+  }
+  ScopedHashAdds(const ScopedHashAdds&) = delete;
+  ScopedHashAdds& operator=(const ScopedHashAdds&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
 
 // Output i of `bytes_each` bytes from a buffer with `stride_words` words per output.
 inline Bytes output_bytes(const std::vector<std::uint32_t>& words, std::size_t i, std::size_t stride_words,

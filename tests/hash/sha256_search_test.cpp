@@ -2,7 +2,8 @@
 // message OpenSSL hashes to the digest is found, and no other, at every position of the
 // padding (message lengths 4 to 55 around each word boundary); a digest whose last word
 // matches but another does not (the early check passes, the full one fails) has no winner;
-// ranges reach candidate 2^32 - 1 and span launches; bad arguments are reported.
+// ranges reach candidate 2^32 - 1 and span launches; bad arguments are reported. The
+// searches run with their adds in both forms (hash_adds.hpp): plain, and as multiply-adds.
 #include <random>
 
 #include "hash_test_support.hpp"
@@ -30,6 +31,7 @@ Bytes random_message(std::size_t bytes, std::uint32_t seed) {
 
 TEST_CASE("the SHA-256 search finds the one candidate OpenSSL hashes to the digest, at every padding position") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
+  ScopedHashAdds adds(GENERATE("plain", "multiply-add"));
   // Lengths on both sides of each word boundary of the padding, and the longest.
   for (std::size_t bytes : {4, 5, 6, 7, 8, 11, 12, 13, 31, 32, 51, 52, 53, 54, 55}) {
     INFO(bytes << " bytes");
@@ -48,6 +50,7 @@ TEST_CASE("the SHA-256 search finds the one candidate OpenSSL hashes to the dige
 
 TEST_CASE("the SHA-256 search passes its early check and still rejects a digest that differs in another word") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
+  ScopedHashAdds adds(GENERATE("plain", "multiply-add"));
   const std::uint32_t candidate = 0x61626364u;  // "abcd"
   Bytes message = with_candidate(Bytes{'a', 'b', 'c', 'd', 'e', 'f', 'g'}, candidate);
   Bytes digest = openssl_sha256(message);
@@ -91,4 +94,24 @@ TEST_CASE("the SHA-256 search rejects bad arguments, naming them") {
   auto words = dev.upload(std::vector<std::uint32_t>(8, 0));
   auto seq = dev.sequence();
   CHECK_THROWS_WITH(hash::sha256_search(seq, block, 8, 0, 1, words, words, words), Catch::Contains("not 16"));
+}
+
+TEST_CASE("the searches add on the multiply-add pipe on NVIDIA's driver only, unless SPRIG_HASH_ADDS says otherwise") {
+  DeviceInfo nvidia, lavapipe;
+  nvidia.driver = DriverId::NvidiaProprietary;
+  lavapipe.driver = DriverId::MesaLlvmpipe;
+  CHECK(hash::hash_add_form(nvidia).multiply_add);
+  CHECK_FALSE(hash::hash_add_form(lavapipe).multiply_add);
+  CHECK(hash::hash_add_form(nvidia).key() != hash::hash_add_form(lavapipe).key());  // separate cached kernels
+  {
+    ScopedHashAdds plain("plain");
+    CHECK_FALSE(hash::hash_add_form(nvidia).multiply_add);
+  }
+  {
+    ScopedHashAdds multiply("multiply-add");
+    CHECK(hash::hash_add_form(lavapipe).multiply_add);
+  }
+  ScopedHashAdds wrong("fused");
+  CHECK_THROWS_WITH(hash::hash_add_form(lavapipe), Catch::Contains("SPRIG_HASH_ADDS=fused") &&
+                                                       Catch::Contains("\"plain\" or \"multiply-add\""));
 }

@@ -1,7 +1,8 @@
 // The Bitcoin-style double-SHA-256 mining search: the Bitcoin genesis block's nonce is found
 // in a range around it; across a range with an easy target the winners are exactly the
 // nonces OpenSSL's SHA-256(SHA-256(header)) says win; ranges that span several launches and
-// the last nonce 2^32 - 1 work; an overflow and bad arguments are reported.
+// the last nonce 2^32 - 1 work; an overflow and bad arguments are reported. The searches
+// run with their adds in both forms (hash_adds.hpp): plain, and as multiply-adds.
 #include <openssl/sha.h>
 
 #include "hash_test_support.hpp"
@@ -62,6 +63,7 @@ TEST_CASE("OpenSSL hashes the Bitcoin genesis header to the block's published ha
 
 TEST_CASE("the double-SHA-256 search finds the Bitcoin genesis nonce") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
+  ScopedHashAdds adds(GENERATE("plain", "multiply-add"));
   auto result = hash::sha256d_search(dev, genesis, genesis_nonce - 1000, 2001, hash::target_from_bits(0x1d00ffff));
   CHECK(result.nonces == std::vector<std::uint32_t>{genesis_nonce});
   CHECK(result.found == 1);
@@ -73,6 +75,7 @@ TEST_CASE("the double-SHA-256 search finds the Bitcoin genesis nonce") {
 
 TEST_CASE("the double-SHA-256 search keeps exactly the nonces OpenSSL says win") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
+  ScopedHashAdds adds(GENERATE("plain", "multiply-add"));
   const std::uint32_t first = 123456, count = 3000;
   std::vector<std::uint32_t> expected;
   for (std::uint32_t n = first; n < first + count; ++n)

@@ -63,29 +63,31 @@ std::array<std::uint32_t, 8> sha256_digest_words(std::span<const std::uint8_t> d
 
 namespace detail {
 
-const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes) {
+const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes, HashAddForm adds) {
   check_message_bytes(message_bytes);
   // Words 1 .. last_read hold message bytes or the padding's first bit; the others are zero
   // but word 15, the length: constants the driver folds into the schedule.
   const std::uint32_t last_read = message_bytes / 4;
+  const std::string name = "sha256_search_" + std::to_string(message_bytes);
   auto trace = [=] {
     return kernel(
-        "sha256_search_" + std::to_string(message_bytes),
+        name,
         [=](ReadBuffer<std::uint32_t> block_words, ReadBuffer<std::uint32_t> digest, Buffer<std::uint32_t> counter,
             WriteBuffer<std::uint32_t> winners, UInt count, UInt first) {
           UInt i = global_id().x();
+          HashAdder add(adds);
           if_(i < count, [&] {
             UInt candidate = first + i;
             Sha256Block block = zero_words<16>();
             block[0] = candidate;
             for (std::uint32_t j = 1; j < 16; ++j)
               block[j] = j <= last_read ? block_words[j].load() : UInt(j == 15 ? message_bytes * 8 : 0u);
-            std::vector<UInt> w = sha256_schedule(block);
-            Sha256State early = sha256_rounds(sha256_initial_state(), w, 0, early_rounds);
+            std::vector<UInt> w = sha256_schedule(block, add);
+            Sha256State early = sha256_rounds(sha256_initial_state(), w, 0, early_rounds, add);
             // e after round 60 moves on to f, g and h: the digest's last word less H7.
             if_(early[4] + sha256_initial_words[7] == digest[7u].load(), [&] {
               Sha256State digest_words = sha256_feed_forward(sha256_initial_state(),
-                                                             sha256_rounds(early, w, early_rounds, 64));
+                                                             sha256_rounds(early, w, early_rounds, 64, add));
               Var<bool> equal = true;
               for (std::uint32_t k = 0; k < 7; ++k) equal = equal.load() && digest_words[k] == digest[k].load();
               if_(equal.load(), [&] {
@@ -97,7 +99,7 @@ const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes) {
         },
         workgroup(search_workgroup));
   };
-  return sprig::detail::cached_kernel<Sha256SearchKernel>("sha256_search_" + std::to_string(message_bytes), trace);
+  return sprig::detail::cached_kernel<Sha256SearchKernel>(name + adds.key(), trace);
 }
 
 }  // namespace detail
@@ -112,7 +114,7 @@ void sha256_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& block,
   if (counter.size() < 1) throw std::invalid_argument("sha256_search: the counter buffer is empty");
   if (winners.size() < 1) throw std::invalid_argument("sha256_search: the winners buffer is empty");
   check_range(first, count);
-  const auto& kernel = detail::sha256_search_kernel(message_bytes);
+  const auto& kernel = detail::sha256_search_kernel(message_bytes, hash_add_form(sequence.info()));
   for (std::uint64_t done = 0; done < count; done += detail::sha256_search_candidates_per_launch) {
     const auto n = std::uint32_t(std::min<std::uint64_t>(detail::sha256_search_candidates_per_launch, count - done));
     sequence.run(kernel, grid(n), block, digest, counter, winners, n, std::uint32_t(first + done));

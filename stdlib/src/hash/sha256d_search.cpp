@@ -61,13 +61,14 @@ const Sha256dMidstateKernel& sha256d_midstate_kernel() {
   return sprig::detail::cached_kernel<Sha256dMidstateKernel>("sha256d_midstate", trace);
 }
 
-const Sha256dSearchKernel& sha256d_search_kernel() {
-  auto trace = [] {
+const Sha256dSearchKernel& sha256d_search_kernel(HashAddForm adds) {
+  auto trace = [=] {
     return kernel(
         "sha256d_search",
-        [](ReadBuffer<std::uint32_t> header, ReadBuffer<std::uint32_t> midstate, ReadBuffer<std::uint32_t> target,
+        [=](ReadBuffer<std::uint32_t> header, ReadBuffer<std::uint32_t> midstate, ReadBuffer<std::uint32_t> target,
            Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, UInt count, UInt first_nonce) {
           UInt i = global_id().x();
+          HashAdder add(adds);
           if_(i < count, [&] {
             UInt nonce = first_nonce + i;
             Sha256State mid = zero_words<8>(), working = zero_words<8>();
@@ -75,16 +76,17 @@ const Sha256dSearchKernel& sha256d_search_kernel() {
               mid[k] = midstate[k];
               working[k] = midstate[8u + k];
             }
-            std::vector<UInt> w = sha256_schedule(second_block(header, byte_swap(nonce)));
-            Sha256State first = sha256_feed_forward(mid, sha256_rounds(working, w, sha256d_shared_rounds, 64));
-            std::vector<UInt> w2 = sha256_schedule(padded(std::vector<UInt>(first.begin(), first.end()), 256));
-            Sha256State before_last = sha256_rounds(sha256_initial_state(), w2, 0, 61);
+            std::vector<UInt> w = sha256_schedule(second_block(header, byte_swap(nonce)), add);
+            Sha256State first = sha256_feed_forward(mid, sha256_rounds(working, w, sha256d_shared_rounds, 64, add));
+            std::vector<UInt> w2 = sha256_schedule(padded(std::vector<UInt>(first.begin(), first.end()), 256), add);
+            Sha256State before_last = sha256_rounds(sha256_initial_state(), w2, 0, 61, add);
             // The digest's last word, the number's most significant, is IV7 plus what e holds
             // after round 60 (it moves on to f, g and h): most nonces are rejected here, and
             // only the rest run the last three rounds.
             UInt top = byte_swap(UInt(sha256_initial_words[7]) + before_last[4]);
             if_(top <= target[7u].load(), [&] {
-              Sha256State second = sha256_feed_forward(sha256_initial_state(), sha256_rounds(before_last, w2, 61, 64));
+              Sha256State second =
+                  sha256_feed_forward(sha256_initial_state(), sha256_rounds(before_last, w2, 61, 64, add));
               // The digest's bytes as a little-endian number: each big-endian word swapped.
               Sha256State number = zero_words<8>();
               for (std::uint32_t k = 0; k < 8; ++k) number[k] = byte_swap(second[k]);
@@ -97,7 +99,7 @@ const Sha256dSearchKernel& sha256d_search_kernel() {
         },
         workgroup(search_workgroup));
   };
-  return sprig::detail::cached_kernel<Sha256dSearchKernel>("sha256d_search", trace);
+  return sprig::detail::cached_kernel<Sha256dSearchKernel>("sha256d_search" + adds.key(), trace);
 }
 
 }  // namespace detail
@@ -115,10 +117,11 @@ void sha256d_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& heade
     throw std::invalid_argument("sha256d_search: the nonce range passes 2^32 - 1");
   if (count == 0) return;
   auto midstate = sequence.transient<std::uint32_t>(16, "sha256d midstate");
+  const HashAddForm adds = hash_add_form(sequence.info());
   sequence.run(detail::sha256d_midstate_kernel(), grid(1), header, midstate);
   for (std::uint64_t done = 0; done < count; done += detail::sha256d_nonces_per_launch) {
     const auto n = std::uint32_t(std::min<std::uint64_t>(detail::sha256d_nonces_per_launch, count - done));
-    sequence.run(detail::sha256d_search_kernel(), grid(n), header, midstate, target, counter, winners, n,
+    sequence.run(detail::sha256d_search_kernel(adds), grid(n), header, midstate, target, counter, winners, n,
                  std::uint32_t(first_nonce + done));
   }
 }

@@ -34,6 +34,8 @@ class Sequence {
  public:
   Sequence(std::unique_ptr<SequenceBackend> impl, std::shared_ptr<DeviceBackend> device)
       : impl_(std::move(impl)), info_(&device->info()), memory_(std::make_unique<SequenceMemory>(std::move(device))) {}
+  // The device this sequence records for.
+  const DeviceInfo& info() const { return *info_; }
 
   // Record a launch of `kernel` over `g` with the kernel's arguments, type-checked at
   // compile time against the kernel's parameters.

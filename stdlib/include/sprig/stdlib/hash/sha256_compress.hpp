@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sprig/dsl.hpp"
+#include "sprig/stdlib/hash/hash_adds.hpp"
 
 namespace sprig::hash {
 
@@ -42,38 +43,38 @@ inline Sha256State sha256_initial_state() {
   (std::make_index_sequence<8>{});
 }
 
-// The message schedule W0..W63 of a block.
-inline std::vector<UInt> sha256_schedule(const Sha256Block& block) {
+// The message schedule W0..W63 of a block; `add` adds (hash_adds.hpp).
+inline std::vector<UInt> sha256_schedule(const Sha256Block& block, const HashAdder& add = {}) {
   std::vector<UInt> w(block.begin(), block.end());
   w.reserve(64);
   for (int t = 16; t < 64; ++t) {
     UInt s0 = rotate_right(w[t - 15], 7u) ^ rotate_right(w[t - 15], 18u) ^ (w[t - 15] >> 3u);
     UInt s1 = rotate_right(w[t - 2], 17u) ^ rotate_right(w[t - 2], 19u) ^ (w[t - 2] >> 10u);
-    w.push_back(w[t - 16] + s0 + w[t - 7] + s1);
+    w.push_back(add(add(add(w[t - 16], w[t - 7]), s0), s1));
   }
   return w;
 }
 
 // Rounds first .. last - 1 on the working variables a..h (as a state), with the schedule
 // `w`. A search can so stop early, or start from rounds done once for every candidate.
-inline Sha256State sha256_rounds(const Sha256State& working, const std::vector<UInt>& w, int first, int last) {
+inline Sha256State sha256_rounds(const Sha256State& working, const std::vector<UInt>& w, int first, int last,
+                                 const HashAdder& add = {}) {
   UInt a = working[0], b = working[1], c = working[2], d = working[3], e = working[4], f = working[5],
        g = working[6], h = working[7];
   for (int t = first; t < last; ++t) {
     UInt big_s1 = rotate_right(e, 6u) ^ rotate_right(e, 11u) ^ rotate_right(e, 25u);
     UInt choose = g ^ (e & (f ^ g));  // Ch(e, f, g) with one operation fewer
-    UInt t1 = h + big_s1 + choose + sha256_round_constants[t] + w[t];
+    UInt t1 = add(add(add(h, w[t] + sha256_round_constants[t]), big_s1), choose);
     UInt big_s0 = rotate_right(a, 2u) ^ rotate_right(a, 13u) ^ rotate_right(a, 22u);
     UInt majority = (a & b) | (c & (a | b));  // Maj(a, b, c)
-    UInt t2 = big_s0 + majority;
     h = g;
     g = f;
     f = e;
-    e = d + t1;
+    e = add(d, t1);
     d = c;
     c = b;
     b = a;
-    a = t1 + t2;
+    a = add(add(big_s0, t1), majority);
   }
   return {a, b, c, d, e, f, g, h};
 }
@@ -85,8 +86,8 @@ inline Sha256State sha256_feed_forward(const Sha256State& state, const Sha256Sta
 }
 
 // `state` after absorbing one block.
-inline Sha256State sha256_compress(const Sha256State& state, const Sha256Block& block) {
-  return sha256_feed_forward(state, sha256_rounds(state, sha256_schedule(block), 0, 64));
+inline Sha256State sha256_compress(const Sha256State& state, const Sha256Block& block, const HashAdder& add = {}) {
+  return sha256_feed_forward(state, sha256_rounds(state, sha256_schedule(block, add), 0, 64, add));
 }
 
 }  // namespace sprig::hash

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/hash/hash_adds.hpp"
 #include "sprig/stdlib/hash/mining_devices.hpp"
 #include "sprig/stdlib/hash/mining_target.hpp"
 
@@ -43,7 +44,7 @@ namespace detail {
 // One candidate per invocation: candidates first .. first + count - 1.
 using Sha256SearchKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, Buffer<std::uint32_t>,
                                   WriteBuffer<std::uint32_t>, UInt, UInt>;
-const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes);
+const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes, HashAddForm adds);
 
 // Candidates per launch, within every device's 65535 workgroups in x.
 inline constexpr std::uint32_t sha256_search_candidates_per_launch = 1u << 22;

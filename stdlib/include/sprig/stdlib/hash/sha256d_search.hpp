@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sprig/runtime/device.hpp"
+#include "sprig/stdlib/hash/hash_adds.hpp"
 #include "sprig/stdlib/hash/mining_devices.hpp"
 #include "sprig/stdlib/hash/mining_target.hpp"
 
@@ -37,7 +38,7 @@ const Sha256dMidstateKernel& sha256d_midstate_kernel();
 // One nonce per invocation: nonces first_nonce .. first_nonce + count - 1.
 using Sha256dSearchKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>,
                                    Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt>;
-const Sha256dSearchKernel& sha256d_search_kernel();
+const Sha256dSearchKernel& sha256d_search_kernel(HashAddForm adds);
 
 // Nonces per launch: a long range becomes several launches of one sequence, each within
 // every device's 65535 workgroups in x.
