@@ -2,15 +2,14 @@
 // fold. The form is chosen per device and keyed into the cache names of the kernels that
 // take it.
 //
-// SHA-256's rounds and schedule are adds, logic and rotates. NVIDIA's GPUs issue all three
-// to one integer pipe while the pipe that runs 32-bit multiply-adds idles (on Hopper each
-// has 16 lanes a quarter of a multiprocessor). Written as x * one + y, an add runs on the
-// multiply-add pipe instead, and the logic and rotates have the integer pipe to themselves.
-// With every add of the rounds and schedule so, the search of 7-byte candidates (hashcat's
-// -m 1400 benchmark) went from 13.89 to 15.99 G hashes/s on an H100; the rotates moved the
-// same way (as the two halves of a 64-bit product) made it slower (docs/benchmarks.md,
-// "Adds on the multiply-add pipe"). A CPU multiplies slower than it adds, so other devices
-// add plainly.
+// SHA-256's rounds and schedule are adds, logic and rotates. On NVIDIA's GPUs the adds
+// compete with the logic and rotates for one integer pipe while the pipe that runs 32-bit
+// multiply-adds has little to do; written as x * one + y, an add goes to the latter. With
+// every add of the rounds and schedule so, the search of 7-byte candidates (hashcat's -m
+// 1400 benchmark) went from 14.17 to 16.0 G hashes/s on an H100, in the same command;
+// rotates moved the same way (as the two halves of a 64-bit product) made it slower, and so
+// did BLAKE3's adds (docs/benchmarks.md, "Adds on the multiply-add pipe"). A CPU multiplies
+// slower than it adds, so other devices add plainly.
 #pragma once
 
 #include <cstdlib>
