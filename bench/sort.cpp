@@ -36,6 +36,24 @@ static void check_sorted(Device& gpu, const DeviceBuffer<std::uint32_t>& keys, c
     std::printf("WRONG RESULT at 2^%d\n", log_n);
 }
 
+// 2^log_n random keys on the device and a pristine copy of them. Each repetition of a
+// timing restores the keys (and, for pairs, the values: the same words) before sorting them;
+// the restoring is timed alone and subtracted.
+struct SortInput {
+  std::vector<std::uint32_t> host;
+  DeviceBuffer<std::uint32_t> pristine, keys, values;
+
+  SortInput(Device& gpu, int log_n)
+      : host(random_keys(log_n)),
+        pristine(gpu.upload(host)),
+        keys(gpu.alloc<std::uint32_t>(host.size())),
+        values(gpu.alloc<std::uint32_t>(host.size())) {}
+  void restore(Sequence& s, bool pairs) const {
+    record_copy(s, pristine, keys);
+    if (pairs) record_copy(s, pristine, values);
+  }
+};
+
 int main(int argc, char** argv) {
   vk::Device gpu = vk::Device::best();
   bool cpu = gpu.info().type == "cpu";
@@ -46,15 +64,9 @@ int main(int argc, char** argv) {
     for (int log_n : args.log_sizes) {
       std::size_t n = std::size_t(1) << log_n;
       if (!fits(gpu, n * 4)) continue;
-      std::vector<std::uint32_t> host = random_keys(log_n);
-      auto pristine = gpu.upload(host);
-      auto keys = gpu.alloc<std::uint32_t>(n), values = gpu.alloc<std::uint32_t>(n);
-      // Each repetition sorts fresh random keys: the copy that restores them is timed
-      // alone and subtracted.
-      auto restore = [&](Sequence& s) {
-        record_copy(s, pristine, keys);
-        if (pairs) record_copy(s, pristine, values);
-      };
+      SortInput input(gpu, log_n);
+      const auto& [host, pristine, keys, values] = input;
+      auto restore = [&](Sequence& s) { input.restore(s, pairs); };
       double restore_ms = time_ms(gpu, args.repeat, restore);
       SortScratch<std::uint32_t> scratch;  // allocated once, as a program sorting often would
       gpu.reset_peak_memory();
@@ -119,15 +131,14 @@ int main(int argc, char** argv) {
   for (int log_n : args.log_sizes) {
     std::size_t n = std::size_t(1) << log_n;
     if (!fits(gpu, n * 4)) continue;
-    std::vector<std::uint32_t> host = random_keys(log_n);
-    auto pristine = gpu.upload(host);
-    auto keys = gpu.alloc<std::uint32_t>(n);
-    double restore_ms = time_ms(gpu, args.repeat, [&](Sequence& s) { record_copy(s, pristine, keys); });
+    SortInput input(gpu, log_n);
+    const auto& [host, pristine, keys, values] = input;
+    double restore_ms = time_ms(gpu, args.repeat, [&](Sequence& s) { input.restore(s, false); });
     double ms[2];
     for (SortMode mode : {SortMode::OneSweep, SortMode::CountScanScatter}) {
       SortScratch<std::uint32_t> scratch;
       ms[mode == SortMode::OneSweep ? 0 : 1] = time_ms(gpu, args.repeat, [&](Sequence& s) {
-        record_copy(s, pristine, keys);
+        input.restore(s, false);
         radix_sort(gpu, s, keys, scratch, SortOptions{0, 32, mode});
       }) - restore_ms;
       check_sorted(gpu, keys, host, log_n);
@@ -143,15 +154,11 @@ int main(int argc, char** argv) {
   for (int log_n : args.log_sizes) {
     std::size_t n = std::size_t(1) << log_n;
     if (!fits(gpu, n * 8)) continue;
-    std::vector<std::uint32_t> host = random_keys(log_n);
-    auto pristine = gpu.upload(host);
-    auto keys = gpu.alloc<std::uint32_t>(n), values = gpu.alloc<std::uint32_t>(n);
+    SortInput input(gpu, log_n);
+    const auto& [host, pristine, keys, values] = input;
     std::printf("| 2^%d", log_n);
     for (bool pairs : {false, true}) {
-      auto restore = [&](Sequence& s) {
-        record_copy(s, pristine, keys);
-        if (pairs) record_copy(s, pristine, values);
-      };
+      auto restore = [&](Sequence& s) { input.restore(s, pairs); };
       double restore_ms = time_ms(gpu, args.repeat, restore);
       for (std::uint32_t tiles : pairs ? std::vector<std::uint32_t>{0, 1, 4} : std::vector<std::uint32_t>{0, 1, 2, 4, 8}) {
         SortScratch<std::uint32_t> scratch;
@@ -180,13 +187,9 @@ int main(int argc, char** argv) {
                 "| budget | MiB | transients MiB | ms | chunk sorts ms | copies ms | merges ms |\n"
                 "|---|---|---|---|---|---|---|\n",
                 log_n);
-    std::vector<std::uint32_t> host = random_keys(log_n);
-    auto pristine = gpu.upload(host);
-    auto keys = gpu.alloc<std::uint32_t>(n), values = gpu.alloc<std::uint32_t>(n);
-    auto restore = [&](Sequence& s) {
-      record_copy(s, pristine, keys);
-      record_copy(s, pristine, values);
-    };
+    SortInput input(gpu, log_n);
+    const auto& [host, pristine, keys, values] = input;
+    auto restore = [&](Sequence& s) { input.restore(s, true); };
     const double restore_ms = time_ms(gpu, args.repeat, restore);
     const std::uint64_t unconstrained = radix_sort_scratch_bytes<std::uint32_t>(gpu.info(), n, true);
     for (std::uint64_t divisor : {1, 2, 4, 8}) {
