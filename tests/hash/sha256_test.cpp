@@ -84,8 +84,9 @@ TEST_CASE("SHA-256 of random messages of every padding case equals OpenSSL") {
   }
 }
 
-TEST_CASE("fixed-length SHA-256 batches equal OpenSSL at every tail length") {
+TEST_CASE("fixed-length SHA-256 batches equal OpenSSL at every tail length, with both forms of adds") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
+  ScopedHashAdds adds(GENERATE("plain", "multiply-add"));  // hash_adds.hpp
   std::mt19937 rng(11);
   for (std::size_t n : {1, 3, 32, 55, 56, 63, 64, 65, 80, 119, 120, 130, 200}) {
     INFO("length " << n);
@@ -96,8 +97,9 @@ TEST_CASE("fixed-length SHA-256 batches equal OpenSSL at every tail length") {
   }
 }
 
-TEST_CASE("double SHA-256 of the Litecoin genesis header gives the genesis hash") {
+TEST_CASE("double SHA-256 of the Litecoin genesis header gives the genesis hash, with both forms of adds") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
+  ScopedHashAdds adds(GENERATE("plain", "multiply-add"));
   // Litecoin's genesis block (block 0 of the public chain): the serialised header and its
   // hash in display order (the digest's bytes reversed).
   Bytes header = from_hex(

@@ -7,23 +7,24 @@ namespace sprig::hash {
 
 namespace detail {
 
-const Sha256FixedKernel& sha256_fixed_kernel(std::uint32_t message_bytes, bool twice) {
+const Sha256FixedKernel& sha256_fixed_kernel(std::uint32_t message_bytes, bool twice, HashAddForm adds) {
   std::string name = std::string(twice ? "double_sha256" : "sha256") + "_fixed<" + std::to_string(message_bytes) + ">";
   auto trace = [=] {
     return kernel(
         name,
         [=](ReadBuffer<std::uint32_t> messages, WriteBuffer<std::uint32_t> digests, UInt count) {
           UInt i = global_id().x();
+          HashAdder add(adds);
           if_(i < count, [&] {
             auto source = buffer_bytes(messages, i * message_bytes, message_bytes % 4 == 0);
-            Sha256State state = sha256_message(source, message_bytes);
-            if (twice) state = sha256_of_digest(state);
+            Sha256State state = sha256_message(source, message_bytes, 0, sha256_initial_state(), add);
+            if (twice) state = sha256_of_digest(state, 0, sha256_initial_state(), add);
             store_words(digests, i * 8u, sha256_digest_words(state));
           });
         },
         workgroup(hash_workgroup));
   };
-  return sprig::detail::cached_kernel<Sha256FixedKernel>(name, trace);
+  return sprig::detail::cached_kernel<Sha256FixedKernel>(name + adds.key(), trace);
 }
 
 const Sha256SpansKernel& sha256_spans_kernel(bool twice) {
@@ -64,7 +65,8 @@ void record_fixed(Sequence& sequence, const DeviceBuffer<std::uint32_t>& message
                   std::size_t count, const DeviceBuffer<std::uint32_t>& digests, bool twice) {
   check_fixed_batch("sha256_fixed", messages.size(), message_bytes, count, digests.size(), 8);
   if (count == 0) return;
-  sequence.run(detail::sha256_fixed_kernel(message_bytes, twice), grid(count), messages, digests, std::uint32_t(count));
+  sequence.run(detail::sha256_fixed_kernel(message_bytes, twice, hash_add_form(sequence.info())), grid(count), messages,
+               digests, std::uint32_t(count));
 }
 
 void record_spans(Sequence& sequence, const DeviceBuffer<std::uint32_t>& data, const DeviceBuffer<ByteSpan>& spans,

@@ -34,7 +34,7 @@ void store_words(const Digests& out, const UInt& first, const Sha256State& words
 // The kernels (traced once per length and variant, kept in the kernel cache).
 using Sha256FixedKernel = Kernel<ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt>;
 using Sha256SpansKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<ByteSpan>, WriteBuffer<std::uint32_t>>;
-const Sha256FixedKernel& sha256_fixed_kernel(std::uint32_t message_bytes, bool twice);
+const Sha256FixedKernel& sha256_fixed_kernel(std::uint32_t message_bytes, bool twice, HashAddForm adds);
 const Sha256SpansKernel& sha256_spans_kernel(bool twice);
 
 }  // namespace detail

@@ -32,10 +32,11 @@ UInt sha256_padded_word(const Source& source, const UInt& length,
 }  // namespace detail
 
 // The state after hashing `length` bytes (a device value) from `source`, padding and
-// length field included; the digest is the result's words, big-endian.
+// length field included; the digest is the result's words, big-endian. `add` adds
+// (hash_adds.hpp).
 template <class Source>
 Sha256State sha256_message(const Source& source, const UInt& length, std::uint32_t prefix_bytes = 0,
-                           const Sha256State& initial = sha256_initial_state()) {
+                           const Sha256State& initial = sha256_initial_state(), const HashAdder& add = {}) {
   WordVars<8> state(initial);
   UInt total = length + prefix_bytes;
   UInt bits_hi = total >> 29u, bits_lo = total << 3u;
@@ -48,7 +49,7 @@ Sha256State sha256_message(const Source& source, const UInt& length, std::uint32
     Bool last = b + 1u == blocks;
     block[14] = select(last, bits_hi, block[14]);
     block[15] = select(last, bits_lo, block[15]);
-    state.store(sha256_compress(state.load(), block));
+    state.store(sha256_compress(state.load(), block, add));
   });
   return state.load();
 }
@@ -57,7 +58,7 @@ Sha256State sha256_message(const Source& source, const UInt& length, std::uint32
 // padding of the last one or two blocks is decided at trace time.
 template <class Source>
 Sha256State sha256_message(const Source& source, std::uint32_t length, std::uint32_t prefix_bytes = 0,
-                           const Sha256State& initial = sha256_initial_state()) {
+                           const Sha256State& initial = sha256_initial_state(), const HashAdder& add = {}) {
   std::uint32_t full_blocks = length / 64;
   auto full_block = [&](const UInt& base) {
     Sha256Block block = zero_words<16>();
@@ -66,10 +67,10 @@ Sha256State sha256_message(const Source& source, std::uint32_t length, std::uint
   };
   Sha256State state = initial;
   if (full_blocks <= 2) {  // short messages: no loop at all
-    for (std::uint32_t b = 0; b < full_blocks; ++b) state = sha256_compress(state, full_block(UInt(b * 64u)));
+    for (std::uint32_t b = 0; b < full_blocks; ++b) state = sha256_compress(state, full_block(UInt(b * 64u)), add);
   } else {
     WordVars<8> vars(initial);
-    for_(0u, full_blocks, [&](UInt b) { vars.store(sha256_compress(vars.load(), full_block(b * 64u))); });
+    for_(0u, full_blocks, [&](UInt b) { vars.store(sha256_compress(vars.load(), full_block(b * 64u), add)); });
     state = vars.load();
   }
   std::uint32_t rest = length % 64, base = full_blocks * 64;
@@ -93,7 +94,7 @@ Sha256State sha256_message(const Source& source, std::uint32_t length, std::uint
       block[14] = UInt(std::uint32_t(bits >> 32));
       block[15] = UInt(std::uint32_t(bits));
     }
-    state = sha256_compress(state, block);
+    state = sha256_compress(state, block, add);
   }
   return state;
 }
@@ -102,12 +103,12 @@ Sha256State sha256_message(const Source& source, std::uint32_t length, std::uint
 // `prefix_bytes` already absorbed bytes: one block with a constant tail. Double SHA-256
 // and HMAC's outer hash.
 inline Sha256State sha256_of_digest(const Sha256State& digest, std::uint32_t prefix_bytes = 0,
-                                    const Sha256State& initial = sha256_initial_state()) {
+                                    const Sha256State& initial = sha256_initial_state(), const HashAdder& add = {}) {
   Sha256Block block = zero_words<16>();
   for (int i = 0; i < 8; ++i) block[i] = digest[i];
   block[8] = UInt(0x80000000u);
   block[15] = UInt((prefix_bytes + 32u) * 8u);
-  return sha256_compress(initial, block);
+  return sha256_compress(initial, block, add);
 }
 
 // A state's digest as little-endian buffer words (digest byte k in word k/4).
