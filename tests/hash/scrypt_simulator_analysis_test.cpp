@@ -47,18 +47,19 @@ sim::Report romix_report(hash::ScryptLayout layout, bool cooperative = false) {
 
 }  // namespace
 
-// ROMix's kernel (r = 1: X in registers, V as uvec4s) binds V as param0 and X as param1. In
-// the interleaved layout a subgroup's 32 lanes touch 32 neighbouring elements (X: 4 sectors
-// of words; V: 16 sectors of uvec4s) wherever all lanes use the same block index, which is
-// every access but the data-dependent V[Integerify(X)] read of phase 2; in the contiguous
-// layout lanes are 2 KiB (V) or 256 bytes (X) apart: a sector each.
+// ROMix's kernel (r = 1: X in registers, V as uvec4s) binds the first scratch set's V as
+// param0 and its X as param4. In the interleaved layout a subgroup's 32 lanes touch 32
+// neighbouring elements (X: 4 sectors of words; V: 16 sectors of uvec4s) wherever all lanes
+// use the same block index, which is every access but the data-dependent V[Integerify(X)]
+// read of phase 2; in the contiguous layout lanes are 2 KiB (V) or 256 bytes (X) apart: a
+// sector each.
 TEST_CASE("the interleaved scrypt layout needs fewer sectors per ROMix request than the contiguous one") {
   sim::Report contiguous = romix_report(hash::ScryptLayout::Contiguous);
   sim::Report interleaved = romix_report(hash::ScryptLayout::Interleaved);
   Traffic v_contiguous = traffic(contiguous, "scrypt_romix_contiguous_r1", "param0");
   Traffic v_interleaved = traffic(interleaved, "scrypt_romix_interleaved_r1", "param0");
-  Traffic x_contiguous = traffic(contiguous, "scrypt_romix_contiguous_r1", "param1");
-  Traffic x_interleaved = traffic(interleaved, "scrypt_romix_interleaved_r1", "param1");
+  Traffic x_contiguous = traffic(contiguous, "scrypt_romix_contiguous_r1", "param4");
+  Traffic x_interleaved = traffic(interleaved, "scrypt_romix_interleaved_r1", "param4");
   INFO("V: contiguous " << v_contiguous.sectors_per_request() << ", interleaved " << v_interleaved.sectors_per_request()
                         << " sectors per request; X: contiguous " << x_contiguous.sectors_per_request()
                         << ", interleaved " << x_interleaved.sectors_per_request());
@@ -79,8 +80,8 @@ TEST_CASE("cooperative ROMix needs fewer sectors per request than one invocation
   sim::Report cooperative = romix_report(hash::ScryptLayout::Contiguous, true);
   Traffic v_single = traffic(single, "scrypt_romix_contiguous_r1", "param0");
   Traffic v_cooperative = traffic(cooperative, "scrypt_romix_contiguous_cooperative_r1", "param0");
-  Traffic x_single = traffic(single, "scrypt_romix_contiguous_r1", "param1");
-  Traffic x_cooperative = traffic(cooperative, "scrypt_romix_contiguous_cooperative_r1", "param1");
+  Traffic x_single = traffic(single, "scrypt_romix_contiguous_r1", "param4");
+  Traffic x_cooperative = traffic(cooperative, "scrypt_romix_contiguous_cooperative_r1", "param4");
   INFO("V: " << v_single.sectors_per_request() << " vs " << v_cooperative.sectors_per_request() << ", X: "
              << x_single.sectors_per_request() << " vs " << x_cooperative.sectors_per_request());
   REQUIRE(v_cooperative.requests > 0);

@@ -229,11 +229,50 @@ TEST_CASE("scrypt plans a batch over several scratch sets in even waves") {
   CHECK(two_only.sets == 1);
 }
 
+// The register ROMix runs the lanes of several scratch sets in one launch (lanes
+// [k s, (k + 1) s) are set k's, the last set partial); each set must come out as it does
+// when launched alone, whose bits the other tests check against OpenSSL.
+TEST_CASE("one ROMix launch over several scratch sets gives each set's bits alone") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  auto layout = GENERATE(hash::ScryptLayout::Contiguous, hash::ScryptLayout::Interleaved);
+  bool cooperative = GENERATE(false, true);
+  const std::uint32_t n = 16, per_lane = cooperative ? 4 : 1;
+  const std::vector<std::uint32_t> lanes{3, 3, 2};  // set_lanes 3, a partial last set
+  std::mt19937 rng(59);
+  std::vector<std::vector<std::uint32_t>> x_words;
+  std::vector<DeviceBuffer<uvec4>> v;
+  std::vector<DeviceBuffer<std::uint32_t>> x_together, x_alone;
+  for (std::uint32_t count : lanes) {
+    x_words.emplace_back(count * 64);  // two X blocks of 32 words a lane
+    for (std::uint32_t& w : x_words.back()) w = rng();
+    v.push_back(dev.alloc<uvec4>(count * n * 8));
+    x_together.push_back(dev.upload(x_words.back()));
+    x_alone.push_back(dev.upload(x_words.back()));
+  }
+  const std::uint32_t total = 3 + 3 + 2;
+  auto s = dev.sequence();
+  s.run(hash::detail::scrypt_romix_register_kernel(layout, cooperative, 1, 3), grid(total * per_lane), v[0], v[1],
+        v[2], v[0], x_together[0], x_together[1], x_together[2], x_together[0], lanes[0], total, n, 0u, 2 * n);
+  for (std::size_t k = 0; k < lanes.size(); ++k)
+    s.run(hash::detail::scrypt_romix_register_kernel(layout, cooperative, 1, 1), grid(lanes[k] * per_lane), v[k], v[k],
+          v[k], v[k], x_alone[k], x_alone[k], x_alone[k], x_alone[k], lanes[k], lanes[k], n, 0u, 2 * n);
+  s.run_and_wait();
+  for (std::size_t k = 0; k < lanes.size(); ++k) {
+    INFO(hash::scrypt_layout_name(layout) << (cooperative ? ", cooperative" : ", per invocation") << ", set " << k);
+    std::vector<std::uint32_t> together = dev.download(x_together[k]), alone = dev.download(x_alone[k]);
+    CHECK(together == alone);
+    CHECK(together != x_words[k]);  // ROMix ran
+  }
+}
+
+// Two sets of at most three hashes (waves of 3 + 2), and five sets of at most two (one wave:
+// more sets than one ROMix launch takes).
 TEST_CASE("scrypt over several scratch sets side by side equals OpenSSL") {
+  const std::uint32_t per_set = GENERATE(3u, 2u), sets = per_set == 3 ? 2 : 5;
   sim::Options options;
   options.strict = true;
   options.subgroup_size = 8;
-  options.max_buffer_bytes = 3 * 128 * 16;  // rounds of at most three hashes
+  options.max_buffer_bytes = per_set * 128 * 16;  // rounds of at most per_set hashes
   sim::Device dev(options);
   std::mt19937 rng(53);
   std::vector<Bytes> passwords, salts;
@@ -244,7 +283,7 @@ TEST_CASE("scrypt over several scratch sets side by side equals OpenSSL") {
   hash::ScryptParams params{16, 1, 1};
   for (auto layout : {hash::ScryptLayout::Contiguous, hash::ScryptLayout::Interleaved}) {
     for (bool cooperative : {false, true}) {
-      auto got = device_scrypt(dev, passwords, salts, params, 32, {layout, cooperative, 2 * 3 * (128 * 16 + 256)});
+      auto got = device_scrypt(dev, passwords, salts, params, 32, {layout, cooperative, sets * per_set * (128 * 16 + 256)});
       for (std::size_t i = 0; i < passwords.size(); ++i) {
         INFO(hash::scrypt_layout_name(layout) << (cooperative ? ", cooperative" : ", per invocation") << ", pair " << i);
         CHECK(to_hex(got[i]) == to_hex(openssl_scrypt(passwords[i], salts[i], params, 32)));
@@ -254,7 +293,7 @@ TEST_CASE("scrypt over several scratch sets side by side equals OpenSSL") {
   std::array<std::uint32_t, 8> everything;
   everything.fill(0xffffffffu);
   auto found = hash::scrypt_search(dev, Bytes(80, 3), 100, 10, everything, params, 16,
-                                   {hash::ScryptLayout::Contiguous, true, 2 * 3 * (128 * 16 + 256)});
+                                   {hash::ScryptLayout::Contiguous, true, sets * per_set * (128 * 16 + 256)});
   CHECK(found.found == 10);
   CHECK(found.nonces == std::vector<std::uint32_t>{100, 101, 102, 103, 104, 105, 106, 107, 108, 109});
   CHECK(dev.report().clean());

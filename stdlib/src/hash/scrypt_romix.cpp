@@ -1,20 +1,38 @@
 #include "sprig/stdlib/hash/scrypt_romix.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace sprig::hash::detail {
 
-const ScryptRomixRegisterKernel& scrypt_romix_register_kernel(ScryptLayout layout, bool cooperative, std::uint32_t r) {
+const ScryptRomixRegisterKernel& scrypt_romix_register_kernel(ScryptLayout layout, bool cooperative, std::uint32_t r,
+                                                              std::uint32_t sets) {
   std::string name = std::string("scrypt_romix_") + scrypt_layout_name(layout) + (cooperative ? "_cooperative" : "") +
-                     "_r" + std::to_string(r);
+                     "_r" + std::to_string(r) + (sets > 1 ? "_sets" + std::to_string(sets) : "");
   auto trace = [=] {
     return kernel(
         name,
-        [=](Buffer<uvec4> v, Buffer<std::uint32_t> x, UInt n, UInt lanes, UInt begin, UInt end) {
+        [=](Buffer<uvec4> v0, Buffer<uvec4> v1, Buffer<uvec4> v2, Buffer<uvec4> v3, Buffer<std::uint32_t> x0,
+            Buffer<std::uint32_t> x1, Buffer<std::uint32_t> x2, Buffer<std::uint32_t> x3, UInt set_lanes, UInt lanes,
+            UInt n, UInt begin, UInt end) {
+          const std::array<Buffer<uvec4>, 4> v{v0, v1, v2, v3};
+          const std::array<Buffer<std::uint32_t>, 4> x{x0, x1, x2, x3};
           UInt lane = 0u;
           ScryptMixer mixer = scrypt_mixer(cooperative, lane);
-          if_(lane < lanes, [&] { scrypt_romix_register_steps(mixer, layout, r, v, x, lane, n, lanes, begin, end); });
+          if_(lane < lanes, [&] {
+            if (sets == 1) {
+              scrypt_romix_register_steps(mixer, layout, r, v[0], x[0], lane, n, lanes, begin, end);
+              return;
+            }
+            UInt set = lane / set_lanes;  // one branch a subgroup, but where a set ends
+            for (std::uint32_t k = 0; k < sets; ++k)
+              if_(set == k, [&] {
+                UInt first = set_lanes * k;
+                scrypt_romix_register_steps(mixer, layout, r, v[k], x[k], lane - first, n, min(set_lanes, lanes - first),
+                                            begin, end);
+              });
+          });
         },
         workgroup(scrypt_workgroup));
   };
@@ -67,18 +85,29 @@ void scrypt_romix(Sequence& sequence, const DeviceInfo& info, const ScryptParams
                   const std::vector<ScryptScratch>& sets) {
   std::uint64_t steps = 2ull * params.N;
   std::uint64_t per_launch = scrypt_steps_per_launch("scrypt", info, params);
-  bool in_registers = scrypt_in_registers(params);
+  std::uint32_t per_lane = options.cooperative ? 4 : 1;
+  std::vector<const ScryptScratch*> used;  // a prefix of the sets: all full but the last
+  for (const ScryptScratch& set : sets)
+    if (set.lanes != 0) used.push_back(&set);
   for (std::uint64_t begin = 0; begin < steps; begin += per_launch) {
-    std::uint64_t end = std::min(steps, begin + per_launch);
-    for (const ScryptScratch& set : sets) {
-      if (set.lanes == 0) continue;
-      std::uint64_t invocations = std::uint64_t(set.lanes) * (options.cooperative ? 4 : 1);
-      if (in_registers)
-        sequence.run(scrypt_romix_register_kernel(options.layout, options.cooperative, params.r), grid(invocations),
-                     set.v4, set.x, params.N, set.lanes, std::uint32_t(begin), std::uint32_t(end));
-      else
-        sequence.run(scrypt_romix_kernel(options.layout, options.cooperative), grid(invocations), set.v, set.x,
-                     params.r, params.N, set.lanes, std::uint32_t(begin), std::uint32_t(end));
+    std::uint32_t first = std::uint32_t(begin), end = std::uint32_t(std::min(steps, begin + per_launch));
+    if (!scrypt_in_registers(params)) {
+      for (const ScryptScratch* set : used)
+        sequence.run(scrypt_romix_kernel(options.layout, options.cooperative), grid(std::uint64_t(set->lanes) * per_lane),
+                     set->v, set->x, params.r, params.N, set->lanes, first, end);
+      continue;
+    }
+    // As many sets a launch as the grid holds (each set alone fits: scrypt_hashes_per_round).
+    std::uint64_t grid_lanes = std::uint64_t(info.max_workgroup_count[0]) * scrypt_workgroup / per_lane;
+    std::size_t fit = std::size_t(std::max<std::uint64_t>(1, grid_lanes / std::max(1u, used.empty() ? 1u : used[0]->lanes)));
+    for (std::size_t g = 0, count = 0; g < used.size(); g += count) {
+      count = std::min<std::size_t>({scrypt_sets_per_launch, fit, used.size() - g});
+      auto at = [&](std::size_t k) { return used[g + (k < count ? k : 0)]; };
+      std::uint32_t lanes = 0;
+      for (std::size_t k = 0; k < count; ++k) lanes += at(k)->lanes;
+      sequence.run(scrypt_romix_register_kernel(options.layout, options.cooperative, params.r, std::uint32_t(count)),
+                   grid(std::uint64_t(lanes) * per_lane), at(0)->v4, at(1)->v4, at(2)->v4, at(3)->v4, at(0)->x,
+                   at(1)->x, at(2)->x, at(3)->x, at(0)->lanes, lanes, params.N, first, end);
     }
   }
 }

@@ -46,7 +46,10 @@ struct ScryptOptions {
   // Device memory the scratch (V and X) may take in all, which is how many hashes are in
   // flight at once. 0: one scratch buffer's worth (up to 3 GiB, scrypt_scratch_limit). More
   // is split evenly over several scratch sets (each within one buffer) whose rounds run side
-  // by side; less makes rounds smaller. bench/scrypt.cpp measures the effect.
+  // by side, up to four sets in one ROMix launch (r <= 4); less makes rounds smaller. On a
+  // large GPU more pays: 12 GiB made Litecoin's parameters 1.14-1.24x faster than one
+  // buffer on an H100 (docs/benchmarks.md, "scrypt"), where a smaller GPU would run out of
+  // memory, hence the modest default.
   std::uint64_t scratch_bytes = 0;
 };
 
