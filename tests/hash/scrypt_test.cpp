@@ -283,7 +283,8 @@ TEST_CASE("scrypt over several scratch sets side by side equals OpenSSL") {
   hash::ScryptParams params{16, 1, 1};
   for (auto layout : {hash::ScryptLayout::Contiguous, hash::ScryptLayout::Interleaved}) {
     for (bool cooperative : {false, true}) {
-      auto got = device_scrypt(dev, passwords, salts, params, 32, {layout, cooperative, sets * per_set * (128 * 16 + 256)});
+      auto got =
+          device_scrypt(dev, passwords, salts, params, 32, {layout, cooperative, sets * per_set * (128 * 16 + 256)});
       for (std::size_t i = 0; i < passwords.size(); ++i) {
         INFO(hash::scrypt_layout_name(layout) << (cooperative ? ", cooperative" : ", per invocation") << ", pair " << i);
         CHECK(to_hex(got[i]) == to_hex(openssl_scrypt(passwords[i], salts[i], params, 32)));

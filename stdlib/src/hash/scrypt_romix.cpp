@@ -28,9 +28,8 @@ const ScryptRomixRegisterKernel& scrypt_romix_register_kernel(ScryptLayout layou
             UInt set = lane / set_lanes;  // one branch a subgroup, but where a set ends
             for (std::uint32_t k = 0; k < sets; ++k)
               if_(set == k, [&] {
-                UInt first = set_lanes * k;
-                scrypt_romix_register_steps(mixer, layout, r, v[k], x[k], lane - first, n, min(set_lanes, lanes - first),
-                                            begin, end);
+                UInt first = set_lanes * k, set_count = min(set_lanes, lanes - first);
+                scrypt_romix_register_steps(mixer, layout, r, v[k], x[k], lane - first, n, set_count, begin, end);
               });
           });
         },
@@ -93,15 +92,16 @@ void scrypt_romix(Sequence& sequence, const DeviceInfo& info, const ScryptParams
     std::uint32_t first = std::uint32_t(begin), end = std::uint32_t(std::min(steps, begin + per_launch));
     if (!scrypt_in_registers(params)) {
       for (const ScryptScratch* set : used)
-        sequence.run(scrypt_romix_kernel(options.layout, options.cooperative), grid(std::uint64_t(set->lanes) * per_lane),
-                     set->v, set->x, params.r, params.N, set->lanes, first, end);
+        sequence.run(scrypt_romix_kernel(options.layout, options.cooperative),
+                     grid(std::uint64_t(set->lanes) * per_lane), set->v, set->x, params.r, params.N, set->lanes, first,
+                     end);
       continue;
     }
     // As many sets a launch as the grid holds (each set alone fits: scrypt_hashes_per_round).
     std::uint64_t grid_lanes = std::uint64_t(info.max_workgroup_count[0]) * scrypt_workgroup / per_lane;
-    std::size_t fit = std::size_t(std::max<std::uint64_t>(1, grid_lanes / std::max(1u, used.empty() ? 1u : used[0]->lanes)));
     for (std::size_t g = 0, count = 0; g < used.size(); g += count) {
-      count = std::min<std::size_t>({scrypt_sets_per_launch, fit, used.size() - g});
+      std::uint64_t fit = std::max<std::uint64_t>(1, grid_lanes / used[g]->lanes);
+      count = std::size_t(std::min<std::uint64_t>({scrypt_sets_per_launch, fit, used.size() - g}));
       auto at = [&](std::size_t k) { return used[g + (k < count ? k : 0)]; };
       std::uint32_t lanes = 0;
       for (std::size_t k = 0; k < count; ++k) lanes += at(k)->lanes;

@@ -237,15 +237,16 @@ inline ScryptMixer scrypt_mixer(bool cooperative, UInt& lane) {
   return mixer;
 }
 
-// ROMix steps [begin, end) of every lane below `lanes`: with X in registers for one r
-// (v as uvec4s, x, N, lanes, begin, end), and the generic form for any r (v, x, r, N, ...).
+// ROMix steps [begin, end) of every lane below `lanes`, in two forms.
 //
-// The register form runs the lanes of up to scrypt_sets_per_launch scratch sets in one launch:
-// four V and four X bindings (those past `sets` repeat set 0's and are not touched), then
-// set_lanes, lanes, N, begin, end. Lanes [k set_lanes, (k + 1) set_lanes) are set k's, so
-// every set but the last is full. One launch keeps as many hashes in flight as the sets
-// hold; launches of one set each, even without a barrier between them, ran one after the
-// other (docs/benchmarks.md, "scrypt").
+// With X in registers, for one r: the lanes of up to scrypt_sets_per_launch scratch sets in
+// one launch. Four V (uvec4s) and four X bindings (those past `sets` repeat set 0's and are
+// not touched), then set_lanes, lanes, N, begin, end; lanes [k set_lanes, (k + 1) set_lanes)
+// are set k's, so every set but the last is full. One launch keeps as many hashes in flight
+// as the sets hold; launches of one set each, even without a barrier between them, ran one
+// after the other (docs/benchmarks.md, "scrypt").
+//
+// The generic form, for any r, one set a launch: v, x, r, N, lanes, begin, end.
 constexpr std::uint32_t scrypt_sets_per_launch = 4;
 using ScryptRomixRegisterKernel =
     Kernel<Buffer<uvec4>, Buffer<uvec4>, Buffer<uvec4>, Buffer<uvec4>, Buffer<std::uint32_t>, Buffer<std::uint32_t>,
