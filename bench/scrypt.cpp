@@ -4,6 +4,8 @@
 //
 //   bench_scrypt [--log-hashes 16,18] [--repeat 2] [--scratch-mib 0] [--best-only 1]
 //
+// Under SPRIG_PROFILE=1 it also prints each kernel's driver statistics (registers, ...).
+//
 // --scratch-mib: ScryptOptions::scratch_bytes values to compare (0: one scratch buffer of at
 // most 3 GiB; less: smaller rounds; more: several scratch sets whose rounds run side by side).
 // --best-only 1: only the contiguous cooperative variant (the default) at other scratch sizes.
@@ -136,5 +138,6 @@ int main(int argc, char** argv) {
     std::printf("| 2^%d | %s | %.2f | %.4g | %.3f |\n", log_hashes.back(),
                 mib ? (std::to_string(mib) + " MiB").c_str() : "one buffer", best, rate / 1e6, rate / bound);
   }
+  stdlib_bench::print_pipeline_statistics(gpu);  // under SPRIG_PROFILE=1
   return 0;
 }
