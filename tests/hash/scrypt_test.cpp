@@ -229,6 +229,21 @@ TEST_CASE("scrypt plans a batch over several scratch sets in even waves") {
   CHECK(two_only.sets == 1);
 }
 
+// A launch of the register ROMix takes at most four sets, and no more lanes than one grid
+// holds: with two workgroups of 64 and four invocations a lane, 32 lanes.
+TEST_CASE("ROMix groups scratch sets into launches of at most four that fit the grid") {
+  DeviceInfo info;
+  info.max_workgroup_count = {2, 1, 1};
+  using Groups = std::vector<std::size_t>;
+  CHECK(hash::detail::scrypt_launch_groups(info, 4, {20, 20, 20}) == Groups{1, 1, 1});
+  CHECK(hash::detail::scrypt_launch_groups(info, 4, {8, 8, 8, 8, 8, 3}) == Groups{4, 2});
+  CHECK(hash::detail::scrypt_launch_groups(info, 4, {16, 16, 5}) == Groups{2, 1});
+  CHECK(hash::detail::scrypt_launch_groups(info, 1, {20, 20, 20, 20, 20}) == Groups{4, 1});  // 128 lanes
+  CHECK(hash::detail::scrypt_launch_groups(info, 4, {}).empty());
+  info.max_workgroup_count = {65535, 1, 1};
+  CHECK(hash::detail::scrypt_launch_groups(info, 4, {5, 5, 5, 5, 5, 5, 5, 5, 2}) == Groups{4, 4, 1});
+}
+
 // The register ROMix runs the lanes of several scratch sets in one launch (lanes
 // [k s, (k + 1) s) are set k's, the last set partial); each set must come out as it does
 // when launched alone, whose bits the other tests check against OpenSSL.

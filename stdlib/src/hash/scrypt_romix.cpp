@@ -80,14 +80,30 @@ const DeviceBuffer<std::uint32_t>& scrypt_expand_target(const ScryptParams& para
 
 std::uint32_t scrypt_expand_blocks(const ScryptParams& params) { return scrypt_in_registers(params) ? 2u : params.N; }
 
+std::vector<std::size_t> scrypt_launch_groups(const DeviceInfo& info, std::uint32_t invocations_per_lane,
+                                              const std::vector<std::uint32_t>& set_lanes) {
+  std::uint64_t grid_lanes = std::uint64_t(info.max_workgroup_count[0]) * scrypt_workgroup / invocations_per_lane;
+  std::vector<std::size_t> groups;
+  for (std::size_t g = 0; g < set_lanes.size(); g += groups.back()) {
+    std::uint64_t fit = std::max<std::uint64_t>(1, grid_lanes / std::max(1u, set_lanes[g]));
+    groups.push_back(std::size_t(std::min<std::uint64_t>({scrypt_sets_per_launch, fit, set_lanes.size() - g})));
+  }
+  return groups;
+}
+
 void scrypt_romix(Sequence& sequence, const DeviceInfo& info, const ScryptParams& params, const ScryptOptions& options,
                   const std::vector<ScryptScratch>& sets) {
   std::uint64_t steps = 2ull * params.N;
   std::uint64_t per_launch = scrypt_steps_per_launch("scrypt", info, params);
   std::uint32_t per_lane = options.cooperative ? 4 : 1;
   std::vector<const ScryptScratch*> used;  // a prefix of the sets: all full but the last
+  std::vector<std::uint32_t> used_lanes;
   for (const ScryptScratch& set : sets)
-    if (set.lanes != 0) used.push_back(&set);
+    if (set.lanes != 0) {
+      used.push_back(&set);
+      used_lanes.push_back(set.lanes);
+    }
+  const std::vector<std::size_t> groups = scrypt_launch_groups(info, per_lane, used_lanes);
   for (std::uint64_t begin = 0; begin < steps; begin += per_launch) {
     std::uint32_t first = std::uint32_t(begin), end = std::uint32_t(std::min(steps, begin + per_launch));
     if (!scrypt_in_registers(params)) {
@@ -97,17 +113,15 @@ void scrypt_romix(Sequence& sequence, const DeviceInfo& info, const ScryptParams
                      end);
       continue;
     }
-    // As many sets a launch as the grid holds (each set alone fits: scrypt_hashes_per_round).
-    std::uint64_t grid_lanes = std::uint64_t(info.max_workgroup_count[0]) * scrypt_workgroup / per_lane;
-    for (std::size_t g = 0, count = 0; g < used.size(); g += count) {
-      std::uint64_t fit = std::max<std::uint64_t>(1, grid_lanes / used[g]->lanes);
-      count = std::size_t(std::min<std::uint64_t>({scrypt_sets_per_launch, fit, used.size() - g}));
+    std::size_t g = 0;
+    for (std::size_t count : groups) {
       auto at = [&](std::size_t k) { return used[g + (k < count ? k : 0)]; };
       std::uint32_t lanes = 0;
       for (std::size_t k = 0; k < count; ++k) lanes += at(k)->lanes;
       sequence.run(scrypt_romix_register_kernel(options.layout, options.cooperative, params.r, std::uint32_t(count)),
                    grid(std::uint64_t(lanes) * per_lane), at(0)->v4, at(1)->v4, at(2)->v4, at(3)->v4, at(0)->x,
                    at(1)->x, at(2)->x, at(3)->x, at(0)->lanes, lanes, params.N, first, end);
+      g += count;
     }
   }
 }

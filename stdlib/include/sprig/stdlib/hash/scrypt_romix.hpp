@@ -278,9 +278,15 @@ std::vector<ScryptScratch> scrypt_scratch(Device& device, const ScryptParams& pa
 const DeviceBuffer<std::uint32_t>& scrypt_expand_target(const ScryptParams& params, const ScryptScratch& set);
 std::uint32_t scrypt_expand_blocks(const ScryptParams& params);
 
+// How many scratch sets each launch of the register ROMix takes, in order: at most
+// scrypt_sets_per_launch, and no more lanes than one grid holds (one set always fits:
+// scrypt_hashes_per_round). `set_lanes`: the lanes of the sets in use, all full but the last.
+std::vector<std::size_t> scrypt_launch_groups(const DeviceInfo& info, std::uint32_t invocations_per_lane,
+                                              const std::vector<std::uint32_t>& set_lanes);
+
 // Records all of ROMix (2N steps) for the rounds of every scratch set with lanes, in launches
-// within the loop budget. The sets' launches of one step range follow each other without a
-// barrier (they share no buffer), so their rounds run side by side.
+// within the loop budget: with X in registers, the sets of a launch group in one launch;
+// the generic form, one launch a set.
 void scrypt_romix(Sequence& sequence, const DeviceInfo& info, const ScryptParams& params, const ScryptOptions& options,
                   const std::vector<ScryptScratch>& sets);
 
