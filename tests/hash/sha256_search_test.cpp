@@ -8,6 +8,7 @@
 
 #include "hash_test_support.hpp"
 #include "sprig/stdlib/hash/sha256_search.hpp"
+#include "sprig/stdlib/tiling.hpp"
 
 using namespace sprig;
 using namespace hash_test;
@@ -71,13 +72,17 @@ TEST_CASE("the SHA-256 search reaches candidate 2^32 - 1 and spans several launc
   Bytes message = with_candidate(random_message(20, 1), last);
   auto result = hash::sha256_search(dev, message, last - 99, 100, openssl_sha256(message), 1);
   CHECK(result.nonces == std::vector<std::uint32_t>{last});
-  // One launch covers 2^22 candidates: a winner just past the first launch is found once.
+  // A launch lays its workgroups out in rows of 32768 (2^23 candidates) and covers 2^26
+  // candidates: winners just past the first row and just past the first launch are found once.
   if (dev.info().backend == "vulkan") {
-    const std::uint32_t past_edge = hash::detail::sha256_search_candidates_per_launch + 5;
-    Bytes near_edge = with_candidate(random_message(9, 2), past_edge);
-    auto across = hash::sha256_search(dev, near_edge, 0, std::uint64_t(past_edge) + 100, openssl_sha256(near_edge));
-    CHECK(across.nonces == std::vector<std::uint32_t>{past_edge});
-    CHECK(across.found == 1);
+    const std::uint32_t row = sprig::detail::max_workgroups_per_row * 256;
+    const std::uint32_t launch = hash::detail::sha256_search_candidates_per_launch;
+    for (std::uint32_t winner : {row + 5, launch + 5}) {
+      Bytes near_edge = with_candidate(random_message(9, 2), winner);
+      auto across = hash::sha256_search(dev, near_edge, 0, std::uint64_t(winner) + 100, openssl_sha256(near_edge));
+      CHECK(across.nonces == std::vector<std::uint32_t>{winner});
+      CHECK(across.found == 1);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "hash_test_support.hpp"
 #include "sprig/stdlib/hash/sha256d_search.hpp"
+#include "sprig/stdlib/tiling.hpp"
 
 using namespace sprig;
 using namespace hash_test;
@@ -95,19 +96,20 @@ TEST_CASE("the double-SHA-256 search reaches nonce 2^32 - 1 and spans several la
     if (at_most(double_sha256_number(with_nonce(genesis, n)), easy_target())) expected.push_back(n);
   auto result = hash::sha256d_search(dev, genesis, last - 99, 100, easy_target(), 100);
   CHECK(result.nonces == expected);
-  // One launch covers 2^22 nonces: a range across the boundary takes two, counted once each.
+  // A launch lays its workgroups out in rows of 32768 (2^23 nonces) and covers 2^26 nonces:
+  // a range across both kinds of boundary finds each winner near them once.
   if (dev.info().backend == "vulkan") {
-    const std::uint32_t edge = hash::detail::sha256d_nonces_per_launch;
-    std::vector<std::uint32_t> near_edge;
-    for (std::uint32_t n = 0; n < 200; ++n)
-      if (at_most(double_sha256_number(with_nonce(genesis, edge - 100 + n)), easy_target()))
-        near_edge.push_back(edge - 100 + n);
-    auto across = hash::sha256d_search(dev, genesis, 0, std::uint64_t(edge) + 100, easy_target(), 1u << 24);
-    std::vector<std::uint32_t> window;
-    for (std::uint32_t n : across.nonces)
-      if (n >= edge - 100) window.push_back(n);
-    CHECK(window == near_edge);
+    const std::uint32_t launch = hash::detail::sha256d_nonces_per_launch;
+    auto across = hash::sha256d_search(dev, genesis, 0, std::uint64_t(launch) + 100, easy_target(), 1u << 24);
     CHECK(across.found == across.nonces.size());
+    for (std::uint32_t edge : {sprig::detail::max_workgroups_per_row * 256, launch}) {
+      std::vector<std::uint32_t> near_edge, window;
+      for (std::uint32_t n = edge - 100; n < edge + 100; ++n)
+        if (at_most(double_sha256_number(with_nonce(genesis, n)), easy_target())) near_edge.push_back(n);
+      for (std::uint32_t n : across.nonces)
+        if (n >= edge - 100 && n < edge + 100) window.push_back(n);
+      CHECK(window == near_edge);
+    }
   }
 }
 

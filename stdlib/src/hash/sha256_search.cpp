@@ -7,6 +7,7 @@
 #include "sprig/stdlib/hash/sha256_compress.hpp"
 #include "sprig/stdlib/hash/word_vars.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/tiling.hpp"
 
 namespace sprig::hash {
 
@@ -74,7 +75,7 @@ const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes, Hash
         name,
         [=](ReadBuffer<std::uint32_t> block_words, ReadBuffer<std::uint32_t> digest, Buffer<std::uint32_t> counter,
             WriteBuffer<std::uint32_t> winners, UInt count, UInt first) {
-          UInt i = global_id().x();
+          UInt i = sprig::detail::linear_invocation_id(search_workgroup);
           HashAdder add(adds);
           if_(i < count, [&] {
             UInt candidate = first + i;
@@ -117,7 +118,8 @@ void sha256_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& block,
   const auto& kernel = detail::sha256_search_kernel(message_bytes, hash_add_form(sequence.info()));
   for (std::uint64_t done = 0; done < count; done += detail::sha256_search_candidates_per_launch) {
     const auto n = std::uint32_t(std::min<std::uint64_t>(detail::sha256_search_candidates_per_launch, count - done));
-    sequence.run(kernel, grid(n), block, digest, counter, winners, n, std::uint32_t(first + done));
+    sequence.run(kernel, sprig::detail::invocation_rows(n, search_workgroup), block, digest, counter, winners, n,
+                 std::uint32_t(first + done));
   }
 }
 

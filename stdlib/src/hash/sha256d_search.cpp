@@ -7,6 +7,7 @@
 #include "sprig/stdlib/hash/byte_words.hpp"
 #include "sprig/stdlib/hash/word_vars.hpp"
 #include "sprig/stdlib/kernel_cache.hpp"
+#include "sprig/stdlib/tiling.hpp"
 
 namespace sprig::hash {
 
@@ -67,7 +68,7 @@ const Sha256dSearchKernel& sha256d_search_kernel(HashAddForm adds) {
         "sha256d_search",
         [=](ReadBuffer<std::uint32_t> header, ReadBuffer<std::uint32_t> midstate, ReadBuffer<std::uint32_t> target,
            Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, UInt count, UInt first_nonce) {
-          UInt i = global_id().x();
+          UInt i = sprig::detail::linear_invocation_id(search_workgroup);
           HashAdder add(adds);
           if_(i < count, [&] {
             UInt nonce = first_nonce + i;
@@ -121,8 +122,8 @@ void sha256d_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& heade
   sequence.run(detail::sha256d_midstate_kernel(), grid(1), header, midstate);
   for (std::uint64_t done = 0; done < count; done += detail::sha256d_nonces_per_launch) {
     const auto n = std::uint32_t(std::min<std::uint64_t>(detail::sha256d_nonces_per_launch, count - done));
-    sequence.run(detail::sha256d_search_kernel(adds), grid(n), header, midstate, target, counter, winners, n,
-                 std::uint32_t(first_nonce + done));
+    sequence.run(detail::sha256d_search_kernel(adds), sprig::detail::invocation_rows(n, detail::search_workgroup),
+                 header, midstate, target, counter, winners, n, std::uint32_t(first_nonce + done));
   }
 }
 

@@ -44,6 +44,18 @@ inline UInt linear_workgroup_id() {
   return workgroup_id().x() + workgroup_id().y() * num_workgroups().x();
 }
 
+// One invocation per element for `n` elements in workgroups of `invocations`, laid out as
+// tile_grid lays out tiles: element-wise kernels launch more than 65535 workgroups at once,
+// so that a long range needs fewer launches, each of which ends in a tail of idle lanes.
+inline Grid invocation_rows(std::size_t n, std::uint32_t invocations) {
+  return tile_grid((n + invocations - 1) / invocations, TileShape{invocations, 1});
+}
+
+// This invocation's element in an invocation_rows launch of workgroups of `invocations`.
+inline UInt linear_invocation_id(std::uint32_t invocations) {
+  return linear_workgroup_id() * invocations + local_index();
+}
+
 // Index of item `item` of this invocation in a tile starting at `tile_first`.
 inline UInt striped_index(const UInt& tile_first, std::uint32_t items,
                                          std::uint32_t item) {

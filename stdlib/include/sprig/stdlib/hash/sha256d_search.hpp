@@ -40,13 +40,13 @@ using Sha256dSearchKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::ui
                                    Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt>;
 const Sha256dSearchKernel& sha256d_search_kernel(HashAddForm adds);
 
-// Nonces per launch: a long range becomes several launches of one sequence, each within
-// every device's 65535 workgroups in x.
-inline constexpr std::uint32_t sha256d_nonces_per_launch = 1u << 22;
+// Nonces per launch: a long range becomes several launches of one sequence, each in rows of
+// workgroups (invocation_rows), as long as the SHA-256 search's launches and for its reason.
+inline constexpr std::uint32_t sha256d_nonces_per_launch = 1u << 26;
 
 // Launches per chunk over several devices by default: 2^26 nonces, about 10 ms on an H100,
 // against some 0.1 ms of uploads, submit and read-back per chunk.
-inline constexpr std::uint32_t sha256d_launches_per_chunk = 16;
+inline constexpr std::uint32_t sha256d_launches_per_chunk = 1;
 
 }  // namespace detail
 
