@@ -398,7 +398,7 @@ auto onesweep_kernel(const SortShape& shape) {
         Bool more = round + 1u < tiles_per_workgroup;
         stages.find_destinations(owned, status, digit_offsets, tile_offsets, tile.load(), pass, status_base, tiles,
                                  round, [&] {
-          if (several) if_(more && local_index() == 0u, [&] { stages.claim_next_tile(status, status_base); });
+          if (several) if_(more, [&] { stages.claim_next_tile(status, status_base); });
         });
         // The next tile's keys load while this one writes out.
         Var<std::uint32_t> next = tiles;  // none: this workgroup's last tile
