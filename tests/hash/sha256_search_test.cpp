@@ -75,7 +75,7 @@ TEST_CASE("the SHA-256 search reaches candidate 2^32 - 1 and spans several launc
   // A launch lays its workgroups out in rows of 32768 (2^23 candidates) and covers 2^26
   // candidates: winners just past the first row and just past the first launch are found once.
   if (dev.info().backend == "vulkan") {
-    const std::uint32_t row = sprig::detail::max_workgroups_per_row * 256;
+    const std::uint32_t row = sprig::detail::max_workgroups_per_row * hash::detail::sha256_search_workgroup;
     const std::uint32_t launch = hash::detail::sha256_search_candidates_per_launch;
     for (std::uint32_t winner : {row + 5, launch + 5}) {
       Bytes near_edge = with_candidate(random_message(9, 2), winner);

@@ -102,7 +102,7 @@ TEST_CASE("the double-SHA-256 search reaches nonce 2^32 - 1 and spans several la
     const std::uint32_t launch = hash::detail::sha256d_nonces_per_launch;
     auto across = hash::sha256d_search(dev, genesis, 0, std::uint64_t(launch) + 100, easy_target(), 1u << 24);
     CHECK(across.found == across.nonces.size());
-    for (std::uint32_t edge : {sprig::detail::max_workgroups_per_row * 256, launch}) {
+    for (std::uint32_t edge : {sprig::detail::max_workgroups_per_row * hash::detail::sha256d_search_workgroup, launch}) {
       std::vector<std::uint32_t> near_edge, window;
       for (std::uint32_t n = edge - 100; n < edge + 100; ++n)
         if (at_most(double_sha256_number(with_nonce(genesis, n)), easy_target())) near_edge.push_back(n);

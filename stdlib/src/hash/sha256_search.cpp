@@ -13,7 +13,6 @@ namespace sprig::hash {
 
 namespace {
 
-constexpr std::uint32_t search_workgroup = 256;
 constexpr int early_rounds = 61;  // after round 60, e is the digest's last word less its initial value
 
 void check_message_bytes(std::size_t bytes) {
@@ -75,7 +74,7 @@ const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes, Hash
         name,
         [=](ReadBuffer<std::uint32_t> block_words, ReadBuffer<std::uint32_t> digest, Buffer<std::uint32_t> counter,
             WriteBuffer<std::uint32_t> winners, UInt count, UInt first) {
-          UInt i = sprig::detail::linear_invocation_id(search_workgroup);
+          UInt i = sprig::detail::linear_invocation_id(detail::sha256_search_workgroup);
           HashAdder add(adds);
           if_(i < count, [&] {
             UInt candidate = first + i;
@@ -98,7 +97,7 @@ const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes, Hash
             });
           });
         },
-        workgroup(search_workgroup));
+        workgroup(detail::sha256_search_workgroup));
   };
   return sprig::detail::cached_kernel<Sha256SearchKernel>(name + adds.key(), trace);
 }
@@ -118,8 +117,8 @@ void sha256_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& block,
   const auto& kernel = detail::sha256_search_kernel(message_bytes, hash_add_form(sequence.info()));
   for (std::uint64_t done = 0; done < count; done += detail::sha256_search_candidates_per_launch) {
     const auto n = std::uint32_t(std::min<std::uint64_t>(detail::sha256_search_candidates_per_launch, count - done));
-    sequence.run(kernel, sprig::detail::invocation_rows(n, search_workgroup), block, digest, counter, winners, n,
-                 std::uint32_t(first + done));
+    sequence.run(kernel, sprig::detail::invocation_rows(n, detail::sha256_search_workgroup), block, digest, counter,
+                 winners, n, std::uint32_t(first + done));
   }
 }
 

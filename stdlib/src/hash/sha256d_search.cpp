@@ -15,7 +15,6 @@ namespace detail {
 
 namespace {
 
-constexpr std::uint32_t search_workgroup = 256;
 constexpr int sha256d_shared_rounds = 3;  // rounds of the second block that no nonce changes
 
 // SHA-256 pads a message of `bits` bits in its last block with a one bit, zeros and the
@@ -68,7 +67,7 @@ const Sha256dSearchKernel& sha256d_search_kernel(HashAddForm adds) {
         "sha256d_search",
         [=](ReadBuffer<std::uint32_t> header, ReadBuffer<std::uint32_t> midstate, ReadBuffer<std::uint32_t> target,
            Buffer<std::uint32_t> counter, WriteBuffer<std::uint32_t> winners, UInt count, UInt first_nonce) {
-          UInt i = sprig::detail::linear_invocation_id(search_workgroup);
+          UInt i = sprig::detail::linear_invocation_id(sha256d_search_workgroup);
           HashAdder add(adds);
           if_(i < count, [&] {
             UInt nonce = first_nonce + i;
@@ -98,7 +97,7 @@ const Sha256dSearchKernel& sha256d_search_kernel(HashAddForm adds) {
             });
           });
         },
-        workgroup(search_workgroup));
+        workgroup(sha256d_search_workgroup));
   };
   return sprig::detail::cached_kernel<Sha256dSearchKernel>("sha256d_search" + adds.key(), trace);
 }
@@ -122,8 +121,9 @@ void sha256d_search(Sequence& sequence, const DeviceBuffer<std::uint32_t>& heade
   sequence.run(detail::sha256d_midstate_kernel(), grid(1), header, midstate);
   for (std::uint64_t done = 0; done < count; done += detail::sha256d_nonces_per_launch) {
     const auto n = std::uint32_t(std::min<std::uint64_t>(detail::sha256d_nonces_per_launch, count - done));
-    sequence.run(detail::sha256d_search_kernel(adds), sprig::detail::invocation_rows(n, detail::search_workgroup),
-                 header, midstate, target, counter, winners, n, std::uint32_t(first_nonce + done));
+    sequence.run(detail::sha256d_search_kernel(adds),
+                 sprig::detail::invocation_rows(n, detail::sha256d_search_workgroup), header, midstate, target, counter,
+                 winners, n, std::uint32_t(first_nonce + done));
   }
 }
 

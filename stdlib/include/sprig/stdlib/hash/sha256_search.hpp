@@ -46,6 +46,9 @@ using Sha256SearchKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uin
                                   WriteBuffer<std::uint32_t>, UInt, UInt>;
 const Sha256SearchKernel& sha256_search_kernel(std::uint32_t message_bytes, HashAddForm adds);
 
+// Invocations a workgroup of the search kernel, one candidate each.
+inline constexpr std::uint32_t sha256_search_workgroup = 256;
+
 // Candidates per launch, in rows of workgroups (invocation_rows): every launch ends in a
 // tail where the GPU runs out of workgroups, and on an H100 the search in launches of 2^22
 // candidates (one row) took 3% longer than in launches of 2^26.

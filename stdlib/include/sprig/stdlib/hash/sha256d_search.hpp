@@ -40,6 +40,9 @@ using Sha256dSearchKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::ui
                                    Buffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt>;
 const Sha256dSearchKernel& sha256d_search_kernel(HashAddForm adds);
 
+// Invocations a workgroup of the search kernel, one nonce each.
+inline constexpr std::uint32_t sha256d_search_workgroup = 256;
+
 // Nonces per launch: a long range becomes several launches of one sequence, each in rows of
 // workgroups (invocation_rows), as long as the SHA-256 search's launches and for its reason.
 inline constexpr std::uint32_t sha256d_nonces_per_launch = 1u << 26;
