@@ -11,11 +11,16 @@ NVRTC through CuPy (optimizing by default). Three ways to load a block:
   * "warp": the 32 lanes of a warp load 8 chunks' blocks at a time, 2 whole 64-byte blocks
     per load instruction of 16 bytes a lane, and hand each lane its words by shuffles.
 
-Prints "<kernel> <MiB> <milliseconds> <GB/s> (registers, local memory)" lines (the median
-of CUDA-event timings), and checks one chaining value against a Python model of the
+The adds of the quarter-round G in several forms (--adds, comma-separated), to tell which
+of them NVIDIA's multiply-add pipe should take (a multiply by a kernel argument of 1 that
+the compiler cannot fold): "plain"; "a", the two adds into a as (a * 1 + b) * 1 + m; "c",
+c * 1 + d; "ac", both; "a1", a * 1 + (b + m); "a1c", that and c * 1 + d.
+
+Prints "<kernel>.<adds> <MiB> <milliseconds> <GB/s> (registers, local memory)" lines (the
+median of CUDA-event timings), and checks one chaining value against a Python model of the
 compression.
 
-    python3 bench/peers/blake3_cuda.py --mib 256
+    python3 bench/peers/blake3_cuda.py --mib 256 [--adds plain,a,ac]
 """
 import argparse
 
@@ -29,13 +34,20 @@ CHUNK_START, CHUNK_END = 1, 2
 
 SOURCE = r"""
 #define ROTR(x, n) __funnelshift_r((x), (x), (n))
-#define G(a, b, c, d, mx, my)                 \
-  a = a + b + (mx); d = ROTR(d ^ a, 16);      \
-  c = c + d;        b = ROTR(b ^ c, 12);      \
-  a = a + b + (my); d = ROTR(d ^ a, 8);       \
-  c = c + d;        b = ROTR(b ^ c, 7);
+#ifndef ADD_A
+#define ADD_A(a, b, m) (a + b + (m))
+#endif
+#ifndef ADD_C
+#define ADD_C(c, d) (c + d)
+#endif
+#define G(a, b, c, d, mx, my)                     \
+  a = ADD_A(a, b, mx); d = ROTR(d ^ a, 16);      \
+  c = ADD_C(c, d);     b = ROTR(b ^ c, 12);      \
+  a = ADD_A(a, b, my); d = ROTR(d ^ a, 8);       \
+  c = ADD_C(c, d);     b = ROTR(b ^ c, 7);
 
-__device__ __forceinline__ void compress(unsigned* cv, const unsigned* m, unsigned counter, unsigned flags) {
+__device__ __forceinline__ void compress(unsigned* cv, const unsigned* m, unsigned counter, unsigned flags,
+                                         unsigned one) {
   unsigned s0 = cv[0], s1 = cv[1], s2 = cv[2], s3 = cv[3], s4 = cv[4], s5 = cv[5], s6 = cv[6], s7 = cv[7];
   unsigned s8 = %IV0%, s9 = %IV1%, s10 = %IV2%, s11 = %IV3%, s12 = counter, s13 = 0, s14 = 64, s15 = flags;
 %ROUNDS%
@@ -58,7 +70,7 @@ __device__ __forceinline__ void finish(unsigned* out, unsigned g, const unsigned
 }
 
 extern "C" __global__ void blake3_chunks_words(const unsigned* data, unsigned* out, unsigned chunks,
-                                               unsigned per_message) {
+                                               unsigned per_message, unsigned one) {
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= chunks) return;
   unsigned cv[8];
@@ -67,13 +79,13 @@ extern "C" __global__ void blake3_chunks_words(const unsigned* data, unsigned* o
     unsigned m[16];
 #pragma unroll
     for (int j = 0; j < 16; ++j) m[j] = data[256u * g + 16u * b + j];
-    compress(cv, m, g % per_message, block_flags(b));
+    compress(cv, m, g % per_message, block_flags(b), one);
   }
   finish(out, g, cv);
 }
 
 extern "C" __global__ void blake3_chunks_vec4(const uint4* data, unsigned* out, unsigned chunks,
-                                              unsigned per_message) {
+                                              unsigned per_message, unsigned one) {
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= chunks) return;
   unsigned cv[8];
@@ -85,7 +97,7 @@ extern "C" __global__ void blake3_chunks_vec4(const uint4* data, unsigned* out, 
       uint4 q = data[64u * g + 4u * b + v];
       m[4 * v] = q.x; m[4 * v + 1] = q.y; m[4 * v + 2] = q.z; m[4 * v + 3] = q.w;
     }
-    compress(cv, m, g % per_message, block_flags(b));
+    compress(cv, m, g % per_message, block_flags(b), one);
   }
   finish(out, g, cv);
 }
@@ -94,7 +106,7 @@ extern "C" __global__ void blake3_chunks_vec4(const uint4* data, unsigned* out, 
 // chunks: each load instruction reads eight whole 64-byte blocks. Lane c then needs vector
 // v of its chunk, which load c / 8 brought to lane 4 (c % 8) + v.
 extern "C" __global__ void blake3_chunks_warp(const uint4* data, unsigned* out, unsigned chunks,
-                                              unsigned per_message) {
+                                              unsigned per_message, unsigned one) {
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;  // chunks is a multiple of 32
   if (g >= chunks) return;
   unsigned lane = threadIdx.x & 31u, warp_first = g - lane;
@@ -122,7 +134,7 @@ extern "C" __global__ void blake3_chunks_warp(const uint4* data, unsigned* out, 
       }
       m[4 * v] = q.x; m[4 * v + 1] = q.y; m[4 * v + 2] = q.z; m[4 * v + 3] = q.w;
     }
-    compress(cv, m, g % per_message, block_flags(b));
+    compress(cv, m, g % per_message, block_flags(b), one);
   }
   finish(out, g, cv);
 }
@@ -168,6 +180,8 @@ def main():
     parser.add_argument("--mib", type=int, default=256)
     parser.add_argument("--message-kib", type=int, default=16)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--kernels", default="words,vec4,warp")
+    parser.add_argument("--adds", default="plain")
     args = parser.parse_args()
     # The message schedule of each round as indices into the first round's words.
     order, schedule = list(range(16)), []
@@ -184,7 +198,18 @@ def main():
     source = source.replace("%START%", str(CHUNK_START)).replace("%END%", str(CHUNK_END))
     for j, v in enumerate(IV):
         source = source.replace(f"%IV{j}%", hex(v))
-    module = cupy.RawModule(code=source)
+    add_forms = {
+        "plain": "",
+        "a": "#define ADD_A(a, b, m) ((a * one + b) * one + (m))\n",
+        "c": "#define ADD_C(c, d) (c * one + d)\n",
+        "a1": "#define ADD_A(a, b, m) (a * one + (b + (m)))\n",
+    }
+    add_forms["ac"] = add_forms["a"] + add_forms["c"]
+    add_forms["a1c"] = add_forms["a1"] + add_forms["c"]
+    unknown = [adds for adds in args.adds.split(",") if adds not in add_forms]
+    if unknown:
+        parser.error(f"--adds: unknown form(s) {', '.join(unknown)}; expected some of {', '.join(add_forms)}")
+    modules = {adds: cupy.RawModule(code=add_forms[adds] + source) for adds in args.adds.split(",")}
     total = args.mib << 20
     chunks = total // 1024
     per_message = args.message_kib
@@ -194,15 +219,16 @@ def main():
     grid = (chunks + block - 1) // block
     probe = 12345 % chunks
     expected = chunk_cv_model([int(x) for x in data[256 * probe: 256 * probe + 256].get()], probe % per_message)
-    for name in ("words", "vec4", "warp"):
-        kernel = module.get_function("blake3_chunks_" + name)
-        out.fill(0)
-        ms = median_ms(lambda: kernel((grid,), (block,), (data, out, cupy.uint32(chunks), cupy.uint32(per_message))),
-                       args.repeat)
-        print(f"cuda.blake3_chunks_{name} {args.mib} {ms:.4f} {total / ms / 1e6:.1f}"
-              f" (registers {kernel.num_regs}, local memory {kernel.local_size_bytes} bytes)")
-        if [int(x) for x in out[8 * probe: 8 * probe + 8].get()] != expected:
-            print(f"WRONG RESULT: cuda.blake3_chunks_{name}")
+    for adds, module in modules.items():
+        for name in args.kernels.split(","):
+            kernel = module.get_function("blake3_chunks_" + name)
+            out.fill(0)
+            ms = median_ms(lambda: kernel((grid,), (block,), (data, out, cupy.uint32(chunks), cupy.uint32(per_message),
+                                                             cupy.uint32(1))), args.repeat)
+            print(f"cuda.blake3_chunks_{name}.{adds} {args.mib} {ms:.4f} {total / ms / 1e6:.1f}"
+                  f" (registers {kernel.num_regs}, local memory {kernel.local_size_bytes} bytes)")
+            if [int(x) for x in out[8 * probe: 8 * probe + 8].get()] != expected:
+                print(f"WRONG RESULT: cuda.blake3_chunks_{name}.{adds}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 // BLAKE3 of equal-length messages stored back to back (blake3_fixed.hpp): chunk-parallel
 // over the tree for messages longer than a chunk, one invocation each otherwise. The
 // official vectors in all three modes with extended output, and random messages against
-// b3sum, on both backends.
+// b3sum, on both backends, with the adds in both forms (hash_adds.hpp) where the kernels'
+// paths differ: one invocation a message, chunks, and the tree.
 #include "blake3_test_support.hpp"
 
 using namespace sprig;
@@ -38,8 +39,9 @@ std::vector<Bytes> device_blake3_fixed(sprig::Device& dev, const std::vector<Byt
 
 }  // namespace
 
-TEST_CASE("blake3_fixed gives the official vectors in all three modes, three messages at a time") {
+TEST_CASE("blake3_fixed gives the official vectors in all three modes, three messages at a time, with both forms of adds") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
+  ScopedHashAdds adds(GENERATE("plain", "multiply-add"));
   nlohmann::json vectors = official_vectors();
   Bytes key = bytes_of(vectors["key"].get<std::string>());
   std::string context = vectors["context_string"].get<std::string>();
@@ -97,8 +99,9 @@ TEST_CASE("blake3_fixed of hundreds of chunks over several workgroups equals b3s
   }
 }
 
-TEST_CASE("blake3_fixed of messages whose length is a multiple of 16 bytes (read 16 bytes a load) equals b3sum") {
+TEST_CASE("blake3_fixed of messages whose length is a multiple of 16 bytes (read 16 bytes a load) equals b3sum, with both forms of adds") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
+  ScopedHashAdds adds(GENERATE("plain", "multiply-add"));
   if (std::string(SPRIG_B3SUM).empty()) {
     WARN("b3sum not found: install the b3sum package");
     return;

@@ -6,24 +6,25 @@ namespace sprig::hash {
 
 namespace detail {
 
-const Blake3SpansKernel& blake3_kernel() {
+const Blake3SpansKernel& blake3_kernel(HashAddForm adds) {
   std::string name = "blake3_spans";
   auto trace = [=] {
     return kernel(
         name,
-        [](ReadBuffer<std::uint32_t> data, ReadBuffer<ByteSpan> spans, ReadBuffer<std::uint32_t> key,
+        [=](ReadBuffer<std::uint32_t> data, ReadBuffer<ByteSpan> spans, ReadBuffer<std::uint32_t> key,
            WriteBuffer<std::uint32_t> out, UInt mode_flags, UInt out_words) {
           UInt i = global_id().x();
+          HashAdder add(adds);
           if_(i < spans.size(), [&] {
             Expr<ByteSpan> span = spans[i];
             Blake3Root root = blake3_message(buffer_bytes(data, span[&ByteSpan::offset]), span[&ByteSpan::length],
-                                             blake3_key_of(key), mode_flags);
-            blake3_store_output(out, i, out_words, root);
+                                             blake3_key_of(key), mode_flags, add);
+            blake3_store_output(out, i, out_words, root, add);
           });
         },
         workgroup(64));
   };
-  return sprig::detail::cached_kernel<Blake3SpansKernel>(name, trace);
+  return sprig::detail::cached_kernel<Blake3SpansKernel>(name + adds.key(), trace);
 }
 
 void blake3_launch(Sequence& sequence, const DeviceBuffer<std::uint32_t>& data, const DeviceBuffer<ByteSpan>& spans,
@@ -34,7 +35,7 @@ void blake3_launch(Sequence& sequence, const DeviceBuffer<std::uint32_t>& data, 
   if (out.size() < std::size_t(out_words) * spans.size())
     throw std::invalid_argument("blake3: the output buffer is too small");
   if (spans.size() == 0) return;
-  sequence.run(blake3_kernel(), grid(spans.size()), data, spans, key, out, mode_flags, out_words);
+  sequence.run(blake3_kernel(hash_add_form(sequence.info())), grid(spans.size()), data, spans, key, out, mode_flags, out_words);
 }
 
 std::vector<std::uint32_t> blake3_iv_words() { return {sha256_initial_words.begin(), sha256_initial_words.end()}; }

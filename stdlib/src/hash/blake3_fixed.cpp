@@ -34,18 +34,20 @@ const char* loads_suffix(MessageLoads loads) {
 // One invocation per message of at most one chunk.
 template <class Source>
 void hash_small_message(const Source& source, const ReadBuffer<std::uint32_t>& key,
-                        const WriteBuffer<std::uint32_t>& out, const UInt& i, const UInt& message_bytes, const UInt& mode_flags, const UInt& out_words) {
-  Blake3Root root = blake3_single_chunk_message(source, message_bytes, detail::blake3_key_of(key), mode_flags);
-  detail::blake3_store_output(out, i, out_words, root);
+                        const WriteBuffer<std::uint32_t>& out, const UInt& i, const UInt& message_bytes,
+                        const UInt& mode_flags, const UInt& out_words, const HashAdder& add) {
+  Blake3Root root = blake3_single_chunk_message(source, message_bytes, detail::blake3_key_of(key), mode_flags, add);
+  detail::blake3_store_output(out, i, out_words, root, add);
 }
 
 // The chaining value of chunk c (`length` bytes, at least one), to cvs[g].
 template <class Source>
 void chunk_chaining_value(const Source& source, const ReadBuffer<std::uint32_t>& key,
                           const WriteBuffer<std::uint32_t>& cvs, const UInt& g, const UInt& c, const UInt& length,
-                          const UInt& mode_flags) {
-  Blake3Root node = blake3_chunk_node(source, UInt(0u), length, c, detail::blake3_key_of(key), mode_flags);
-  Blake3Words cv = blake3_chaining_value(blake3_compress(node.cv, node.block, c, 0u, node.block_len, node.flags));
+                          const UInt& mode_flags, const HashAdder& add) {
+  Blake3Root node = blake3_chunk_node(source, UInt(0u), length, c, detail::blake3_key_of(key), mode_flags, add);
+  Blake3Words cv =
+      blake3_chaining_value(blake3_compress(node.cv, node.block, c, 0u, node.block_len, node.flags, add));
   for (std::uint32_t k = 0; k < 8; ++k) cvs[g * 8u + k] = cv[k];
 }
 
@@ -60,7 +62,8 @@ VectorBytes message_source(const ReadBuffer<uvec4>& data, const UInt& offset, Me
 }
 
 // Each kernel below is one template over the element its data is bound as: std::uint32_t
-// for word loads, uvec4 for vector loads (as_vectors).
+// for word loads, uvec4 for vector loads (as_vectors). Each takes its adds in the device's
+// form (hash_adds.hpp), keyed into its cache name.
 
 // Messages of at most one chunk: one invocation each.
 template <class Word>
@@ -68,7 +71,7 @@ using SmallKernel =
     Kernel<ReadBuffer<Word>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt>;
 
 template <class Word>
-const SmallKernel<Word>& small_kernel(MessageLoads loads) {
+const SmallKernel<Word>& small_kernel(MessageLoads loads, HashAddForm adds) {
   std::string name = std::string("blake3_fixed_small") + loads_suffix(loads);
   auto trace = [=] {
     return kernel(
@@ -76,14 +79,15 @@ const SmallKernel<Word>& small_kernel(MessageLoads loads) {
         [=](ReadBuffer<Word> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> out, UInt message_bytes,
             UInt count, UInt mode_flags, UInt out_words) {
           UInt i = global_id().x();
+          HashAdder add(adds);
           if_(i < count, [&] {
             hash_small_message(message_source(data, i * message_bytes, loads), key, out, i, message_bytes, mode_flags,
-                               out_words);
+                               out_words, add);
           });
         },
         workgroup(64));
   };
-  return sprig::detail::cached_kernel<SmallKernel<Word>>(name, trace);
+  return sprig::detail::cached_kernel<SmallKernel<Word>>(name + adds.key(), trace);
 }
 
 // One invocation per chunk (message i = g / chunks, chunk c = g % chunks): its chaining
@@ -104,7 +108,7 @@ inline ChunkPlace chunk_place(const UInt& g, const UInt& message_bytes, const UI
 }
 
 template <class Word>
-const ChunkCvKernel<Word>& chunk_cv_kernel(MessageLoads loads) {
+const ChunkCvKernel<Word>& chunk_cv_kernel(MessageLoads loads, HashAddForm adds) {
   std::string name = std::string("blake3_chunk_cvs") + loads_suffix(loads);
   auto trace = [=] {
     return kernel(
@@ -112,15 +116,16 @@ const ChunkCvKernel<Word>& chunk_cv_kernel(MessageLoads loads) {
         [=](ReadBuffer<Word> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> cvs, UInt message_bytes,
             UInt chunks, UInt total_chunks, UInt mode_flags) {
           UInt g = global_id().x();
+          HashAdder add(adds);
           if_(g < total_chunks, [&] {
             ChunkPlace chunk = chunk_place(g, message_bytes, chunks);
             chunk_chaining_value(message_source(data, chunk.begin, loads), key, cvs, g, chunk.c, chunk.length,
-                                 mode_flags);
+                                 mode_flags, add);
           });
         },
         workgroup(64));
   };
-  return sprig::detail::cached_kernel<ChunkCvKernel<Word>>(name, trace);
+  return sprig::detail::cached_kernel<ChunkCvKernel<Word>>(name + adds.key(), trace);
 }
 
 // Tree levels in shared memory: a group of `span` consecutive nodes of one message's level
@@ -135,7 +140,7 @@ const ChunkCvKernel<Word>& chunk_cv_kernel(MessageLoads loads) {
 using TreeLevelsKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
                                 WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt, UInt, UInt>;
 
-const TreeLevelsKernel& tree_levels_kernel(std::uint32_t invocations) {
+const TreeLevelsKernel& tree_levels_kernel(std::uint32_t invocations, HashAddForm adds) {
   std::string name = "blake3_tree_levels";
   auto trace = [=] {
     return kernel(
@@ -146,6 +151,7 @@ const TreeLevelsKernel& tree_levels_kernel(std::uint32_t invocations) {
           auto level = shared_array<std::uint32_t>(invocations * 8, "blake3_tree_nodes");
           UInt groups = (nodes + span - 1u) / span;  // per message
           UInt lane = local_index();
+          HashAdder add(adds);
           UInt first_group = sprig::detail::linear_workgroup_id() * (invocations / span);
           // Group g's nodes on the first level (0 past the last group: the launch is padded).
           auto nodes_of = [&](const UInt& g) {
@@ -178,10 +184,10 @@ const TreeLevelsKernel& tree_levels_kernel(std::uint32_t invocations) {
               for (std::uint32_t k = 0; k < 16; ++k) m[k] = level[left + k];
               Blake3Root node{key_words, m, UInt(blake3_block_bytes), mode_flags | blake3_flags::parent};
               if_(total.load() == 2u, [&] {
-                detail::blake3_store_output(out, g / groups, out_words, node);
+                detail::blake3_store_output(out, g / groups, out_words, node, add);
               }).else_([&] {
                 parent.store(
-                    blake3_chaining_value(blake3_compress(node.cv, node.block, 0u, 0u, node.block_len, node.flags)));
+                    blake3_chaining_value(blake3_compress(node.cv, node.block, 0u, 0u, node.block_len, node.flags, add)));
               });
             }).else_([&] {
               if_(2u * j < here, [&] {
@@ -205,7 +211,7 @@ const TreeLevelsKernel& tree_levels_kernel(std::uint32_t invocations) {
         },
         workgroup(invocations));
   };
-  return sprig::detail::cached_kernel<TreeLevelsKernel>(name + "/" + std::to_string(invocations), trace);
+  return sprig::detail::cached_kernel<TreeLevelsKernel>(name + "/" + std::to_string(invocations) + adds.key(), trace);
 }
 
 void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<std::uint32_t>& data,
@@ -221,13 +227,14 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
     throw std::invalid_argument("blake3_fixed: the output buffer is too small");
   if (count == 0) return;
   const MessageLoads loads = message_loads(message_bytes, data);
+  const HashAddForm adds = hash_add_form(sequence.info());
   const auto n = std::uint32_t(count);
   if (message_bytes <= blake3_chunk_bytes) {
     if (loads == MessageLoads::Vectors)
-      sequence.run(small_kernel<uvec4>(loads), grid(count), sprig::detail::as_vectors(data), key, out, message_bytes, n,
+      sequence.run(small_kernel<uvec4>(loads, adds), grid(count), sprig::detail::as_vectors(data), key, out, message_bytes, n,
                    mode_flags, out_words);
     else
-      sequence.run(small_kernel<std::uint32_t>(loads), grid(count), data, key, out, message_bytes, n, mode_flags,
+      sequence.run(small_kernel<std::uint32_t>(loads, adds), grid(count), data, key, out, message_bytes, n, mode_flags,
                    out_words);
     return;
   }
@@ -240,10 +247,10 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
   auto below = sequence.transient<std::uint32_t>(total_chunks * 8, "blake3 tree level");
   auto above = sequence.transient<std::uint32_t>(std::size_t((chunks + 1) / 2) * count * 8, "blake3 tree level above");
   if (loads == MessageLoads::Vectors)
-    sequence.run(chunk_cv_kernel<uvec4>(loads), grid(total_chunks), sprig::detail::as_vectors(data), key, below,
+    sequence.run(chunk_cv_kernel<uvec4>(loads, adds), grid(total_chunks), sprig::detail::as_vectors(data), key, below,
                  message_bytes, chunks, std::uint32_t(total_chunks), mode_flags);
   else
-    sequence.run(chunk_cv_kernel<std::uint32_t>(loads), grid(total_chunks), data, key, below, message_bytes, chunks,
+    sequence.run(chunk_cv_kernel<std::uint32_t>(loads, adds), grid(total_chunks), data, key, below, message_bytes, chunks,
                  std::uint32_t(total_chunks), mode_flags);
   const std::uint32_t invocations = sprig::detail::fit_invocations(256, device.info());
   for (std::uint32_t nodes = chunks; nodes >= 2;) {
@@ -251,7 +258,7 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
     const std::uint32_t span = std::min(std::bit_ceil(nodes), invocations);
     const std::uint32_t groups = (nodes + span - 1) / span;
     const std::size_t workgroups = (std::size_t(groups) * count + invocations / span - 1) / (invocations / span);
-    sequence.run(tree_levels_kernel(invocations),
+    sequence.run(tree_levels_kernel(invocations, adds),
                  sprig::detail::tile_grid(workgroups, sprig::detail::TileShape{invocations, 1}), below, key, above, out,
                  nodes, span, std::uint32_t(std::countr_zero(span)), n, mode_flags, out_words);
     if (groups == 1) break;  // the root is written

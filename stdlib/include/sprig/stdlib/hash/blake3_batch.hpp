@@ -37,9 +37,9 @@ inline Blake3Words blake3_key_of(const ReadBuffer<std::uint32_t>& key) {
 // Writes root output words [0, out_words) of message `i`.
 template <class Out>
 void blake3_store_output(const Out& out, const UInt& i, const UInt& out_words,
-                         const Blake3Root& root) {
+                         const Blake3Root& root, const HashAdder& add = {}) {
   for_(0u, (out_words + 15u) / 16u, [&](UInt t) {
-    Blake3Output words = blake3_root_output(root, t);
+    Blake3Output words = blake3_root_output(root, t, add);
     for (std::uint32_t j = 0; j < 16; ++j) {
       UInt w = t * 16u + j;
       if_(w < out_words, [&] { out[i * out_words + w] = words[j]; });
@@ -47,10 +47,11 @@ void blake3_store_output(const Out& out, const UInt& i, const UInt& out_words,
   });
 }
 
-// The kernel of every mode (the mode's flags and key are launch arguments).
+// The kernel of every mode (the mode's flags and key are launch arguments), its adds in the
+// form given.
 using Blake3SpansKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<ByteSpan>, ReadBuffer<std::uint32_t>,
                                  WriteBuffer<std::uint32_t>, UInt, UInt>;
-const Blake3SpansKernel& blake3_kernel();
+const Blake3SpansKernel& blake3_kernel(HashAddForm adds);
 
 // Records the hashes of data[spans[i]] under the 8 key words `key` with the mode's flags.
 void blake3_launch(Sequence& sequence, const DeviceBuffer<std::uint32_t>& data, const DeviceBuffer<ByteSpan>& spans,

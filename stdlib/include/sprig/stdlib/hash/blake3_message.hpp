@@ -31,14 +31,14 @@ inline constexpr std::uint32_t blake3_max_stack = 24;
 // root output when the chunk is the whole message.
 template <class Source>
 Blake3Root blake3_chunk_node(const Source& source, const UInt& chunk_begin, const UInt& chunk_len, const UInt& counter,
-                             const Blake3Words& key, const UInt& mode_flags) {
+                             const Blake3Words& key, const UInt& mode_flags, const HashAdder& add = {}) {
   using namespace blake3_flags;
   UInt blocks = max((chunk_len + 63u) / 64u, 1u);
   WordVars<8> cv(key);
   for_(0u, blocks - 1u, [&](UInt b) {
     UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u));
     cv.store(blake3_chaining_value(
-        blake3_compress(cv.load(), source.block64(chunk_begin + b * 64u), counter, 0u, UInt(64u), flags)));
+        blake3_compress(cv.load(), source.block64(chunk_begin + b * 64u), counter, 0u, UInt(64u), flags, add)));
   });
   UInt tail_begin = chunk_begin + (blocks - 1u) * 64u;
   UInt tail_len = chunk_len - (blocks - 1u) * 64u;
@@ -50,8 +50,8 @@ Blake3Root blake3_chunk_node(const Source& source, const UInt& chunk_begin, cons
 // The root of a message of at most one chunk (`length` <= 1024): no tree, no stack.
 template <class Source>
 Blake3Root blake3_single_chunk_message(const Source& source, const UInt& length, const Blake3Words& key,
-                                       const UInt& mode_flags) {
-  return blake3_chunk_node(source, UInt(0u), length, UInt(0u), key, mode_flags);
+                                       const UInt& mode_flags, const HashAdder& add = {}) {
+  return blake3_chunk_node(source, UInt(0u), length, UInt(0u), key, mode_flags, add);
 }
 
 // The root of the BLAKE3 tree of `length` bytes from `source` (a byte source as in
@@ -60,12 +60,12 @@ Blake3Root blake3_single_chunk_message(const Source& source, const UInt& length,
 // keyed_hash, derive_key_context or derive_key_material).
 template <class Source>
 Blake3Root blake3_message(const Source& source, const UInt& length, const Blake3Words& key,
-                          const UInt& mode_flags) {
+                          const UInt& mode_flags, const HashAdder& add = {}) {
   using namespace blake3_flags;
   auto parent_cv = [&](const Blake3Words& left, const Blake3Words& right) {
     Blake3Block m{left[0],  left[1],  left[2],  left[3],  left[4],  left[5],  left[6],  left[7],
                   right[0], right[1], right[2], right[3], right[4], right[5], right[6], right[7]};
-    return blake3_chaining_value(blake3_compress(key, m, 0u, 0u, UInt(blake3_block_bytes), mode_flags | parent));
+    return blake3_chaining_value(blake3_compress(key, m, 0u, 0u, UInt(blake3_block_bytes), mode_flags | parent, add));
   };
 
   UInt chunks = max((length + (blake3_chunk_bytes - 1)) / blake3_chunk_bytes, 1u);
@@ -86,7 +86,7 @@ Blake3Root blake3_message(const Source& source, const UInt& length, const Blake3
     for_(0u, 16u, [&](UInt b) {
       UInt flags = mode_flags | select(b == 0u, UInt(chunk_start), UInt(0u)) | select(b == 15u, UInt(chunk_end), UInt(0u));
       cv.store(blake3_chaining_value(
-          blake3_compress(cv.load(), source.block64(c * blake3_chunk_bytes + b * 64u), c, 0u, UInt(64u), flags)));
+          blake3_compress(cv.load(), source.block64(c * blake3_chunk_bytes + b * 64u), c, 0u, UInt(64u), flags, add)));
     });
     for_(0u, count_trailing_zeros(c + 1u), [&](UInt) { cv.store(parent_cv(pop(), cv.load())); });
     for (std::uint32_t k = 0; k < 8; ++k) stack[depth * 8u + k] = cv[k];
@@ -96,7 +96,7 @@ Blake3Root blake3_message(const Source& source, const UInt& length, const Blake3
   // The last chunk: its whole blocks chained, its last block pending.
   UInt last_chunk = chunks - 1u;
   UInt chunk_begin = last_chunk * blake3_chunk_bytes;
-  Blake3Root last = blake3_chunk_node(source, chunk_begin, length - chunk_begin, last_chunk, key, mode_flags);
+  Blake3Root last = blake3_chunk_node(source, chunk_begin, length - chunk_begin, last_chunk, key, mode_flags, add);
   WordVars<8> node_cv(last.cv);
   WordVars<16> node_block(last.block);
   Var<std::uint32_t> node_counter = last_chunk;
@@ -107,7 +107,7 @@ Blake3Root blake3_message(const Source& source, const UInt& length, const Blake3
   UInt levels = depth.load();
   for_(0u, levels, [&](UInt) {
     Blake3Words right = blake3_chaining_value(
-        blake3_compress(node_cv.load(), node_block.load(), node_counter, 0u, node_len, node_flags));
+        blake3_compress(node_cv.load(), node_block.load(), node_counter, 0u, node_len, node_flags, add));
     Blake3Words left = pop();
     node_block.store({left[0], left[1], left[2], left[3], left[4], left[5], left[6], left[7], right[0], right[1],
                       right[2], right[3], right[4], right[5], right[6], right[7]});
@@ -120,8 +120,8 @@ Blake3Root blake3_message(const Source& source, const UInt& length, const Blake3
 }
 
 // Root output block `t`: output bytes 64t .. 64t+63.
-inline Blake3Output blake3_root_output(const Blake3Root& root, const UInt& t) {
-  return blake3_compress(root.cv, root.block, t, 0u, root.block_len, root.flags | blake3_flags::root);
+inline Blake3Output blake3_root_output(const Blake3Root& root, const UInt& t, const HashAdder& add = {}) {
+  return blake3_compress(root.cv, root.block, t, 0u, root.block_len, root.flags | blake3_flags::root, add);
 }
 
 }  // namespace sprig::hash

@@ -7,10 +7,11 @@
 // multiply-adds has little to do; written as x * one + y, an add goes to the latter. With
 // every add of the rounds and schedule so, the search of 7-byte candidates (hashcat's -m
 // 1400 benchmark) went from 14.17 to 16.0 G hashes/s on an H100, in the same command;
-// rotates moved the same way (as the two halves of a 64-bit product) made it slower, and so
-// did BLAKE3's adds, and scrypt's Salsa20/8 adds did not move it (docs/benchmarks.md, "Adds
-// on the multiply-add pipe" and the paragraph after it). A CPU multiplies slower than it
-// adds, so other devices add plainly.
+// rotates moved the same way (as the two halves of a 64-bit product) made it slower, and
+// scrypt's Salsa20/8 adds did not move it. BLAKE3 takes the form for the two adds into a
+// of its quarter-round (1.2x at 1 KiB messages), not for those into c, which lost
+// (docs/benchmarks.md, "Adds on the multiply-add pipe" and the paragraphs after it). A CPU
+// multiplies slower than it adds, so other devices add plainly.
 #pragma once
 
 #include <cstdlib>
