@@ -46,8 +46,8 @@ inline constexpr std::array<int, 16> blake3_permutation{2, 6, 3, 10, 7, 0, 4, 13
 
 // BLAKE3's quarter-round G (specification, section 2.2) on words a, b, c, d of the state
 // `s`, in place, mixing in message words mx and my. The sums into a go through `add`
-// (hash_adds.hpp); those into c stay plain adds, which measured faster on NVIDIA's driver
-// than multiply-adds there as well.
+// (hash_adds.hpp); those into c stay plain, as multiply-adds they measured slower on
+// NVIDIA's driver. Every function below that takes an `add` passes it down to here.
 inline void blake3_g(std::array<UInt, 16>& s, int a, int b, int c, int d, const UInt& mx,
                      const UInt& my, const HashAdder& add = {}) {
   s[a] = add(add(s[a], s[b]), mx);
