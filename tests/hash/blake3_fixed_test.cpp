@@ -132,3 +132,26 @@ TEST_CASE("blake3_fixed rejects a short data buffer, a short output buffer and a
   hash::blake3_fixed(dev, sequence, data, 1024, 0, out);  // nothing to do is fine
   sequence.run_and_wait();
 }
+
+TEST_CASE("blake3_fixed of messages whose chunks fill their groups (chunks and tree in one launch) equals b3sum") {
+  sprig::Device& dev = test::device(SPRIG_BACKEND);
+  if (std::string(SPRIG_B3SUM).empty()) {
+    WARN("b3sum not found: install the b3sum package");
+    return;
+  }
+  std::mt19937 rng(17);
+  // Power-of-two chunk counts: 2 (128 messages a workgroup, the last workgroup partly
+  // empty), 16 with a partial last chunk, 32 read as vectors; and multiples of a workgroup:
+  // 256 chunks (the root written by the same launch) and 512 with a partial last chunk (two
+  // groups a message, whose two nodes the tree kernel then merges).
+  const std::pair<std::size_t, int> cases[] = {
+      {2048, 300}, {16 * 1024 - 4, 20}, {32 * 1024, 10}, {256 * 1024, 2}, {512 * 1024 - 100, 2}};
+  for (auto [length, count] : cases) {
+    std::vector<Bytes> messages;
+    for (int i = 0; i < count; ++i) messages.push_back(random_bytes(length, rng));
+    INFO("length " << length);
+    auto hashes = device_blake3_fixed(dev, messages, 32, Mode::Hash);
+    auto expected = b3sum(messages, 32, Mode::Hash);
+    for (std::size_t i = 0; i < messages.size(); ++i) CHECK(to_hex(hashes[i]) == expected[i]);
+  }
+}

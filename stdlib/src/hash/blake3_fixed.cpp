@@ -101,10 +101,12 @@ using ChunkCvKernel =
 struct ChunkPlace {
   UInt begin, c, length;
 };
-inline ChunkPlace chunk_place(const UInt& g, const UInt& message_bytes, const UInt& chunks) {
-  UInt i = g / chunks, c = g % chunks;
+inline ChunkPlace chunk_of_message(const UInt& i, const UInt& c, const UInt& message_bytes) {
   UInt in_message = c * blake3_chunk_bytes;
   return {i * message_bytes + in_message, c, min(message_bytes - in_message, UInt(blake3_chunk_bytes))};
+}
+inline ChunkPlace chunk_place(const UInt& g, const UInt& message_bytes, const UInt& chunks) {
+  return chunk_of_message(g / chunks, g % chunks, message_bytes);
 }
 
 template <class Word>
@@ -132,11 +134,84 @@ const ChunkCvKernel<Word>& chunk_cv_kernel(MessageLoads loads, HashAddForm adds)
 // (span a power of two up to the workgroup's size, groups aligned to it, so pairs never
 // straddle two groups) merges level by level, pairs into parents and a last odd node moved
 // up unchanged, which is BLAKE3's left-balanced tree; a workgroup holds size / span groups.
-// `nodes` chaining values per message in `below` become ceil(nodes / span) in `above`;
-// when a level has two nodes left, their parent is the root and its output goes to `out`
-// instead. One launch so replaces log2(span) launches of one level each, which are short
-// and latency-bound. On each level the workgroup's pairs go to its first invocations, so
-// that the compressions fill whole subgroups while the tree narrows.
+// `nodes` chaining values per message become ceil(nodes / span) in `above`; when a level has
+// two nodes left, their parent is the root and its output goes to `out` instead. One launch
+// so replaces log2(span) launches of one level each, which are short and latency-bound. On
+// each level the workgroup's pairs go to its first invocations, so that the compressions
+// fill whole subgroups while the tree narrows.
+struct TreeGroups {
+  std::uint32_t invocations;  // the workgroup's
+  UInt nodes, span, count;    // a message's nodes on the first level, a group's slots, messages
+  UInt groups = (nodes + span - 1u) / span;  // per message
+  UInt first_group = sprig::detail::linear_workgroup_id() * (invocations / span);
+  UInt lane = local_index();
+
+  // Group g's nodes on the first level (0 past the last group: the launch is padded).
+  UInt nodes_of(const UInt& g) const {
+    return select(g < count * groups, min(nodes - (g % groups) * span, span), UInt(0u));
+  }
+  // This invocation's group, and its node's index in the group; the node is there when
+  // local < nodes_of(group).
+  UInt group() const { return first_group + lane / span; }
+  UInt local() const { return lane % span; }
+  // This invocation's node: its message, and its index among the message's first-level nodes.
+  UInt message() const { return group() / groups; }
+  UInt node_in_message() const { return (group() % groups) * span + local(); }
+  UInt node() const { return message() * nodes + node_in_message(); }
+};
+
+// Merges the first level, node `t` of the workgroup's groups at level[t * 8 ..], up to
+// `levels` levels (the root's output to `out`, or each group's last node to `above`).
+void merge_tree_levels(const TreeGroups& tree, const SharedArray<std::uint32_t>& level, const Blake3Words& key_words,
+                       const WriteBuffer<std::uint32_t>& above, const WriteBuffer<std::uint32_t>& out,
+                       const UInt& levels, const UInt& mode_flags, const UInt& out_words, const HashAdder& add) {
+  const std::uint32_t invocations = tree.invocations;
+  const UInt& span = tree.span;
+  const UInt& lane = tree.lane;
+  Var<std::uint32_t> total = tree.nodes;  // the message's nodes on the level, the same in every group
+  Var<std::uint32_t> step = 1u;           // first-level nodes per node of the level
+  for_(0u, levels, [&](UInt) {
+    if_(total.load() == 1u, [] { break_(); });  // uniform: the root is written
+    // Invocation t takes pair j of group gi; a group's nodes on the level stay at its first
+    // slots, gi * span + 0, 1, ...
+    UInt pairs_per_group = span / (2u * step.load());
+    UInt gi = lane / pairs_per_group, j = lane % pairs_per_group;
+    UInt g = tree.first_group + gi;
+    Bool active = gi < invocations / span;
+    UInt here = select(active, (tree.nodes_of(g) + step.load() - 1u) / step.load(), UInt(0u));
+    UInt left = (gi * span + 2u * j) * 8u;
+    WordVars<8> parent(zero_words<8>());
+    if_(2u * j + 1u < here, [&] {
+      Blake3Block m = zero_words<16>();
+      for (std::uint32_t k = 0; k < 16; ++k) m[k] = level[left + k];
+      Blake3Root node{key_words, m, UInt(blake3_block_bytes), mode_flags | blake3_flags::parent};
+      if_(total.load() == 2u, [&] {
+        detail::blake3_store_output(out, g / tree.groups, out_words, node, add);
+      }).else_([&] {
+        parent.store(blake3_chaining_value(blake3_compress(node.cv, node.block, 0u, 0u, node.block_len, node.flags, add)));
+      });
+    }).else_([&] {
+      if_(2u * j < here, [&] {
+        Blake3Words moved = zero_words<8>();
+        for (std::uint32_t k = 0; k < 8; ++k) moved[k] = level[left + k];
+        parent.store(moved);
+      });
+    });
+    barrier();  // every pair read before any parent is written over it
+    if_(2u * j < here, [&] {
+      for (std::uint32_t k = 0; k < 8; ++k) level[(gi * span + j) * 8u + k] = parent[k];
+    });
+    barrier();
+    step = step.load() * 2u;
+    total = (total.load() + 1u) / 2u;
+  });
+  UInt g = tree.first_group + lane;
+  if_(total.load() > 1u && lane < invocations / span && tree.nodes_of(g) > 0u, [&] {
+    for (std::uint32_t k = 0; k < 8; ++k) above[g * 8u + k] = level[lane * span * 8u + k].load();
+  });
+}
+
+// The tree's levels from chaining values in `below` (`nodes` per message).
 using TreeLevelsKernel = Kernel<ReadBuffer<std::uint32_t>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
                                 WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt, UInt, UInt>;
 
@@ -149,69 +224,55 @@ const TreeLevelsKernel& tree_levels_kernel(std::uint32_t invocations, HashAddFor
             WriteBuffer<std::uint32_t> out, UInt nodes, UInt span, UInt levels, UInt count, UInt mode_flags,
             UInt out_words) {
           auto level = shared_array<std::uint32_t>(invocations * 8, "blake3_tree_nodes");
-          UInt groups = (nodes + span - 1u) / span;  // per message
-          UInt lane = local_index();
+          TreeGroups tree{invocations, nodes, span, count};
           HashAdder add(adds);
-          UInt first_group = sprig::detail::linear_workgroup_id() * (invocations / span);
-          // Group g's nodes on the first level (0 past the last group: the launch is padded).
-          auto nodes_of = [&](const UInt& g) {
-            return select(g < count * groups, min(nodes - (g % groups) * span, span), UInt(0u));
-          };
-          {
-            UInt g = first_group + lane / span, local = lane % span;
-            if_(local < nodes_of(g), [&] {
-              for (std::uint32_t k = 0; k < 8; ++k)
-                level[lane * 8u + k] = below[((g / groups) * nodes + (g % groups) * span + local) * 8u + k].load();
-            });
-          }
+          if_(tree.local() < tree.nodes_of(tree.group()), [&] {
+            for (std::uint32_t k = 0; k < 8; ++k) level[tree.lane * 8u + k] = below[tree.node() * 8u + k].load();
+          });
           barrier();
-          Blake3Words key_words = detail::blake3_key_of(key);
-          Var<std::uint32_t> total = nodes;  // the message's nodes on the level, the same in every group
-          Var<std::uint32_t> step = 1u;      // first-level nodes per node of the level
-          for_(0u, levels, [&](UInt) {
-            if_(total.load() == 1u, [] { break_(); });  // uniform: the root is written
-            // Invocation t takes pair j of group gi; a group's nodes on the level stay at
-            // its first slots, gi * span + 0, 1, ...
-            UInt pairs_per_group = span / (2u * step.load());
-            UInt gi = lane / pairs_per_group, j = lane % pairs_per_group;
-            UInt g = first_group + gi;
-            Bool active = gi < invocations / span;
-            UInt here = select(active, (nodes_of(g) + step.load() - 1u) / step.load(), UInt(0u));
-            UInt left = (gi * span + 2u * j) * 8u;
-            WordVars<8> parent(zero_words<8>());
-            if_(2u * j + 1u < here, [&] {
-              Blake3Block m = zero_words<16>();
-              for (std::uint32_t k = 0; k < 16; ++k) m[k] = level[left + k];
-              Blake3Root node{key_words, m, UInt(blake3_block_bytes), mode_flags | blake3_flags::parent};
-              if_(total.load() == 2u, [&] {
-                detail::blake3_store_output(out, g / groups, out_words, node, add);
-              }).else_([&] {
-                parent.store(
-                    blake3_chaining_value(blake3_compress(node.cv, node.block, 0u, 0u, node.block_len, node.flags, add)));
-              });
-            }).else_([&] {
-              if_(2u * j < here, [&] {
-                Blake3Words moved = zero_words<8>();
-                for (std::uint32_t k = 0; k < 8; ++k) moved[k] = level[left + k];
-                parent.store(moved);
-              });
-            });
-            barrier();  // every pair read before any parent is written over it
-            if_(2u * j < here, [&] {
-              for (std::uint32_t k = 0; k < 8; ++k) level[(gi * span + j) * 8u + k] = parent[k];
-            });
-            barrier();
-            step = step.load() * 2u;
-            total = (total.load() + 1u) / 2u;
-          });
-          UInt g = first_group + lane;
-          if_(total.load() > 1u && lane < invocations / span && nodes_of(g) > 0u, [&] {
-            for (std::uint32_t k = 0; k < 8; ++k) above[g * 8u + k] = level[lane * span * 8u + k].load();
-          });
+          merge_tree_levels(tree, level, detail::blake3_key_of(key), above, out, levels, mode_flags, out_words, add);
         },
         workgroup(invocations));
   };
   return sprig::detail::cached_kernel<TreeLevelsKernel>(name + "/" + std::to_string(invocations) + adds.key(), trace);
+}
+
+// Chunks and the tree's first levels in one launch, for messages whose chunks fill their
+// groups (`chunks` a power of two up to the workgroup's size, or a multiple of it): each
+// invocation hashes one chunk into shared memory, where its group merges as in
+// tree_levels_kernel, so the chunks' chaining values never go through global memory.
+template <class Word>
+using ChunkTreeKernel = Kernel<ReadBuffer<Word>, ReadBuffer<std::uint32_t>, WriteBuffer<std::uint32_t>,
+                               WriteBuffer<std::uint32_t>, UInt, UInt, UInt, UInt, UInt, UInt, UInt>;
+
+template <class Word>
+const ChunkTreeKernel<Word>& chunk_tree_kernel(MessageLoads loads, std::uint32_t invocations, HashAddForm adds) {
+  std::string name = std::string("blake3_chunk_tree") + loads_suffix(loads);
+  auto trace = [=] {
+    return kernel(
+        name,
+        [=](ReadBuffer<Word> data, ReadBuffer<std::uint32_t> key, WriteBuffer<std::uint32_t> above,
+            WriteBuffer<std::uint32_t> out, UInt message_bytes, UInt chunks, UInt span, UInt levels, UInt count,
+            UInt mode_flags, UInt out_words) {
+          auto level = shared_array<std::uint32_t>(invocations * 8, "blake3_tree_nodes");
+          TreeGroups tree{invocations, chunks, span, count};
+          HashAdder add(adds);
+          Blake3Words key_words = detail::blake3_key_of(key);
+          if_(tree.local() < tree.nodes_of(tree.group()), [&] {
+            ChunkPlace chunk = chunk_of_message(tree.message(), tree.node_in_message(), message_bytes);
+            Blake3Root node = blake3_chunk_node(message_source(data, chunk.begin, loads), UInt(0u), chunk.length,
+                                                chunk.c, key_words, mode_flags, add);
+            Blake3Words cv =
+                blake3_chaining_value(blake3_compress(node.cv, node.block, chunk.c, 0u, node.block_len, node.flags, add));
+            for (std::uint32_t k = 0; k < 8; ++k) level[tree.lane * 8u + k] = cv[k];
+          });
+          barrier();
+          merge_tree_levels(tree, level, key_words, above, out, levels, mode_flags, out_words, add);
+        },
+        workgroup(invocations));
+  };
+  return sprig::detail::cached_kernel<ChunkTreeKernel<Word>>(name + "/" + std::to_string(invocations) + adds.key(),
+                                                             trace);
 }
 
 void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<std::uint32_t>& data,
@@ -242,27 +303,51 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
   const std::uint64_t total_chunks = std::uint64_t(chunks) * count;
   if (total_chunks * 8 >= (std::uint64_t(1) << 32))
     throw std::invalid_argument("blake3_fixed: more than 2^29 chunks in one call");
-  // The tree's levels alternate between two transients: their memory is the sequence's
-  // again once the roots are written.
-  auto below = sequence.transient<std::uint32_t>(total_chunks * 8, "blake3 tree level");
-  auto above = sequence.transient<std::uint32_t>(std::size_t((chunks + 1) / 2) * count * 8, "blake3 tree level above");
-  if (loads == MessageLoads::Vectors)
-    sequence.run(chunk_cv_kernel<uvec4>(loads, adds), grid(total_chunks), sprig::detail::as_vectors(data), key, below,
-                 message_bytes, chunks, std::uint32_t(total_chunks), mode_flags);
-  else
-    sequence.run(chunk_cv_kernel<std::uint32_t>(loads, adds), grid(total_chunks), data, key, below, message_bytes, chunks,
-                 std::uint32_t(total_chunks), mode_flags);
   const std::uint32_t invocations = sprig::detail::fit_invocations(256, device.info());
-  for (std::uint32_t nodes = chunks; nodes >= 2;) {
-    // Groups as large as the level needs, up to a workgroup.
+  // A level of `nodes` per message: its groups, as large as the level needs up to a
+  // workgroup, and the workgroups that hold them.
+  struct Level {
+    std::uint32_t span, groups;
+    std::size_t workgroups;
+  };
+  auto level_of = [&](std::uint32_t nodes) {
     const std::uint32_t span = std::min(std::bit_ceil(nodes), invocations);
     const std::uint32_t groups = (nodes + span - 1) / span;
-    const std::size_t workgroups = (std::size_t(groups) * count + invocations / span - 1) / (invocations / span);
-    sequence.run(tree_levels_kernel(invocations, adds),
-                 sprig::detail::tile_grid(workgroups, sprig::detail::TileShape{invocations, 1}), below, key, above, out,
-                 nodes, span, std::uint32_t(std::countr_zero(span)), n, mode_flags, out_words);
-    if (groups == 1) break;  // the root is written
-    nodes = groups;
+    return Level{span, groups, (std::size_t(groups) * count + invocations / span - 1) / (invocations / span)};
+  };
+  auto tiles = [&](const Level& l) {
+    return sprig::detail::tile_grid(l.workgroups, sprig::detail::TileShape{invocations, 1});
+  };
+  // The tree's levels alternate between two transients: their memory is the sequence's
+  // again once the roots are written.
+  std::uint32_t nodes = chunks;
+  const Level first = level_of(chunks);
+  const bool chunks_fill_groups = chunks % first.span == 0;
+  if (chunks_fill_groups) nodes = first.groups;
+  auto below = sequence.transient<std::uint32_t>(std::size_t(nodes) * count * 8, "blake3 tree level");
+  auto above = sequence.transient<std::uint32_t>(std::size_t((nodes + 1) / 2) * count * 8, "blake3 tree level above");
+  const auto levels = [](const Level& l) { return std::uint32_t(std::countr_zero(l.span)); };
+  if (chunks_fill_groups) {
+    if (loads == MessageLoads::Vectors)
+      sequence.run(chunk_tree_kernel<uvec4>(loads, invocations, adds), tiles(first), sprig::detail::as_vectors(data), key,
+                   below, out, message_bytes, chunks, first.span, levels(first), n, mode_flags, out_words);
+    else
+      sequence.run(chunk_tree_kernel<std::uint32_t>(loads, invocations, adds), tiles(first), data, key, below, out,
+                   message_bytes, chunks, first.span, levels(first), n, mode_flags, out_words);
+    if (first.groups == 1) return;  // the roots are written
+  } else if (loads == MessageLoads::Vectors) {
+    sequence.run(chunk_cv_kernel<uvec4>(loads, adds), grid(total_chunks), sprig::detail::as_vectors(data), key, below,
+                 message_bytes, chunks, std::uint32_t(total_chunks), mode_flags);
+  } else {
+    sequence.run(chunk_cv_kernel<std::uint32_t>(loads, adds), grid(total_chunks), data, key, below, message_bytes, chunks,
+                 std::uint32_t(total_chunks), mode_flags);
+  }
+  for (;;) {
+    const Level l = level_of(nodes);
+    sequence.run(tree_levels_kernel(invocations, adds), tiles(l), below, key, above, out, nodes, l.span, levels(l), n,
+                 mode_flags, out_words);
+    if (l.groups == 1) break;  // the roots are written
+    nodes = l.groups;
     std::swap(below, above);
   }
 }

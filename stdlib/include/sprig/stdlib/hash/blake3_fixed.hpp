@@ -7,7 +7,9 @@
 // pairs of nodes (a last odd node moves up unchanged, which is exactly BLAKE3's
 // left-balanced tree), up to eight levels per launch in shared memory, and the last level
 // is the root with its extended output. A 1 MiB message so occupies 1024 invocations
-// instead of one. Messages of at most one chunk
+// instead of one. When a message's chunks are a power of two up to a workgroup, or a
+// multiple of one, the chunks and the first levels share one launch and their chaining
+// values stay in shared memory. Messages of at most one chunk
 // take one invocation each. Output i is `out_bytes` bytes in words i*W .. i*W+W-1 of
 // `out`, W = ceil(out_bytes / 4), as in blake3_batch.hpp. Messages whose length is a
 // multiple of 16 bytes are read 16 bytes per load (vector_bytes.hpp).
