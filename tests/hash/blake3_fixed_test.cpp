@@ -37,6 +37,13 @@ std::vector<Bytes> device_blake3_fixed(sprig::Device& dev, const std::vector<Byt
   return result;
 }
 
+// The messages hashed in one call equal b3sum's hashes of them, `out_bytes` each.
+void check_equals_b3sum(sprig::Device& dev, const std::vector<Bytes>& messages, std::uint32_t out_bytes) {
+  auto hashes = device_blake3_fixed(dev, messages, out_bytes, Mode::Hash);
+  auto expected = b3sum(messages, out_bytes, Mode::Hash);
+  for (std::size_t i = 0; i < messages.size(); ++i) CHECK(to_hex(hashes[i]) == expected[i]);
+}
+
 }  // namespace
 
 TEST_CASE("blake3_fixed gives the official vectors in all three modes, three messages at a time, with both forms of adds") {
@@ -72,11 +79,7 @@ TEST_CASE("blake3_fixed of random messages at chunk and tree boundaries equals b
     std::vector<Bytes> messages;
     for (int i = 0; i < 5; ++i) messages.push_back(random_bytes(length, rng));
     INFO("length " << length);
-    for (std::uint32_t out_bytes : {32u, 100u}) {
-      auto hashes = device_blake3_fixed(dev, messages, out_bytes, Mode::Hash);
-      auto expected = b3sum(messages, out_bytes, Mode::Hash);
-      for (std::size_t i = 0; i < messages.size(); ++i) CHECK(to_hex(hashes[i]) == expected[i]);
-    }
+    for (std::uint32_t out_bytes : {32u, 100u}) check_equals_b3sum(dev, messages, out_bytes);
   }
 }
 
@@ -93,9 +96,7 @@ TEST_CASE("blake3_fixed of hundreds of chunks over several workgroups equals b3s
     std::vector<Bytes> messages;
     for (int i = 0; i < 50; ++i) messages.push_back(random_bytes(length, rng));
     INFO("length " << length);
-    auto hashes = device_blake3_fixed(dev, messages, 32, Mode::Hash);
-    auto expected = b3sum(messages, 32, Mode::Hash);
-    for (std::size_t i = 0; i < messages.size(); ++i) CHECK(to_hex(hashes[i]) == expected[i]);
+    check_equals_b3sum(dev, messages, 32);
   }
 }
 
@@ -114,9 +115,7 @@ TEST_CASE("blake3_fixed of messages whose length is a multiple of 16 bytes (read
     std::vector<Bytes> messages;
     for (int i = 0; i < (length > 8192 ? 5 : 40); ++i) messages.push_back(random_bytes(length, rng));
     INFO("length " << length);
-    auto hashes = device_blake3_fixed(dev, messages, 32, Mode::Hash);
-    auto expected = b3sum(messages, 32, Mode::Hash);
-    for (std::size_t i = 0; i < messages.size(); ++i) CHECK(to_hex(hashes[i]) == expected[i]);
+    check_equals_b3sum(dev, messages, 32);
   }
 }
 
@@ -150,8 +149,6 @@ TEST_CASE("blake3_fixed of messages whose chunks fill their groups (chunks and t
     std::vector<Bytes> messages;
     for (int i = 0; i < count; ++i) messages.push_back(random_bytes(length, rng));
     INFO("length " << length);
-    auto hashes = device_blake3_fixed(dev, messages, 32, Mode::Hash);
-    auto expected = b3sum(messages, 32, Mode::Hash);
-    for (std::size_t i = 0; i < messages.size(); ++i) CHECK(to_hex(hashes[i]) == expected[i]);
+    check_equals_b3sum(dev, messages, 32);
   }
 }
