@@ -9,7 +9,7 @@
 // 1400 benchmark) went from 14.17 to 16.0 G hashes/s on an H100, in the same command;
 // rotates moved the same way (as the two halves of a 64-bit product) made it slower, and
 // scrypt's Salsa20/8 adds did not move it. BLAKE3 takes the form for the two adds into a
-// of its quarter-round (1.2x at 1 KiB messages), not for those into c, which lost
+// of its quarter-round (1.13x at 1 KiB messages on an H100), not for those into c, which lost
 // (docs/benchmarks.md, "Adds on the multiply-add pipe" and the paragraphs after it). A CPU
 // multiplies slower than it adds, so other devices add plainly.
 #pragma once
