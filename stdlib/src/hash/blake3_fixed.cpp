@@ -188,7 +188,8 @@ void merge_tree_levels(const TreeGroups& tree, const SharedArray<std::uint32_t>&
       if_(total.load() == 2u, [&] {
         detail::blake3_store_output(out, g / tree.groups, out_words, node, add);
       }).else_([&] {
-        parent.store(blake3_chaining_value(blake3_compress(node.cv, node.block, 0u, 0u, node.block_len, node.flags, add)));
+        parent.store(
+            blake3_chaining_value(blake3_compress(node.cv, node.block, 0u, 0u, node.block_len, node.flags, add)));
       });
     }).else_([&] {
       if_(2u * j < here, [&] {
@@ -262,8 +263,8 @@ const ChunkTreeKernel<Word>& chunk_tree_kernel(MessageLoads loads, std::uint32_t
             ChunkPlace chunk = chunk_of_message(tree.message(), tree.node_in_message(), message_bytes);
             Blake3Root node = blake3_chunk_node(message_source(data, chunk.begin, loads), UInt(0u), chunk.length,
                                                 chunk.c, key_words, mode_flags, add);
-            Blake3Words cv =
-                blake3_chaining_value(blake3_compress(node.cv, node.block, chunk.c, 0u, node.block_len, node.flags, add));
+            Blake3Words cv = blake3_chaining_value(
+                blake3_compress(node.cv, node.block, chunk.c, 0u, node.block_len, node.flags, add));
             for (std::uint32_t k = 0; k < 8; ++k) level[tree.lane * 8u + k] = cv[k];
           });
           barrier();
@@ -329,8 +330,8 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
   const auto levels = [](const Level& l) { return std::uint32_t(std::countr_zero(l.span)); };
   if (chunks_fill_groups) {
     if (loads == MessageLoads::Vectors)
-      sequence.run(chunk_tree_kernel<uvec4>(loads, invocations, adds), tiles(first), sprig::detail::as_vectors(data), key,
-                   below, out, message_bytes, chunks, first.span, levels(first), n, mode_flags, out_words);
+      sequence.run(chunk_tree_kernel<uvec4>(loads, invocations, adds), tiles(first), sprig::detail::as_vectors(data),
+                   key, below, out, message_bytes, chunks, first.span, levels(first), n, mode_flags, out_words);
     else
       sequence.run(chunk_tree_kernel<std::uint32_t>(loads, invocations, adds), tiles(first), data, key, below, out,
                    message_bytes, chunks, first.span, levels(first), n, mode_flags, out_words);
@@ -339,8 +340,8 @@ void blake3_fixed_launch(Device& device, Sequence& sequence, const DeviceBuffer<
     sequence.run(chunk_cv_kernel<uvec4>(loads, adds), grid(total_chunks), sprig::detail::as_vectors(data), key, below,
                  message_bytes, chunks, std::uint32_t(total_chunks), mode_flags);
   } else {
-    sequence.run(chunk_cv_kernel<std::uint32_t>(loads, adds), grid(total_chunks), data, key, below, message_bytes, chunks,
-                 std::uint32_t(total_chunks), mode_flags);
+    sequence.run(chunk_cv_kernel<std::uint32_t>(loads, adds), grid(total_chunks), data, key, below, message_bytes,
+                 chunks, std::uint32_t(total_chunks), mode_flags);
   }
   for (;;) {
     const Level l = level_of(nodes);
