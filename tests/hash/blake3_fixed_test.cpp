@@ -69,10 +69,7 @@ TEST_CASE("blake3_fixed gives the official vectors in all three modes, three mes
 
 TEST_CASE("blake3_fixed of random messages at chunk and tree boundaries equals b3sum") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
-  if (std::string(SPRIG_B3SUM).empty()) {
-    WARN("b3sum not found: install the b3sum package");
-    return;
-  }
+  if (!have_b3sum()) return;
   std::mt19937 rng(7);
   // 2, 3, 4, 5, 7 and 9 chunks, whole and partial last chunks and blocks.
   for (std::size_t length : {1025, 2048, 2049, 3071, 4096, 5000, 7168, 8193, 9000}) {
@@ -85,10 +82,7 @@ TEST_CASE("blake3_fixed of random messages at chunk and tree boundaries equals b
 
 TEST_CASE("blake3_fixed of hundreds of chunks over several workgroups equals b3sum") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
-  if (std::string(SPRIG_B3SUM).empty()) {
-    WARN("b3sum not found: install the b3sum package");
-    return;
-  }
+  if (!have_b3sum()) return;
   std::mt19937 rng(11);
   // 150 and 250 chunks, 64 per workgroup: message boundaries inside and across workgroups,
   // and the last workgroup partly empty.
@@ -103,10 +97,7 @@ TEST_CASE("blake3_fixed of hundreds of chunks over several workgroups equals b3s
 TEST_CASE("blake3_fixed of messages whose length is a multiple of 16 bytes (read 16 bytes a load) equals b3sum, with both forms of adds") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
   ScopedHashAdds adds(GENERATE("plain", "multiply-add"));
-  if (std::string(SPRIG_B3SUM).empty()) {
-    WARN("b3sum not found: install the b3sum package");
-    return;
-  }
+  if (!have_b3sum()) return;
   std::mt19937 rng(13);
   // One invocation a message (16, 48, 1024 bytes) and chunk-parallel (a last chunk of one
   // vector, of a partial and of whole blocks), over several workgroups; 65 and 130 chunks
@@ -134,10 +125,7 @@ TEST_CASE("blake3_fixed rejects a short data buffer, a short output buffer and a
 
 TEST_CASE("blake3_fixed of messages whose chunks fill their groups (chunks and tree in one launch) equals b3sum") {
   sprig::Device& dev = test::device(SPRIG_BACKEND);
-  if (std::string(SPRIG_B3SUM).empty()) {
-    WARN("b3sum not found: install the b3sum package");
-    return;
-  }
+  if (!have_b3sum()) return;
   std::mt19937 rng(17);
   // Power-of-two chunk counts: 2 (128 messages a workgroup, the last workgroup partly
   // empty), 16 with a partial last chunk, 32 read as vectors; and multiples of a workgroup:

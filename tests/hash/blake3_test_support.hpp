@@ -37,6 +37,13 @@ inline std::array<std::uint32_t, 8> key_words(const Bytes& key) {
 
 enum class Mode { Hash, Keyed, DeriveKey };
 
+// Whether the b3sum tool was found at configure time; a warning names the package when not.
+inline bool have_b3sum() {
+  if (!std::string(SPRIG_B3SUM).empty()) return true;
+  WARN("b3sum not found: install the b3sum package");
+  return false;
+}
+
 // b3sum over temporary files, one process for the whole batch; "" when b3sum is missing.
 inline std::vector<std::string> b3sum(const std::vector<Bytes>& messages, std::uint32_t out_bytes, Mode mode,
                                const Bytes& key = {}, const std::string& context = {}) {
